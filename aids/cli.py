@@ -1,0 +1,117 @@
+"""The `aids` command: extract, update, compile, build. Errors are printed as `path:line:col: message`."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import __version__, pipeline
+from .config import find_root
+from .errors import AidsError
+
+EXIT_ERROR, EXIT_USAGE = 1, 2
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # usage errors: one line, exit 2, no traceback
+        self.print_usage(sys.stderr)
+        print(f"aids: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def make_parser() -> Parser:
+    parser = Parser(prog="aids", description="Printable wargame aids from one source, in every language.")
+    parser.add_argument("--version", action="version", version=f"aids {__version__}")
+    parser.add_argument("--project", type=Path, default=None, help="project folder (default: the nearest with aids.yaml)")
+    parser.add_argument("--debug", action="store_true", help="show a traceback on errors")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    def games(p):
+        p.add_argument("--game", action="append", metavar="G", help="only this game (repeatable)")
+
+    games(sub.add_parser("extract", help="sources -> i18n/templates/<game>.pot"))
+    games(sub.add_parser("update", help=".pot -> i18n/<lang>/LC_MESSAGES/<game>.po, keeping translations"))
+    games(sub.add_parser("compile", help=".po -> .mo"))
+    build = sub.add_parser("build", help="render HTML and PDF of every aid in every language")
+    games(build)
+    build.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
+    build.add_argument("--format", action="append", choices=pipeline.FORMATS, help="only this format (repeatable)")
+    build.add_argument("--edition", action="append", metavar="E", help="only this edition (repeatable)")
+    build.add_argument("--strict", action="store_true", help="fail when a string falls back to the source language")
+    return parser
+
+
+def progress_bar(total: int):
+    from tqdm import tqdm
+    bar = tqdm(total=total, unit="aid", file=sys.stderr, disable=None, leave=False,
+               bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} {postfix}")
+
+    def tick(label: str) -> None:
+        bar.set_postfix_str(label, refresh=False)
+        bar.update(1)
+        if bar.n >= total:
+            bar.close()
+    if total == 0:
+        bar.close()
+    return tick
+
+
+def print_summary(summary: pipeline.Summary) -> None:
+    for item in summary.built:
+        edition = f" [{item.edition}]" if item.edition else ""
+        pages = f" ({item.pages} p.)" if item.pages else ""
+        print(f"built   {item.game}{edition} {item.aid} {item.lang}{pages}: {', '.join(item.files)}")
+        for warning in item.warnings:
+            print(f"  warning: {warning}")
+    for line in summary.skipped:
+        print(f"skipped {line}")
+    for (game, lang), fallbacks in sorted(summary.fallbacks.items()):
+        print(f"{game} {lang}: {len(fallbacks)} string(s) fell back to the source language:")
+        for fb in fallbacks[:20]:
+            print(f"  {fb.text.where}: [{fb.text.context}] {fb.reason}")
+        if len(fallbacks) > 20:
+            print(f"  ... and {len(fallbacks) - 20} more")
+    files = sum(len(b.files) for b in summary.built)
+    print(f"{files} file(s) written, {len(summary.failed)} aid(s) failed, in {summary.seconds:.1f} s")
+
+
+def run(args) -> int:
+    root = args.project.resolve() if args.project else find_root(Path.cwd())
+    project = pipeline.open_project(root)
+    if args.command == "extract":
+        changed = pipeline.extract(project, args.game)
+        print("\n".join(f"wrote {p}" for p in changed) or "templates up to date")
+    elif args.command == "update":
+        changed = pipeline.update(project, args.game)
+        print("\n".join(f"updated {p}" for p in changed) or "catalogs up to date")
+    elif args.command == "compile":
+        written, problems = pipeline.compile(project, args.game)
+        print("\n".join(f"wrote {p}" for p in written) or "no catalogs")
+        for problem in problems:
+            print(f"warning: {problem}", file=sys.stderr)
+    elif args.command == "build":
+        summary = pipeline.build(project, games=args.game, langs=args.lang, formats=args.format or pipeline.FORMATS,
+                                 editions=args.edition, progress=progress_bar)
+        print_summary(summary)
+        for error in summary.failed:
+            print(error, file=sys.stderr)
+        if summary.failed or (args.strict and summary.fallbacks):
+            return EXIT_ERROR
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = make_parser().parse_args(argv)
+    try:
+        return run(args)
+    except AidsError as exc:
+        if args.debug:
+            raise
+        print(exc, file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

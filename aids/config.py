@@ -1,0 +1,146 @@
+"""Project and game configuration: `aids.yaml` at the project root, `games/<game>/game.yaml` per game."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from babel import Locale, UnknownLocaleError
+
+from .errors import AidsError, Position, Problem, Problems, display_path
+from .source.yamlfile import Source, check_map, is_text, read_yaml
+
+PROJECT_FILE = "aids.yaml"
+GAME_FILE = "game.yaml"
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One printing of a game's aids; `options` are read by the aid kinds that care (units, scale)."""
+
+    id: str
+    options: dict = field(default_factory=dict)
+
+
+@dataclass
+class Game:
+    id: str
+    folder: Path
+    source: Source  # game.yaml, for positions
+    title: str
+    version: str
+    published: dt.date | None
+    source_language: str
+    author: str
+    aids: list[Path]  # source files, in declared order
+    editions: list[Edition]  # [] when the game has a single, unnamed edition
+
+
+@dataclass
+class Project:
+    root: Path
+    languages: list[str]
+    output: Path
+    games_dir: Path
+    catalogs: Path  # i18n/
+    ui_domain: bool  # this tree is aids itself and maintains the package's own catalog
+
+    def show(self, path: Path) -> str:
+        return display_path(path, self.root)
+
+    def game_ids(self) -> list[str]:
+        if not self.games_dir.is_dir():
+            return []
+        return sorted(p.name for p in self.games_dir.iterdir() if (p / GAME_FILE).is_file())
+
+    def read_game(self, game_id: str) -> Game:
+        return read_game(self, self.games_dir / game_id)
+
+
+def check_language(code: str, where: Position, problems: Problems) -> None:
+    try:
+        Locale.parse(code)
+    except (UnknownLocaleError, ValueError, TypeError):
+        problems.add(where, f"unknown language '{code}'", "a CLDR language code such as pl, en, ru")
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder at or above `start` holding aids.yaml."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / PROJECT_FILE).is_file():
+            return folder
+    raise AidsError(Problem(Position(str(start)), f"no {PROJECT_FILE} here or in any parent folder",
+                            f"a project folder with {PROJECT_FILE}"))
+
+
+def read_project(root: Path) -> Project:
+    src = read_yaml(root / PROJECT_FILE, PROJECT_FILE)
+    data, problems = src.data, Problems()
+    if not check_map(src, data, problems, required=["languages"],
+                     optional=["output", "games", "catalogs", "ui_domain"], what=PROJECT_FILE,
+                     where=Position(PROJECT_FILE, 1, 1)):
+        problems.raise_if_any()
+    languages = data["languages"]
+    if not isinstance(languages, list) or not languages:
+        problems.add(src.at(data, "languages", value=True), "languages must be a list", "[pl, en, ru]")
+        languages = []
+    for i, code in enumerate(languages):
+        check_language(str(code), src.at(languages, i), problems)
+    if len(set(languages)) != len(languages):
+        problems.add(src.at(data, "languages", value=True), "a language is listed twice")
+    problems.raise_if_any()
+    return Project(
+        root=root,
+        languages=[str(x) for x in languages],
+        output=root / str(data.get("output", "build")),
+        games_dir=root / str(data.get("games", "games")),
+        catalogs=root / str(data.get("catalogs", "i18n")),
+        ui_domain=bool(data.get("ui_domain", False)),
+    )
+
+
+def read_game(project: Project, folder: Path) -> Game:
+    shown = project.show(folder / GAME_FILE)
+    src = read_yaml(folder / GAME_FILE, shown)
+    data, problems = src.data, Problems()
+    top = Position(shown, 1, 1)
+    if not check_map(src, data, problems, where=top, what=GAME_FILE,
+                     required=["id", "title", "version", "source_language", "aids"],
+                     optional=["published", "author", "editions"]):
+        problems.raise_if_any()
+    if data["id"] != folder.name:
+        problems.add(src.at(data, "id", value=True),
+                     f"game id '{data['id']}' differs from its folder name", f"id: {folder.name}")
+    source_language = str(data["source_language"])
+    check_language(source_language, src.at(data, "source_language", value=True), problems)
+    published = data.get("published")
+    if published is not None and not isinstance(published, dt.date):
+        problems.add(src.at(data, "published", value=True), "published is not a date", "YYYY-MM-DD")
+        published = None
+    aids = []
+    listed = data["aids"]
+    if not isinstance(listed, list):
+        problems.add(src.at(data, "aids", value=True), "aids must be a list of source files",
+                     "[sequence.yaml, ...]")
+        listed = []
+    for i, name in enumerate(listed):
+        path = (folder / str(name)).resolve()
+        if not path.is_relative_to(folder.resolve()):
+            problems.add(src.at(listed, i), f"aid source '{name}' is outside the game folder")
+        elif not path.is_file():
+            problems.add(src.at(listed, i), f"aid source '{name}' not found", "a file in " + project.show(folder))
+        else:
+            aids.append(path)
+    editions = []
+    for i, ed in enumerate(data.get("editions") or []):
+        if not is_text(getattr(ed, "get", lambda k: None)("id")):
+            problems.add(src.at(data["editions"], i), "an edition needs an id", "id: ...")
+            continue
+        editions.append(Edition(str(ed["id"]), {k: v for k, v in ed.items() if k != "id"}))
+    problems.raise_if_any()
+    return Game(
+        id=folder.name, folder=folder, source=src, title=str(data["title"]),
+        version=str(data["version"]), published=published, source_language=source_language,
+        author=str(data.get("author", "")), aids=aids, editions=editions,
+    )

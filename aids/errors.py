@@ -1,0 +1,69 @@
+"""Problems in a user's input, reported compiler-style: `path:line:col: message (expected ...)`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Position:
+    path: str
+    line: int = 0  # 1-based; 0 when unknown
+    col: int = 0  # 1-based; 0 when unknown
+
+    def __str__(self) -> str:
+        if self.line and self.col:
+            return f"{self.path}:{self.line}:{self.col}"
+        if self.line:
+            return f"{self.path}:{self.line}"
+        return self.path
+
+
+@dataclass(frozen=True)
+class Problem:
+    where: Position
+    message: str
+    expected: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.where}: {self.message}"
+        return f"{text} (expected: {self.expected})" if self.expected else text
+
+
+class AidsError(Exception):
+    """One or more problems in the input; the message lists them all, one a line."""
+
+    def __init__(self, problems: list[Problem] | Problem):
+        self.problems = [problems] if isinstance(problems, Problem) else list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class Problems:
+    """Collects problems so that every one is reported before stopping (MkDocs-style)."""
+
+    def __init__(self) -> None:
+        self.items: list[Problem] = []
+
+    def add(self, where: Position, message: str, expected: str = "") -> None:
+        self.items.append(Problem(where, message, expected))
+
+    def extend(self, error: AidsError) -> None:
+        self.items.extend(error.problems)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise AidsError(self.items)
+
+
+def display_path(path: Path | str, root: Path | None = None) -> str:
+    """A path as the user would type it: relative to the project root when inside it."""
+    path = Path(path)
+    if root is not None:
+        try:
+            return str(path.resolve().relative_to(root.resolve()))
+        except ValueError:
+            pass
+    return str(path)

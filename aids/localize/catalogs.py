@@ -1,0 +1,185 @@
+"""Gettext catalogs through Babel: templates (.pot) from the model, updates that lose nothing, .mo files.
+
+Layout: i18n/templates/<domain>.pot, i18n/<lang>/LC_MESSAGES/<domain>.po (and .mo); a game's domain is its id.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import io
+import os
+from pathlib import Path
+from typing import Iterable
+
+from babel import Locale
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import PoFileError, denormalize, read_po, write_po
+
+from ..errors import AidsError, Position, Problem
+from ..model.text import Text, placeholder_mismatch
+from ..write.files import write_atomic
+
+WIDTH = 76  # what Poedit and Weblate wrap to, so a translator's save is not a large diff
+DATE_HEADERS = ("POT-Creation-Date", "PO-Revision-Date")
+HEADER = ("# Translations of PROJECT, kept by `aids extract` and `aids update`.\n"
+          "# Keep each msgctxt; keep placeholders such as {ref:...} or %(name)s.\n#")
+
+
+def pot_path(catalogs: Path, domain: str) -> Path:
+    return catalogs / "templates" / f"{domain}.pot"
+
+
+def po_path(catalogs: Path, lang: str, domain: str) -> Path:
+    return catalogs / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+def now() -> dt.datetime:
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    moment = dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc) if epoch else dt.datetime.now(dt.timezone.utc)
+    return moment.replace(second=0, microsecond=0)
+
+
+def template_from(texts: Iterable[Text], *, project: str, version: str, root: Path | None = None) -> Catalog:
+    """A template catalog with one message per Text: msgctxt = stable id, `#.` where it appears, `#:` source line."""
+    catalog = Catalog(project=project, version=version, fuzzy=False, creation_date=now(),
+                      msgid_bugs_address="", copyright_holder="", header_comment=HEADER)
+    for t in texts:
+        catalog.add(t.msgid, context=t.context, auto_comments=[t.comment],
+                    locations=[(t.where.path, t.where.line)] if t.where.line else [])
+    return catalog
+
+
+def read_catalog(path: Path, shown: str, lang: str | None = None) -> Catalog:
+    """Parse a .po/.pot file; a malformed one is an AidsError with its path and line."""
+    try:
+        with path.open("rb") as fp:
+            catalog = read_po(fp, locale=lang, abort_invalid=True)
+        previous = _previous_ids(path.read_text(encoding="utf-8"))
+        for message in catalog:
+            # Babel's reader takes `#| msgid ...` for a translator comment "| msgid ..."
+            message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
+            if message.lineno in previous:
+                message.previous_id = [previous[message.lineno]]
+        return catalog
+    except PoFileError as exc:
+        lineno = getattr(exc, "lineno", -1) + 1
+        message = str(exc).rsplit(" on ", 1)[0]
+        raise AidsError(Problem(Position(shown, lineno or 0), f"malformed catalog: {message}",
+                                "a gettext PO file")) from None
+    except (ValueError, UnicodeDecodeError, SyntaxError) as exc:
+        raise AidsError(Problem(Position(shown), f"malformed catalog: {exc}", "a gettext PO file")) from None
+
+
+def _previous_ids(text: str) -> dict[int, str]:
+    """Line of each msgid -> the previous msgid in its `#| msgid` comment.
+
+    Babel writes these comments (include_previous) but its reader drops them; without this, the
+    next update of an unchanged tree would lose a fuzzy entry's previous msgid.
+    """
+    found, block, pending = {}, None, None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("#| msgid "):
+            block = [line[len("#| msgid "):]]
+        elif line.startswith('#| "') and block is not None:
+            block.append(line[len("#| "):])
+        else:
+            if block is not None:
+                pending, block = block, None
+            if line.startswith("msgid ") and pending is not None:
+                found[number] = denormalize("\n".join(pending))
+                pending = None
+    return found
+
+
+def serialize(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalog, width=WIDTH, include_previous=True, ignore_obsolete=False, sort_output=False)
+    return out.getvalue()
+
+
+def _without_dates(data: bytes) -> bytes:
+    return b"\n".join(line for line in data.split(b"\n")
+                      if not any(line.startswith(f'"{h}:'.encode()) for h in DATE_HEADERS))
+
+
+def save_catalog(path: Path, catalog: Catalog) -> bool:
+    """Write `catalog` unless only its dates would change; returns whether the file changed."""
+    data = serialize(catalog)
+    if path.exists() and _without_dates(path.read_bytes()) == _without_dates(data):
+        return False
+    write_atomic(path, data)
+    return True
+
+
+def update_catalog(path: Path, shown: str, template: Catalog, lang: str) -> tuple[bool, Catalog]:
+    """Bring the catalog at `path` in line with `template`, keeping every translation.
+
+    A changed string keeps its translation as fuzzy with the previous msgid (`#|`); the stable
+    msgctxt decides which old entry it was, before Babel's own similarity matching is consulted.
+    Strings no longer in the template become obsolete (`#~`), never dropped.
+    """
+    if path.exists():
+        catalog = read_catalog(path, shown, lang)
+    else:
+        catalog = Catalog(locale=Locale.parse(lang), project=template.project, version=template.version,
+                          fuzzy=False, creation_date=template.creation_date, revision_date=now(),
+                          msgid_bugs_address="", copyright_holder="", header_comment=HEADER)
+    by_context = {m.context: m for m in catalog if m.id and m.context and m.string}
+    previous = {(m.id, m.context): m.previous_id for m in catalog if m.id and m.fuzzy and m.previous_id}
+    new_keys = {(m.id, m.context) for m in template if m.id}
+    old_keys = {(m.id, m.context) for m in catalog if m.id}
+    catalog.update(template, update_creation_date=False)
+    for message in catalog:
+        key = (message.id, message.context)
+        if key in previous and message.fuzzy and not message.previous_id:
+            message.previous_id = previous[key]  # still fuzzy: keep showing what it was
+        old = by_context.get(message.context)
+        if not message.id or key in old_keys or old is None or (old.id, old.context) in new_keys:
+            continue
+        message.string = old.string
+        message.previous_id = [old.id]
+        message.user_comments = list(old.user_comments)
+        message.flags = set(message.flags) | {"fuzzy"}
+        catalog.obsolete.pop((old.id, old.context), None)
+        catalog.obsolete.pop(old.id, None)
+    catalog.project, catalog.version = template.project, template.version
+    return save_catalog(path, catalog), catalog
+
+
+def compile_catalog(po: Path, shown: str, lang: str) -> tuple[Path, list[Problem]]:
+    """Write the .mo beside `po` (fuzzy entries left out); returns it with the problems found on the way."""
+    catalog = read_catalog(po, shown, lang)
+    problems = check_catalog(catalog, shown)
+    out = io.BytesIO()
+    write_mo(out, catalog, use_fuzzy=False)
+    mo = po.with_suffix(".mo")
+    write_atomic(mo, out.getvalue())
+    return mo, problems
+
+
+def check_catalog(catalog: Catalog, shown: str) -> list[Problem]:
+    """Babel's checkers plus what they miss: every plural form present, placeholders kept."""
+    problems = []
+    for message, errors in catalog.check():
+        for error in errors:
+            problems.append(Problem(Position(shown, message.lineno or 0), f"{error}"))
+    for message in catalog:
+        if not message.id or not message.string or message.fuzzy:
+            continue
+        where = Position(shown, (message.lineno or 0) + 1 if message.lineno is not None else 0)
+        if message.pluralizable:
+            forms = [s for s in message.string if s]
+            if 0 < len(forms) < catalog.num_plurals:
+                problems.append(Problem(where, f"'{message.id[0]}' has {len(forms)} of "
+                                        f"{catalog.num_plurals} plural forms", "every plural form filled"))
+        else:
+            reason = placeholder_mismatch(message.id, message.string)
+            if reason:
+                problems.append(Problem(where, f"{reason} of '{message.id}'", "the same placeholders"))
+    return problems
+
+
+def translations_of(catalog: Catalog) -> dict[tuple[str, str], tuple[str, bool]]:
+    """(msgctxt, msgid) -> (msgstr, fuzzy): what the Localizer looks up."""
+    return {(m.context or "", m.id): (m.string, m.fuzzy) for m in catalog
+            if m.id and isinstance(m.id, str) and isinstance(m.string, str)}

@@ -1,0 +1,113 @@
+"""One language's view of an aid: translated text with fallback, locale numbers and dates, enumerations."""
+from __future__ import annotations
+
+import datetime as dt
+import gettext
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from babel import Locale
+from babel.dates import format_date
+from babel.lists import format_list
+from babel.numbers import format_decimal
+from markdown_it import MarkdownIt
+from markupsafe import Markup, escape
+
+from ..model.text import PLACEHOLDER, Text, placeholder_mismatch
+
+# Inline Markdown only: emphasis, strong, code spans, backslash escapes. Raw HTML is never enabled,
+# so markup typed into a source or a translation comes out as text.
+_INLINE = MarkdownIt("zero").enable(["emphasis", "backticks", "escape"])
+_ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
+          (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
+
+
+@dataclass
+class Fallback:
+    text: Text
+    reason: str  # "untranslated", "fuzzy", or why a translation was rejected
+
+
+@dataclass
+class Localizer:
+    lang: str
+    source_lang: str
+    catalog: dict[tuple[str, str], tuple[str, bool]]  # (context, msgid) -> (msgstr, fuzzy)
+    ui: gettext.NullTranslations
+    fallbacks: list[Fallback] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.locale = Locale.parse(self.lang)
+        self._seen: set[tuple[str, str]] = set()
+
+    # -- game text ---------------------------------------------------------------------------
+    def text(self, t: Text) -> str:
+        """`t` in this language, or its source text (noted as a fallback) when there is no usable translation."""
+        return self._lookup(t)[0]
+
+    def _lookup(self, t: Text) -> tuple[str, bool]:
+        if self.lang == self.source_lang:
+            return t.msgid, True
+        msgstr, fuzzy = self.catalog.get((t.context, t.msgid), ("", False))
+        reason = "untranslated" if not msgstr else "fuzzy" if fuzzy else placeholder_mismatch(t.msgid, msgstr)
+        if not reason:
+            return msgstr, True
+        if (t.context, t.msgid) not in self._seen:
+            self._seen.add((t.context, t.msgid))
+            self.fallbacks.append(Fallback(t, reason))
+        return t.msgid, False
+
+    def rich(self, t: Text, resolve: Callable[[str, str], Markup]) -> Markup:
+        """`t` as safe HTML: inline Markdown rendered, placeholders replaced by `resolve(kind, target)`."""
+        text, translated = self._lookup(t)
+        html = _INLINE.renderInline(text)
+        html = PLACEHOLDER.sub(lambda m: str(resolve(m.group(1), m.group(2))), html)
+        if not translated and self.lang != self.source_lang:
+            return Markup('<span lang="{}">').format(self.source_lang) + Markup(html) + Markup("</span>")
+        return Markup(html)
+
+    # -- the package's own words ---------------------------------------------------------------
+    def gettext(self, msgid: str) -> str:
+        return self.ui.gettext(msgid)
+
+    def pgettext(self, context: str, msgid: str) -> str:
+        return self.ui.pgettext(context, msgid)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.ui.ngettext(singular, plural, n)
+
+    def ui_markup(self, context: str, msgid: str, **values) -> Markup:
+        """A UI string with %(name)s values: the catalog text is escaped, the values escaped unless Markup."""
+        return escape(self.pgettext(context, msgid)) % values
+
+    # -- numbers, dates, enumerations -------------------------------------------------------------
+    def number(self, value) -> str:
+        return format_decimal(value, locale=self.locale).replace("-", "\u2212")
+
+    def date(self, value: dt.date, format: str = "long") -> str:
+        return format_date(value, format=format, locale=self.locale)
+
+    def format_list(self, items: list) -> Markup:
+        parts = [str(escape(i)) for i in items]
+        return Markup(format_list(parts, locale=self.locale))
+
+    def letter(self, n: int) -> str:
+        letters = self.pgettext(
+            "letters that enumerate sub-steps (a., b., c.), space-separated, in order",
+            "a b c d e f g h i j k l m n o p q r s t u v w x y z").split()
+        return letters[n - 1] if n <= len(letters) else f"{letters[(n - 1) // len(letters) - 1]}{letters[(n - 1) % len(letters)]}"
+
+    @staticmethod
+    def roman(n: int) -> str:
+        out = []
+        for value, mark in _ROMAN:
+            count, n = divmod(n, value)
+            out.append(mark * count)
+        return "".join(out)
+
+
+def css_string(text: str) -> str:
+    """`text` as a CSS string literal; every non-ASCII or special character escaped, so nothing breaks out."""
+    # A space after a hex escape ends it (and is swallowed), so every escape gets one of its own.
+    return '"' + re.sub(r'[^A-Za-z0-9 .,:;!?()\-]', lambda m: f"\\{ord(m.group(0)):x} ", text) + '"'

@@ -1,0 +1,66 @@
+"""The package's own words ("Step", "see", "Page N of M", ...): the `aids` domain, shipped in aids/i18n."""
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+from importlib import resources
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.support import Translations
+
+from .catalogs import read_catalog, template_from
+
+DOMAIN = "aids"
+SOURCE_LANGUAGE = "en"
+# Keywords of the package's Python code besides Babel's defaults: ui_markup(context, msgid, ...)
+KEYWORDS = {"ui_markup": ((1, "c"), 2), "pgettext": ((1, "c"), 2)}
+
+
+def package_catalogs() -> Path:
+    return Path(str(resources.files("aids.i18n")))
+
+
+@functools.lru_cache(maxsize=None)
+def ui_translations(lang: str) -> gettext.NullTranslations:
+    """The UI catalog of `lang` (fuzzy entries left out); English, the source, needs none."""
+    po = package_catalogs() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if lang == SOURCE_LANGUAGE or not po.is_file():
+        return gettext.NullTranslations()
+    catalog = read_catalog(po, f"aids/i18n/{lang}/LC_MESSAGES/{DOMAIN}.po", lang)
+    buf = io.BytesIO()
+    write_mo(buf, catalog, use_fuzzy=False)
+    buf.seek(0)
+    return Translations(buf, domain=DOMAIN)
+
+
+def ui_languages() -> list[str]:
+    folder = package_catalogs()
+    return sorted([SOURCE_LANGUAGE] + [p.name for p in folder.iterdir()
+                                       if (p / "LC_MESSAGES" / f"{DOMAIN}.po").is_file()])
+
+
+def extract_ui(root: Path, version: str) -> Catalog:
+    """Template of the UI domain from the package's Python code and its Jinja2 templates (aids' own tree)."""
+    catalog = template_from([], project="aids", version=version)
+    sources = [
+        (root / "aids", [("**.py", "python")], {}),
+        (root / "templates", [("**.html", "jinja2"), ("**.css", "jinja2")],
+         {"**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"},
+          "**.css": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}),
+    ]
+    for folder, method_map, options in sources:
+        for filename, lineno, message, comments, context in extract_from_dir(
+                folder, method_map, options_map=options, keywords={**_default_keywords(), **KEYWORDS},
+                comment_tags=("Translators:",), strip_comment_tags=True):
+            path = f"{folder.name}/{filename}"
+            catalog.add(message, locations=[(path, lineno)], auto_comments=comments, context=context)
+    return catalog
+
+
+def _default_keywords() -> dict:
+    from babel.messages.extract import DEFAULT_KEYWORDS
+    return dict(DEFAULT_KEYWORDS)

@@ -1,0 +1,365 @@
+"""The phase sequence (sequence of play): numbered phases, steps, sub-steps, mirrors and references."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from markupsafe import Markup
+
+from ..errors import Problems
+from ..source.yamlfile import Source, check_map, is_text
+from .text import PLACEHOLDER, Text
+
+KIND = "sequence"
+TEMPLATE = "sequence.html"
+ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
+RULE = re.compile(r"rule:(\d+(?:\.\d+)*)\Z")
+BOTH = "both"
+MAX_DEPTH = 3  # steps 1., sub-steps a., sub-sub-steps i.
+STEP_FIELDS = ["id", "text", "note", "see", "steps"]
+PHASE_FIELDS = ["id", "title", "side", "steps", "mirror_of"]
+
+
+@dataclass
+class Side:
+    id: str
+    name: Text
+
+
+@dataclass
+class Step:
+    id: str
+    path: str  # phase-id/step-id/...: the stable id path, also the msgctxt
+    index: tuple[int, ...]  # 1-based position at each level below the phase
+    text: Text
+    note: Text | None
+    see: list[str]
+    steps: list["Step"] = field(default_factory=list)
+
+
+@dataclass
+class Phase:
+    id: str
+    index: int
+    title: Text
+    side: str  # a side id or BOTH
+    steps: list[Step]
+    mirror_of: "Phase | None" = None
+
+
+@dataclass
+class Sequence:
+    id: str
+    title: Text
+    section: str
+    sides: list[Side]
+    phases: list[Phase]
+    source: Source
+    kind: str = KIND
+
+    def number(self, phase: Phase) -> str:
+        return f"{self.section}.{phase.index}" if self.section else str(phase.index)
+
+    def find(self, target: str) -> Phase | Step | None:
+        head, *rest = target.split("/")
+        node: Any = next((p for p in self.phases if p.id == head), None)
+        for part in rest:
+            node = next((s for s in getattr(node, "steps", []) if s.id == part), None)
+        return node
+
+    def side(self, side_id: str) -> Side | None:
+        return next((s for s in self.sides if s.id == side_id), None)
+
+    def messages(self) -> Iterator[Text]:
+        yield self.title
+        for side in self.sides:
+            yield side.name
+        for phase in self.phases:
+            yield phase.title
+            yield from _step_messages(phase.steps)
+
+
+def _step_messages(steps: list[Step]) -> Iterator[Text]:
+    for step in steps:
+        yield step.text
+        if step.note:
+            yield step.note
+        yield from _step_messages(step.steps)
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+def read(src: Source, game, problems: Problems) -> Sequence | None:
+    data = src.data
+    if not check_map(src, data, problems, required=["kind", "id", "title", "phases"],
+                     optional=["section", "sides"], what="sequence"):
+        return None
+    aid_id = str(data["id"])
+    _check_id(src, data, "id", problems)
+    section = str(data.get("section") or "")
+    if section and not re.fullmatch(r"\d+(\.\d+)*", section):
+        problems.add(src.at(data, "section", value=True), f"section '{section}' is not a number",
+                     "a section number such as 3.2")
+    title = _text(src, data, "title", aid_id, "Title of the sequence of play")
+    sides = _read_sides(src, data.get("sides") or [], aid_id, problems)
+    phases: list[Phase] = []
+    raw_phases = data["phases"]
+    if not isinstance(raw_phases, list):
+        problems.add(src.at(data, "phases", value=True), "phases must be a list", "- id: ...")
+        return None
+    seen: dict[str, int] = {}
+    mirrors: list[tuple[Phase, Any]] = []
+    for i, node in enumerate(raw_phases, start=1):
+        if not check_map(src, node, problems, required=["id", "title"], optional=PHASE_FIELDS[2:],
+                         what="phase", where=src.at(raw_phases, i - 1)):
+            continue
+        pid = str(node["id"])
+        if not _check_id(src, node, "id", problems, seen, "phase"):
+            continue
+        where = f"Title of phase {pid}"
+        phase = Phase(pid, i, _text(src, node, "title", f"{aid_id}/{pid}", where), BOTH, [])
+        if "mirror_of" in node:
+            for key in ("steps", "side"):
+                if key in node:
+                    problems.add(src.at(node, key), f"a mirrored phase has no '{key}' of its own",
+                                 "only id, title and mirror_of")
+            mirrors.append((phase, node))
+        else:
+            phase.side = _read_side(src, node, sides, problems)
+            phase.steps = _read_steps(src, node, f"{aid_id}/{pid}", pid, (), problems)
+        phases.append(phase)
+    seq = Sequence(aid_id, title, section, sides, phases, src)
+    for phase, node in mirrors:
+        _resolve_mirror(src, seq, phase, node, problems)
+    _check_references(src, data, seq, problems)
+    return seq
+
+
+def _check_id(src, node, key, problems, seen: dict | None = None, what: str = "entry") -> bool:
+    value = node.get(key)
+    if value is None or not ID.match(str(value)):
+        problems.add(src.at(node, key, value=True) if key in node else src.at(node),
+                     f"missing or malformed id '{value if value is not None else ''}'",
+                     "lowercase letters, digits and '-', e.g. russian-cavalry-move")
+        return False
+    if seen is not None:
+        if value in seen:
+            problems.add(src.at(node, key, value=True),
+                         f"duplicate {what} id '{value}' (first used on line {seen[value]})",
+                         "ids unique among siblings")
+            return False
+        seen[value] = src.at(node, key, value=True).line
+    return True
+
+
+def _text(src: Source, node, key: str, context: str, comment: str) -> Text:
+    return Text(str(node[key]).strip(), context, comment, src.at(node, key, value=True))
+
+
+def _read_sides(src, raw, aid_id, problems) -> list[Side]:
+    sides: list[Side] = []
+    if not isinstance(raw, list):
+        problems.add(src.at(raw), "sides must be a list", "- id: ...\n  name: ...")
+        return sides
+    seen: dict[str, int] = {}
+    for i, node in enumerate(raw):
+        if check_map(src, node, problems, required=["id", "name"], what="side", where=src.at(raw, i)) \
+                and _check_id(src, node, "id", problems, seen, "side"):
+            if node["id"] == BOTH:
+                problems.add(src.at(node, "id", value=True), f"'{BOTH}' is reserved", "another side id")
+            sides.append(Side(str(node["id"]), _text(src, node, "name", f"{aid_id}/side/{node['id']}",
+                                                      "Name of a side, shown beside the phases it acts in")))
+    return sides
+
+
+def _read_side(src, node, sides: list[Side], problems) -> str:
+    side = str(node.get("side", BOTH))
+    if side != BOTH and side not in {s.id for s in sides}:
+        problems.add(src.at(node, "side", value=True), f"unknown side '{side}'",
+                     ", ".join([BOTH] + [s.id for s in sides]))
+        return BOTH
+    return side
+
+
+def _read_steps(src, node, ctx: str, phase_id: str, index: tuple, problems) -> list[Step]:
+    raw = node.get("steps") or []
+    if not isinstance(raw, list):
+        problems.add(src.at(node, "steps", value=True), "steps must be a list", "- id: ...\n  text: ...")
+        return []
+    if raw and len(index) >= MAX_DEPTH:
+        problems.add(src.at(node, "steps"), f"steps nested deeper than {MAX_DEPTH} levels",
+                     "steps, sub-steps and sub-sub-steps")
+        return []
+    steps, seen = [], {}
+    for i, child in enumerate(raw, start=1):
+        if not check_map(src, child, problems, required=["id", "text"], optional=STEP_FIELDS[2:],
+                         what="step", where=src.at(raw, i - 1)):
+            continue
+        if not _check_id(src, child, "id", problems, seen, "step"):
+            continue
+        sid = str(child["id"])
+        path = f"{ctx.split('/', 1)[1]}/{sid}"
+        label = _label(index + (i,))
+        comment = f"Step {label} of phase {phase_id}"
+        note = _text(src, child, "note", f"{ctx}/{sid}/note", f"Note to step {label} of phase {phase_id}") \
+            if is_text(child.get("note")) else None
+        see = child.get("see") or []
+        if not isinstance(see, list):
+            problems.add(src.at(child, "see", value=True), "see must be a list of targets", '["rule:18.0"]')
+            see = []
+        step = Step(sid, path, index + (i,), _text(src, child, "text", f"{ctx}/{sid}", comment), note,
+                    [str(t) for t in see])
+        step.steps = _read_steps(src, child, f"{ctx}/{sid}", phase_id, index + (i,), problems)
+        steps.append(step)
+    return steps
+
+
+def _label(index: tuple[int, ...]) -> str:
+    """1.b.ii: how translators' comments name a step (the printed letters depend on the language)."""
+    from ..localize.localizer import Localizer
+    marks = [str(n) if level == 0 else chr(ord("a") + n - 1) if level == 1 else Localizer.roman(n)
+             for level, n in enumerate(index)]
+    return ".".join(marks)
+
+
+def _resolve_mirror(src, seq: Sequence, phase: Phase, node, problems) -> None:
+    target = seq.find(str(node["mirror_of"]))
+    where = src.at(node, "mirror_of", value=True)
+    if not isinstance(target, Phase):
+        problems.add(where, f"mirror of unknown phase '{node['mirror_of']}'",
+                     ", ".join(p.id for p in seq.phases if p is not phase))
+    elif target is phase:
+        problems.add(where, f"phase '{phase.id}' mirrors itself", "another phase")
+    elif target.mirror_of is not None or "mirror_of" in _raw_phase(src, target.id):
+        problems.add(where, f"mirror of a mirror: '{target.id}' is itself a mirror",
+                     "a phase with steps of its own")
+    else:
+        phase.mirror_of = target
+        phase.side = _swap(seq, target.side)
+
+
+def _raw_phase(src: Source, pid: str) -> Any:
+    return next((p for p in src.data["phases"] if getattr(p, "get", None) and p.get("id") == pid), {})
+
+
+def _swap(seq: Sequence, side: str) -> str:
+    if side == BOTH or len(seq.sides) != 2:
+        return side
+    a, b = seq.sides
+    return b.id if side == a.id else a.id
+
+
+def _check_references(src: Source, data, seq: Sequence, problems: Problems) -> None:
+    """Every {ref:...}/{see:...} placeholder and every `see:` entry must name something that exists."""
+
+    def check(target: str, where) -> None:
+        if RULE.match(target):
+            return
+        if target.startswith("rule:"):
+            problems.add(where, f"malformed rule reference '{target}'", "rule:<section number>, e.g. rule:18.0")
+        elif seq.find(target) is None:
+            problems.add(where, f"reference to unknown id '{target}'",
+                         "phase-id, phase-id/step-id, ... or rule:<number>")
+
+    def walk_steps(raw_steps) -> None:
+        for node in raw_steps or []:
+            if not hasattr(node, "get"):
+                continue
+            for key in ("text", "note"):
+                value = node.get(key)
+                if isinstance(value, str):
+                    for m in PLACEHOLDER.finditer(value):
+                        where = src.at_text(node, key, m.start())
+                        if m.group(1) not in ("ref", "see"):
+                            problems.add(where, f"unknown placeholder '{m.group(0)}'",
+                                         "{ref:target} or {see:target}")
+                        else:
+                            check(m.group(2), where)
+            see = node.get("see")
+            if isinstance(see, list):
+                for i, target in enumerate(see):
+                    check(str(target), src.at(see, i))
+            walk_steps(node.get("steps"))
+
+    for node in data["phases"]:
+        if hasattr(node, "get"):
+            walk_steps(node.get("steps"))
+
+
+# --- localizing --------------------------------------------------------------------------------
+
+def localize(seq: Sequence, lz, edition=None) -> dict:
+    """The template context of `seq` in the language of `lz`: numbers, letters and references made."""
+
+    def label(index: tuple[int, ...]) -> list[str]:
+        marks = []
+        for level, n in enumerate(index):
+            marks.append(str(n) if level == 0 else lz.letter(n) if level == 1 else lz.roman(n))
+        return marks
+
+    def anchor(node: Phase | Step) -> str:
+        return node.id if isinstance(node, Phase) else node.path
+
+    def ref_label(target: str) -> tuple[str, str | None]:
+        rule = RULE.match(target)
+        if rule:
+            return rule.group(1), None
+        node = seq.find(target)
+        if isinstance(node, Phase):
+            return seq.number(node), anchor(node)
+        phase = seq.find(target.split("/", 1)[0])
+        step = ".".join(label(node.index))
+        return lz.pgettext("reference to a step: %(phase)s is a phase number like 3.2.4, "
+                           "%(step)s a step like 2.c", "%(phase)s Step %(step)s") % {
+            "phase": seq.number(phase), "step": step}, anchor(node)
+
+    def link(target: str) -> Markup:
+        text, href = ref_label(target)
+        return Markup('<a class="ref" href="#{}">{}</a>').format(href, text) if href else Markup.escape(text)
+
+    def resolve(kind: str, target: str) -> Markup:
+        if kind == "see":
+            return lz.ui_markup("see", "see %(ref)s", ref=link(target))
+        return link(target)
+
+    def see_list(targets: list[str]) -> Markup | None:
+        if not targets:
+            return None
+        refs = lz.format_list([link(t) for t in targets])
+        return lz.ui_markup("see", "see %(ref)s", ref=refs)
+
+    def steps_of(steps: list[Step]) -> list[dict]:
+        return [{
+            "anchor": anchor(s),
+            "label": label(s.index)[-1],
+            "level": len(s.index),
+            "text": lz.rich(s.text, resolve),
+            "note": lz.rich(s.note, resolve) if s.note else None,
+            "see": see_list(s.see),
+            "steps": steps_of(s.steps),
+        } for s in steps]
+
+    def side_name(side_id: str) -> str:
+        side = seq.side(side_id)
+        return lz.text(side.name) if side else lz.pgettext("side", "Both sides")
+
+    phases = []
+    for phase in seq.phases:
+        mirror = None
+        if phase.mirror_of is not None:
+            target = phase.mirror_of
+            mirror = lz.ui_markup(
+                "mirrored phase; %(title)s is the other phase's title",
+                "Analogously to “%(title)s” (see %(number)s), with the sides swapped.",
+                title=lz.text(target.title),
+                number=Markup('<a class="ref" href="#{}">{}</a>').format(anchor(target), seq.number(target)))
+        phases.append({
+            "anchor": anchor(phase),
+            "number": seq.number(phase),
+            "title": lz.text(phase.title),
+            "side": side_name(phase.side),
+            "mirror": mirror,
+            "steps": steps_of(phase.steps),
+        })
+    return {"title": lz.text(seq.title), "section": seq.section, "phases": phases}

@@ -1,0 +1,38 @@
+"""Translatable text as the model holds it: the source string, its stable context and where it came from."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ..errors import Position
+
+# Inline placeholders a translator moves but must keep: {ref:target}, {see:target}, ...
+PLACEHOLDER = re.compile(r"\{([a-z]+):([^{}\s]+)\}")
+
+
+@dataclass(frozen=True)
+class Text:
+    msgid: str
+    context: str  # the stable id path: msgctxt in catalogs
+    comment: str  # where the text appears, for translators (`#.` in catalogs)
+    where: Position  # source position (`#:` in catalogs)
+
+
+def placeholders(text: str) -> Counter:
+    return Counter(m.group(0) for m in PLACEHOLDER.finditer(text))
+
+
+def placeholder_mismatch(source: str, translation: str) -> str:
+    """Why `translation` cannot stand for `source` ('' when its placeholders match)."""
+    want, got = placeholders(source), placeholders(translation)
+    if want == got:
+        return ""
+    lost = sorted((want - got).elements())
+    invented = sorted((got - want).elements())
+    parts = []
+    if lost:
+        parts.append("loses " + ", ".join(lost))
+    if invented:
+        parts.append("invents " + ", ".join(invented))
+    return "translation " + " and ".join(parts)

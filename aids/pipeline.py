@@ -1,0 +1,320 @@
+"""The whole of aids as one pipeline: source -> model -> localized -> rendered -> written.
+
+    models = read_aids(project, game)                         # source/ + model/
+    lz = localizer(project, game, lang)                       # localize/
+    outputs = render_aid(project, game, model, lz, edition)   # render/
+    write_all(outputs)                                        # write/
+
+`extract`, `update` and `compile` keep the catalogs in step with the sources.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Callable, Iterable
+
+from .config import Edition, Game, Project, read_project
+from .errors import AidsError, Position, Problem, Problems
+from .localize import catalogs, ui
+from .localize.localizer import Fallback, Localizer
+from .model import KINDS
+from .model.text import Text
+from .render.html import render_template
+from .render.pdf import FONTS, fonts_dir, render_pdf
+from .source.yamlfile import read_yaml
+from .write.files import write_all
+
+FORMATS = ("html", "pdf")
+
+
+@dataclass
+class Aid:
+    """A model with the kind module that knows how to localize and render it."""
+    kind: ModuleType
+    model: object
+    path: Path
+
+
+# --- source -> model ---------------------------------------------------------------------------
+
+def read_aid(project: Project, game: Game, path: Path) -> Aid:
+    src = read_yaml(path, project.show(path))
+    problems = Problems()
+    kind_name = src.data.get("kind") if hasattr(src.data, "get") else None
+    kind = KINDS.get(str(kind_name))
+    if kind is None:
+        where = src.at(src.data, "kind", value=True) if kind_name is not None else Position(src.shown, 1, 1)
+        raise AidsError(Problem(where, f"unknown aid kind '{kind_name or ''}'", ", ".join(sorted(KINDS))))
+    model = kind.read(src, game, problems)
+    problems.raise_if_any()
+    return Aid(kind, model, path)
+
+
+def read_aids(project: Project, game: Game) -> tuple[list[Aid], list[AidsError]]:
+    """Every aid of `game` that reads cleanly, and the errors of those that do not."""
+    aids, errors, ids = [], [], {}
+    for path in game.aids:
+        try:
+            aid = read_aid(project, game, path)
+        except AidsError as exc:
+            errors.append(exc)
+            continue
+        if aid.model.id in ids:
+            errors.append(AidsError(Problem(aid.model.source.at(aid.model.source.data, "id", value=True),
+                                            f"duplicate aid id '{aid.model.id}' (also in {ids[aid.model.id]})",
+                                            "aid ids unique within a game")))
+            continue
+        ids[aid.model.id] = project.show(path)
+        aids.append(aid)
+    return aids, errors
+
+
+def game_title(game: Game) -> Text:
+    return Text(game.title, "game/title", "Title of the game", game.source.at(game.source.data, "title", value=True))
+
+
+def game_texts(game: Game, aids: Iterable[Aid]) -> list[Text]:
+    texts = [game_title(game)]
+    for aid in aids:
+        texts.extend(aid.model.messages())
+    return texts
+
+
+# --- catalogs ---------------------------------------------------------------------------------
+
+def select_games(project: Project, names: list[str] | None) -> list[Game]:
+    known = project.game_ids()
+    for name in names or []:
+        if name not in known:
+            raise AidsError(Problem(Position("command line"), f"unknown game '{name}'",
+                                    ", ".join(known) or "a folder under " + project.show(project.games_dir)))
+    return [project.read_game(g) for g in (names or known)]
+
+
+def extract(project: Project, games: list[str] | None = None) -> list[str]:
+    """sources -> i18n/templates/<game>.pot (and aids.pot when this tree is aids itself)."""
+    changed = []
+    for game in select_games(project, games):
+        aids, errors = read_aids(project, game)
+        if errors:
+            raise AidsError([p for e in errors for p in e.problems])
+        template = catalogs.template_from(game_texts(game, aids), project=game.title, version=game.version)
+        path = catalogs.pot_path(project.catalogs, game.id)
+        if catalogs.save_catalog(path, template):
+            changed.append(project.show(path))
+    if project.ui_domain:
+        from . import __version__
+        path = catalogs.pot_path(project.catalogs, ui.DOMAIN)
+        if catalogs.save_catalog(path, ui.extract_ui(project.root, __version__)):
+            changed.append(project.show(path))
+    return changed
+
+
+def domains(project: Project, games: list[str] | None) -> list[tuple[str, list[str]]]:
+    """(domain, target languages) for every catalog this project keeps."""
+    out = [(g.id, [lang for lang in project.languages if lang != g.source_language])
+           for g in select_games(project, games)]
+    if project.ui_domain:
+        out.append((ui.DOMAIN, [lang for lang in project.languages if lang != ui.SOURCE_LANGUAGE]))
+    return out
+
+
+def update(project: Project, games: list[str] | None = None) -> list[str]:
+    """.pot -> .po for every target language, keeping every translation (fuzzy or obsolete, never dropped)."""
+    changed = []
+    for domain, langs in domains(project, games):
+        pot = catalogs.pot_path(project.catalogs, domain)
+        if not pot.exists():
+            raise AidsError(Problem(Position(project.show(pot)), "no template catalog", "run `aids extract` first"))
+        template = catalogs.read_catalog(pot, project.show(pot))
+        for lang in langs:
+            po = catalogs.po_path(project.catalogs, lang, domain)
+            if catalogs.update_catalog(po, project.show(po), template, lang)[0]:
+                changed.append(project.show(po))
+    return changed
+
+
+def compile(project: Project, games: list[str] | None = None) -> tuple[list[str], list[Problem]]:
+    written, problems = [], []
+    for domain, langs in domains(project, games):
+        for lang in langs:
+            po = catalogs.po_path(project.catalogs, lang, domain)
+            if po.exists():
+                mo, found = catalogs.compile_catalog(po, project.show(po), lang)
+                written.append(project.show(mo))
+                problems.extend(found)
+    return written, problems
+
+
+# --- model -> localized -> rendered -------------------------------------------------------------
+
+def localizer(project: Project, game: Game, lang: str) -> Localizer:
+    translations = {}
+    if lang != game.source_language:
+        po = catalogs.po_path(project.catalogs, lang, game.id)
+        if po.exists():
+            translations = catalogs.translations_of(catalogs.read_catalog(po, project.show(po), lang))
+    return Localizer(lang, game.source_language, translations, ui.ui_translations(lang))
+
+
+def game_context(game: Game, lz: Localizer) -> dict:
+    return {
+        "title": lz.text(game_title(game)),
+        "version": game.version,
+        "published": lz.date(game.published) if game.published else "",
+        "author": game.author,
+    }
+
+
+def kind_name(kind: ModuleType, lz: Localizer) -> str:
+    names = {"sequence": lz.pgettext("aid kind", "Sequence of play")}
+    return names.get(kind.KIND, kind.KIND)
+
+
+def epoch_of(game: Game) -> int:
+    day = game.published or dt.date(2000, 1, 1)
+    return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp())
+
+
+@dataclass
+class Rendered:
+    data: bytes
+    pages: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
+               formats: Iterable[str]) -> dict[str, Rendered]:
+    localized = aid.kind.localize(aid.model, lz, edition)
+    game_ctx = game_context(game, lz)
+    kind_label = kind_name(aid.kind, lz)
+    context = {
+        "aid": localized, "game": game_ctx, "kind": aid.kind.KIND, "kind_name": kind_label,
+        "document_title": f"{game_ctx['title']} – {localized['title']}",
+    }
+    html = render_template(aid.kind.TEMPLATE, lz, context)
+    out: dict[str, Rendered] = {}
+    if "html" in formats:
+        out["html"] = Rendered(html.encode("utf-8"))
+    if "pdf" in formats:
+        custom = getattr(aid.kind, "render_pdf", None)
+        if custom is not None:
+            out["pdf"] = custom(aid.model, localized, lz, context)
+        else:
+            version = lz.pgettext("colophon", "Version %(version)s") % {"version": game.version}
+            css = render_template("print.css", lz, {
+                "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
+                "page_size": getattr(aid.model, "page_size", "A4"),
+                "footer": f"{game_ctx['title']} · {version}",
+            })
+            data, pages, warnings = render_pdf(html, css, base=game.folder, allowed=[game.folder],
+                                               epoch=epoch_of(game))
+            out["pdf"] = Rendered(data, pages, warnings)
+    return out
+
+
+# --- the build ---------------------------------------------------------------------------------
+
+@dataclass
+class Built:
+    game: str
+    edition: str | None
+    lang: str
+    aid: str
+    files: list[str]
+    pages: int
+    warnings: list[str]
+
+
+@dataclass
+class Summary:
+    built: list[Built] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: list[AidsError] = field(default_factory=list)
+    fallbacks: dict[tuple[str, str], list[Fallback]] = field(default_factory=dict)  # (game, lang) -> ...
+    seconds: float = 0.0
+
+
+def output_dir(project: Project, game: Game, edition: Edition | None, lang: str) -> Path:
+    folder = project.output / game.id
+    return (folder / edition.id if edition else folder) / lang
+
+
+def build(project: Project, *, games: list[str] | None = None, langs: list[str] | None = None,
+          formats: Iterable[str] = FORMATS, editions: list[str] | None = None,
+          progress: Callable[[int], Callable[[str], None]] | None = None) -> Summary:
+    """Build every aid of the chosen games in every chosen language, edition and format.
+
+    An aid is rendered in all its languages before anything of it is written, so an aid that
+    fails leaves its previous outputs as they were; the other aids are still built.
+    """
+    started = time.monotonic()
+    formats = [f for f in FORMATS if f in formats]
+    for lang in langs or []:
+        if lang not in project.languages:
+            raise AidsError(Problem(Position("command line"), f"unknown language '{lang}'",
+                                    ", ".join(project.languages)))
+    langs = langs or project.languages
+    summary = Summary()
+    plan = []
+    for game in select_games(project, games):
+        chosen = _editions(game, editions)
+        aids, errors = read_aids(project, game)
+        summary.failed.extend(errors)
+        for error in errors:
+            summary.skipped.append(f"{game.id}: an aid with errors was not built ({error.problems[0].where.path})")
+        if not aids and not errors:
+            summary.skipped.append(f"{game.id}: no aids declared")
+        for edition in chosen:
+            plan.extend((game, edition, aid) for aid in aids)
+    tick = progress(len(plan) * len(langs)) if progress else (lambda label: None)
+    localizers: dict[tuple[str, str], Localizer] = {}
+    for game, edition, aid in plan:
+        try:
+            outputs: dict[Path, bytes] = {}
+            results = []
+            for lang in langs:
+                tick(f"{game.id} {aid.model.id} {lang}")
+                key = (game.id, lang)
+                if key not in localizers:
+                    localizers[key] = localizer(project, game, lang)
+                lz = localizers[key]
+                rendered = render_aid(project, game, aid, lz, edition, formats)
+                folder = output_dir(project, game, edition, lang)
+                files = []
+                for fmt, item in rendered.items():
+                    path = folder / f"{aid.model.id}.{fmt}"
+                    outputs[path] = item.data
+                    files.append(project.show(path))
+                pages = rendered["pdf"].pages if "pdf" in rendered else 0
+                warnings = rendered["pdf"].warnings if "pdf" in rendered else []
+                results.append(Built(game.id, edition.id if edition else None, lang, aid.model.id,
+                                     files, pages, warnings))
+            write_all(outputs)
+            summary.built.extend(results)
+        except AidsError as exc:
+            summary.failed.append(exc)
+            summary.skipped.append(f"{game.id}/{aid.model.id}: not written, previous outputs kept")
+    for (game_id, lang), lz in localizers.items():
+        if lz.fallbacks:
+            summary.fallbacks[(game_id, lang)] = lz.fallbacks
+    summary.seconds = time.monotonic() - started
+    return summary
+
+
+def _editions(game: Game, wanted: list[str] | None) -> list[Edition | None]:
+    if not wanted:
+        return list(game.editions) or [None]
+    known = {e.id: e for e in game.editions}
+    for name in wanted:
+        if name not in known:
+            raise AidsError(Problem(Position("command line"), f"unknown edition '{name}' of {game.id}",
+                                    ", ".join(known) or f"no edition: {game.id} has a single one"))
+    return [known[name] for name in wanted]
+
+
+def open_project(root: Path) -> Project:
+    return read_project(root)

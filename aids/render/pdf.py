@@ -1,0 +1,106 @@
+"""PDF from HTML with WeasyPrint: package fonts embedded, nothing fetched from the network or outside the project."""
+from __future__ import annotations
+
+import logging
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+_weasyprint = None
+
+
+def weasyprint():
+    """Import WeasyPrint once per process (the import alone costs most of a second)."""
+    global _weasyprint
+    if _weasyprint is None:
+        import weasyprint as module
+        _weasyprint = module
+    return _weasyprint
+
+
+def fonts_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "fonts"
+
+
+# Families under names of their own, so that a system-wide copy of DejaVu can never stand in.
+FONTS = [
+    (family, file, weight, style)
+    for family, stem in (("Aids Sans", "DejaVuSans"), ("Aids Sans Condensed", "DejaVuSansCondensed"),
+                         ("Aids Serif", "DejaVuSerif"))
+    for file, weight, style in (
+        (f"{stem}.ttf", "normal", "normal"), (f"{stem}-Bold.ttf", "bold", "normal"),
+        (f"{stem}-{'Italic' if stem.endswith('Serif') else 'Oblique'}.ttf", "normal", "italic"),
+        (f"{stem}-Bold{'Italic' if stem.endswith('Serif') else 'Oblique'}.ttf", "bold", "italic"))
+]
+
+
+def make_fetcher(allowed: list[Path]):
+    """A URL fetcher that serves data: URLs and files below `allowed` folders, and refuses the rest."""
+    wp = weasyprint()
+    roots = [p.resolve() for p in allowed]
+
+    class ProjectFetcher(wp.URLFetcher):
+        def fetch(self, url, headers=None):
+            scheme = urlparse(url).scheme.lower()
+            if scheme == "data":
+                return super().fetch(url, headers)
+            if scheme == "file":
+                path = Path(unquote(urlparse(url).path)).resolve()
+                if any(path.is_relative_to(root) for root in roots):
+                    return super().fetch(url, headers)
+                raise ValueError(f"refused to read {path}: outside the project")
+            raise ValueError(f"refused to fetch {url}: aids renders offline")
+
+    return ProjectFetcher(allowed_protocols=("file", "data"))
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextmanager
+def collected_warnings():
+    """Gather what WeasyPrint logs at WARNING or above, instead of letting it reach stderr."""
+    logger = logging.getLogger("weasyprint")
+    handler = _Collect()
+    old_propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield handler.messages
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = old_propagate
+
+
+@contextmanager
+def source_date(epoch: int):
+    """SOURCE_DATE_EPOCH for the duration of a render, unless the caller set one: same sources, same bytes."""
+    previous = os.environ.get("SOURCE_DATE_EPOCH")
+    if previous is None:
+        os.environ["SOURCE_DATE_EPOCH"] = str(epoch)
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+
+
+def render_pdf(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
+               tagged: bool = True) -> tuple[bytes, int, list[str]]:
+    """Render `html` with the extra print stylesheet `css`; returns (pdf bytes, page count, warnings)."""
+    wp = weasyprint()
+    fetcher = make_fetcher([fonts_dir(), *allowed])
+    with collected_warnings() as warnings, source_date(epoch):
+        fonts = wp.text.fonts.FontConfiguration()
+        stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
+        document = wp.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher).render(
+            stylesheets=[stylesheet], font_config=fonts)
+        data = document.write_pdf(pdf_tags=tagged)
+    return data, len(document.pages), warnings

@@ -1,0 +1,109 @@
+"""YAML sources read with ruamel.yaml, keeping line and column of every key and value."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from ..errors import AidsError, Position, Problem
+
+
+class Source:
+    """One parsed YAML file: its data and a way to point at any part of it."""
+
+    def __init__(self, path: Path, shown: str, data: Any, text: str = ""):
+        self.path = path
+        self.text = text
+        self.shown = shown  # the path as printed in messages
+        self.data = data
+
+    def at(self, node: Any = None, key: Any = None, *, value: bool = False) -> Position:
+        """Position of `node` (a map or list), of its `key`, or of the value under `key`."""
+        lc = getattr(node, "lc", None)
+        if lc is None:
+            return Position(self.shown)
+        try:
+            if key is None:
+                line, col = lc.line, lc.col
+            elif isinstance(node, CommentedSeq):
+                line, col = lc.item(key)
+            elif value:
+                line, col = lc.value(key)
+            else:
+                line, col = lc.key(key)
+        except (KeyError, IndexError, TypeError):
+            line, col = lc.line, lc.col
+        return Position(self.shown, line + 1, col + 1)
+
+    def at_text(self, node: Any, key: Any, offset: int) -> Position:
+        """Position of the character `offset` inside the string value `node[key]`."""
+        where = self.at(node, key, value=True)
+        text = node[key]
+        if not where.line or "\n" in text[:offset]:
+            return where
+        line = self.text.splitlines()[where.line - 1]
+        quoted = where.col - 1 < len(line) and line[where.col - 1] in "'\""
+        return Position(where.path, where.line, where.col + offset + (1 if quoted else 0))
+
+
+def read_yaml(path: Path, shown: str | None = None) -> Source:
+    """Parse `path`; a syntax error becomes an AidsError at the position YAML reports."""
+    shown = shown or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise AidsError(Problem(Position(shown), "file not found")) from None
+    except UnicodeDecodeError as exc:
+        raise AidsError(Problem(Position(shown), f"not UTF-8 text ({exc.reason})")) from None
+    return load_yaml(text, path, shown)
+
+
+def load_yaml(text: str, path: Path, shown: str) -> Source:
+    yaml = YAML(typ="rt")
+    try:
+        data = yaml.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = Position(shown, mark.line + 1, mark.column + 1) if mark else Position(shown)
+        problem = exc.problem or exc.context or "malformed YAML"
+        raise AidsError(Problem(where, f"malformed YAML: {problem}", "valid YAML")) from None
+    except YAMLError as exc:
+        raise AidsError(Problem(Position(shown), f"malformed YAML: {exc}", "valid YAML")) from None
+    return Source(path, shown, data, text)
+
+
+def check_map(
+    src: Source,
+    node: Any,
+    problems,
+    *,
+    required: Iterable[str] = (),
+    optional: Iterable[str] = (),
+    where: Position | None = None,
+    what: str = "entry",
+) -> bool:
+    """Check that `node` is a mapping with the required keys and no unknown ones.
+
+    Adds one problem per fault to `problems` and returns False if `node` is unusable.
+    """
+    required, optional = list(required), list(optional)
+    accepted = required + optional
+    if not isinstance(node, CommentedMap):
+        problems.add(where or src.at(node), f"{what} must be a mapping", ", ".join(accepted))
+        return False
+    ok = True
+    for key in node:
+        if key not in accepted:
+            problems.add(src.at(node, key), f"unknown field '{key}' in {what}", ", ".join(accepted))
+    for key in required:
+        if key not in node or node[key] is None or node[key] == "":
+            problems.add(src.at(node), f"missing field '{key}' in {what}", f"{key}: ...")
+            ok = False
+    return ok
+
+
+def is_text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())

@@ -1,0 +1,1 @@
+"""Stage 5: writing outputs, atomically, so a failed build never leaves a half-written file."""

@@ -1,0 +1,28 @@
+import shutil
+from pathlib import Path
+
+import pytest
+
+from aids import pipeline
+from aids.config import read_project
+
+from .helpers import REPO, make_project
+
+
+@pytest.fixture
+def demo(tmp_path) -> Path:
+    """A fresh project with the small demo game (Polish source, no translations yet)."""
+    return make_project(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def sample(tmp_path_factory):
+    """The real samples built once, as README command 1 builds them, into a scratch project."""
+    root = tmp_path_factory.mktemp("sample")
+    for name in ("games", "i18n"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
+    shutil.copy(REPO / "aids.yaml", root / "aids.yaml")
+    project = read_project(root)
+    summary = pipeline.build(project)
+    assert not summary.failed, "\n".join(str(e) for e in summary.failed)
+    return project, summary

@@ -1,0 +1,106 @@
+"""Reading the product as a user gets it: PDF text, pages, fonts; small projects built inline."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from pypdf import PdfReader
+
+REPO = Path(__file__).resolve().parent.parent
+MM = 72 / 25.4
+
+DEMO_SEQUENCE = """\
+kind: sequence
+id: seq
+title: Kolejność czynności
+section: "3.2"
+sides:
+  - id: red
+    name: Czerwoni
+  - id: blue
+    name: Niebiescy
+phases:
+  - id: prep
+    title: Przygotowanie
+    steps:
+      - id: place
+        text: Połóż żetony.
+  - id: red-move
+    title: Ruch czerwonych
+    side: red
+    steps:
+      - id: move
+        text: Czerwoni się ruszają.
+        steps:
+          - id: fire
+            text: Niebiescy strzelają.
+          - id: charge
+            text: Niebiescy kontrszarżują; rozstrzyga się to w {ref:red-combat/resolve}.
+            steps:
+              - id: square
+                text: Czworobok.
+              - id: volley
+                text: Salwa ({see:rule:12.4.4}).
+  - id: red-combat
+    title: Walka czerwonych
+    side: red
+    steps:
+      - id: resolve
+        text: Rozstrzygnij kontrszarże z {ref:red-move/move/charge}.
+        see: ["rule:18.0", "red-move"]
+        note: Tylko *raz* na etap.
+  - id: blue-move
+    title: Ruch niebieskich
+    mirror_of: red-move
+"""
+
+DEMO_GAME = """\
+id: demo
+title: Gra próbna
+version: "2.0"
+published: 2021-03-04
+author: Ktoś
+source_language: pl
+aids:
+  - sequence.yaml
+"""
+
+
+def make_project(root: Path, files: dict[str, str] | None = None, languages=("pl", "en", "ru")) -> Path:
+    """A project in `root` with the demo game; `files` (path -> text) add to or replace its files."""
+    base = {
+        "aids.yaml": f"languages: [{', '.join(languages)}]\noutput: build\n",
+        "games/demo/game.yaml": DEMO_GAME,
+        "games/demo/sequence.yaml": DEMO_SEQUENCE,
+    }
+    base.update(files or {})
+    for name, text in base.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
+
+
+def pdf_text(path: Path) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+def pdf_fonts(path: Path) -> dict[str, bool]:
+    """Base font name -> embedded, for every font used on any page (descendants of Type0 fonts included)."""
+    fonts: dict[str, bool] = {}
+    for page in PdfReader(path).pages:
+        resources = page.get("/Resources") or {}
+        for font in (resources.get("/Font") or {}).values():
+            font = font.get_object()
+            descendants = font.get("/DescendantFonts")
+            desc_font = descendants[0].get_object() if descendants else font
+            descriptor = desc_font.get("/FontDescriptor")
+            descriptor = descriptor.get_object() if descriptor else {}
+            embedded = any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+            fonts[str(font["/BaseFont"])] = embedded
+    return fonts
+
+
+def page_sizes_mm(path: Path) -> list[tuple[float, float]]:
+    return [(round(float(p.mediabox.width) / MM, 1), round(float(p.mediabox.height) / MM, 1))
+            for p in PdfReader(path).pages]

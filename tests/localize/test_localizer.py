@@ -1,0 +1,76 @@
+"""One language's view: fallback, placeholder checks, escaping of translations, locale formats."""
+import datetime as dt
+import gettext
+
+from markupsafe import Markup
+
+from aids.errors import Position
+from aids.localize.localizer import Localizer, css_string
+from aids.model.text import Text, placeholder_mismatch
+
+TEXT = Text("Rozstrzygnij w {ref:a/b}, *kursywa*.", "seq/x", "Step 1", Position("s.yaml", 3, 5))
+
+
+def lz(lang, msgstr="", fuzzy=False):
+    catalog = {("seq/x", TEXT.msgid): (msgstr, fuzzy)} if msgstr else {}
+    return Localizer(lang, "pl", catalog, gettext.NullTranslations())
+
+
+def resolve(kind, target):
+    return Markup('<a href="#{}">N</a>').format(target)
+
+
+def test_source_language_needs_no_catalog():
+    assert lz("pl").text(TEXT) == TEXT.msgid and lz("pl").fallbacks == []
+
+
+def test_translation_used_and_markdown_rendered():
+    html = lz("en", "Resolve in {ref:a/b}, *italics*.").rich(TEXT, resolve)
+    assert html == 'Resolve in <a href="#a/b">N</a>, <em>italics</em>.'
+
+
+def test_untranslated_falls_back_to_source_marked_with_its_language():
+    view = lz("en")
+    assert view.rich(TEXT, resolve).startswith('<span lang="pl">Rozstrzygnij')
+    assert [(f.text.context, f.reason) for f in view.fallbacks] == [("seq/x", "untranslated")]
+
+
+def test_fuzzy_translation_is_not_used():
+    view = lz("en", "Resolve in {ref:a/b}.", fuzzy=True)
+    assert view.text(TEXT) == TEXT.msgid and view.fallbacks[0].reason == "fuzzy"
+
+
+def test_translation_that_loses_or_invents_a_placeholder_is_rejected():
+    view = lz("en", "Resolve in {ref:a/c}.")
+    assert view.text(TEXT) == TEXT.msgid
+    assert view.fallbacks[0].reason == "translation loses {ref:a/b} and invents {ref:a/c}"
+    assert placeholder_mismatch("{see:x} {see:x}", "{see:x}") == "translation loses {see:x}"
+
+
+def test_markup_in_a_translation_is_escaped():
+    html = lz("en", "<script>alert(1)</script> {ref:a/b} <b onclick=x>").rich(TEXT, resolve)
+    assert "<script>" not in html and "&lt;script&gt;" in html and "<b " not in html
+
+
+def test_ui_strings_are_escaped_values_too():
+    class Evil(gettext.NullTranslations):
+        def pgettext(self, context, message):
+            return "<i>see</i> %(ref)s"
+    view = Localizer("en", "pl", {}, Evil())
+    out = view.ui_markup("see", "see %(ref)s", ref="<b>x</b>")
+    assert out == "&lt;i&gt;see&lt;/i&gt; &lt;b&gt;x&lt;/b&gt;"
+    assert view.ui_markup("see", "see %(ref)s", ref=Markup("<a>1</a>")) == "&lt;i&gt;see&lt;/i&gt; <a>1</a>"
+
+
+def test_numbers_dates_and_lists_per_locale():
+    assert lz("pl").number(0.1) == "0,1" and lz("en").number(0.1) == "0.1" and lz("ru").number(-2) == "\u22122"
+    day = dt.date(2020, 2, 29)
+    assert lz("pl").date(day) == "29 lutego 2020"
+    assert lz("en").date(day) == "February 29, 2020"
+    assert lz("ru").date(day) == "29 февраля 2020\u202fг."
+    assert lz("pl").format_list(["a", "b", "c"]) == "a, b i c"
+
+
+def test_css_string_cannot_break_out():
+    assert css_string('a"}</style>') == '"a\\22 \\7d \\3c \\2f style\\3e "'
+    assert css_string("мая 1") == '"\\43c \\430 \\44f  1"'

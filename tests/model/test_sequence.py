@@ -1,0 +1,145 @@
+"""The phase-sequence model: numbering, lettering per language, mirrors, references, bad input."""
+import pytest
+
+from aids import pipeline
+from aids.config import read_project
+from aids.errors import AidsError
+from aids.model import sequence
+
+from ..helpers import DEMO_SEQUENCE, make_project
+
+
+def read(root):
+    project = read_project(root)
+    game = project.read_game("demo")
+    return pipeline.read_aid(project, game, game.aids[0]), project, game
+
+
+def localized(root, lang):
+    aid, project, game = read(root)
+    lz = pipeline.localizer(project, game, lang)
+    return sequence.localize(aid.model, lz), lz
+
+
+def flat(steps, out=None):
+    out = [] if out is None else out
+    for s in steps:
+        out.append(s)
+        flat(s["steps"], out)
+    return out
+
+
+def test_phases_numbered_from_section(demo):
+    ctx, _ = localized(demo, "pl")
+    assert [p["number"] for p in ctx["phases"]] == ["3.2.1", "3.2.2", "3.2.3", "3.2.4"]
+
+
+def test_without_section_phases_number_from_one(tmp_path):
+    root = make_project(tmp_path, {"games/demo/sequence.yaml": DEMO_SEQUENCE.replace('section: "3.2"\n', "")})
+    ctx, _ = localized(root, "en")
+    assert [p["number"] for p in ctx["phases"]] == ["1", "2", "3", "4"]
+
+
+@pytest.mark.parametrize("lang, letters", [("pl", ["a", "b"]), ("en", ["a", "b"]), ("ru", ["а", "б"])])
+def test_step_labels_follow_the_language(demo, lang, letters):
+    ctx, _ = localized(demo, lang)
+    move = ctx["phases"][1]["steps"][0]
+    assert move["label"] == "1"
+    assert [s["label"] for s in move["steps"]] == letters
+    assert [s["label"] for s in move["steps"][1]["steps"]] == ["i", "ii"]
+
+
+def test_russian_letters_are_cyrillic(demo):
+    _, lz = localized(demo, "ru")
+    assert [lz.letter(n) for n in range(1, 6)] == ["а", "б", "в", "г", "д"]
+    assert all("\u0430" <= ch <= "\u044f" for ch in (lz.letter(n) for n in range(1, 25)))
+
+
+def test_roman_numerals():
+    from aids.localize.localizer import Localizer
+    assert [Localizer.roman(n) for n in (1, 2, 3, 4, 9, 14, 40)] == ["i", "ii", "iii", "iv", "ix", "xiv", "xl"]
+
+
+@pytest.mark.parametrize("lang, ref, see", [
+    ("pl", "3.2.2 krok 1.b", "patrz 12.4.4"),
+    ("en", "3.2.2 Step 1.b", "see 12.4.4"),
+    ("ru", "3.2.2 шаг 1.б", "см. 12.4.4"),
+])
+def test_references_render_localized_with_generated_numbers(demo, lang, ref, see):
+    ctx, _ = localized(demo, lang)
+    steps = flat(ctx["phases"][1]["steps"]) + flat(ctx["phases"][2]["steps"])
+    resolve = steps[-1]
+    assert f'<a class="ref" href="#red-move/move/charge">{ref}</a>' in resolve["text"]
+    volley = next(s for s in steps if s["anchor"] == "red-move/move/charge/volley")
+    assert see in volley["text"]
+    assert "18.0" in resolve["see"] and 'href="#red-move">3.2.2</a>' in resolve["see"]
+
+
+def test_mirror_generates_title_number_and_swapped_side(demo):
+    ctx, _ = localized(demo, "en")
+    mirror = ctx["phases"][3]
+    assert mirror["steps"] == []
+    assert "“Ruch czerwonych”" in mirror["mirror"] and 'href="#red-move">3.2.2</a>' in mirror["mirror"]
+    assert ctx["phases"][1]["side"] == "Czerwoni" and mirror["side"] == "Niebiescy"
+    assert ctx["phases"][0]["side"] == "Both sides"
+
+
+def test_messages_carry_stable_context_and_position(demo):
+    aid, _, _ = read(demo)
+    texts = {t.context: t for t in aid.model.messages()}
+    assert texts["seq/red-move/move/charge"].msgid.startswith("Niebiescy kontrszarżują")
+    assert texts["seq/red-combat/resolve/note"].comment == "Note to step 1 of phase red-combat"
+    assert texts["seq/prep"].where.line == 12
+    assert "seq/blue-move" in texts and not any(c.startswith("seq/blue-move/") for c in texts)
+
+
+def error_of(tmp_path, source: str) -> str:
+    root = make_project(tmp_path, {"games/demo/sequence.yaml": source})
+    with pytest.raises(AidsError) as info:
+        read(root)
+    return str(info.value)
+
+
+def test_unknown_key_names_the_accepted_ones(tmp_path):
+    message = error_of(tmp_path, DEMO_SEQUENCE.replace("        text: Połóż żetony.", "        txt: Połóż żetony."))
+    assert "games/demo/sequence.yaml:15:9: unknown field 'txt' in step (expected: id, text, note, see, steps)" in message
+
+
+def test_missing_id(tmp_path):
+    message = error_of(tmp_path, DEMO_SEQUENCE.replace("      - id: place\n", "      - text: Połóż.\n        x: 1\n", 1)
+                       .replace("        text: Połóż żetony.\n", "", 1))
+    assert "games/demo/sequence.yaml:14:9: missing field 'id' in step" in message
+
+
+def test_duplicate_id(tmp_path):
+    message = error_of(tmp_path, DEMO_SEQUENCE.replace("id: red-combat", "id: red-move"))
+    assert "duplicate phase id 'red-move' (first used on line 16)" in message
+    assert "sequence.yaml:32:9:" in message
+
+
+def test_reference_to_unknown_id_points_at_the_placeholder(tmp_path):
+    message = error_of(tmp_path, DEMO_SEQUENCE.replace("{ref:red-combat/resolve}", "{ref:red-combat/nothing}"))
+    assert "games/demo/sequence.yaml:26:64: reference to unknown id 'red-combat/nothing'" in message
+
+
+def test_see_entry_to_unknown_id(tmp_path):
+    message = error_of(tmp_path, DEMO_SEQUENCE.replace('"red-move"]', '"red-moves"]'))
+    assert "reference to unknown id 'red-moves'" in message and "sequence.yaml:38:28:" in message
+
+
+def test_mirror_of_unknown_phase(tmp_path):
+    message = error_of(tmp_path, DEMO_SEQUENCE.replace("mirror_of: red-move", "mirror_of: green-move"))
+    assert "sequence.yaml:42:16: mirror of unknown phase 'green-move'" in message
+
+
+def test_mirror_of_a_mirror(tmp_path):
+    source = DEMO_SEQUENCE + "  - id: again\n    title: Znowu\n    mirror_of: blue-move\n"
+    message = error_of(tmp_path, source)
+    assert "sequence.yaml:45:16: mirror of a mirror: 'blue-move' is itself a mirror" in message
+
+
+def test_every_problem_reported_at_once(tmp_path):
+    source = DEMO_SEQUENCE.replace("mirror_of: red-move", "mirror_of: nowhere").replace(
+        "{ref:red-combat/resolve}", "{ref:nope}")
+    message = error_of(tmp_path, source)
+    assert "nowhere" in message and "nope" in message

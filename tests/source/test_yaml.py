@@ -1,0 +1,44 @@
+"""Reading sources and configuration: positions kept, malformed input reported where it is."""
+import pytest
+
+from aids.config import read_project
+from aids.errors import AidsError
+from aids.source.yamlfile import read_yaml
+
+from ..helpers import make_project
+
+
+def test_positions_of_keys_and_values(tmp_path):
+    path = tmp_path / "a.yaml"
+    path.write_text("kind: sequence\nphases:\n  - id: x\n    title: 'Tytuł {ref:x}'\n", encoding="utf-8")
+    src = read_yaml(path, "a.yaml")
+    phase = src.data["phases"][0]
+    assert str(src.at(phase, "title")) == "a.yaml:4:5"
+    assert str(src.at(phase, "title", value=True)) == "a.yaml:4:12"
+    assert str(src.at_text(phase, "title", 6)) == "a.yaml:4:19"  # inside the quotes
+
+
+def test_malformed_yaml_reports_line_and_column(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("kind: sequence\nphases:\n  - id: x\n   title: [unclosed\n", encoding="utf-8")
+    with pytest.raises(AidsError) as info:
+        read_yaml(path, "bad.yaml")
+    assert str(info.value).startswith("bad.yaml:4:")
+    assert "malformed YAML" in str(info.value) and "(expected: valid YAML)" in str(info.value)
+
+
+def test_project_config_unknown_key_and_language(tmp_path):
+    make_project(tmp_path, {"aids.yaml": "languages: [pl, xx-nowhere]\noutptu: build\n"})
+    with pytest.raises(AidsError) as info:
+        read_project(tmp_path)
+    text = str(info.value)
+    assert "aids.yaml:2:1: unknown field 'outptu' in aids.yaml (expected: languages, output, games, catalogs, ui_domain)" in text
+    assert "aids.yaml:1:17: unknown language 'xx-nowhere'" in text
+
+
+def test_game_config_checks_its_aids(tmp_path):
+    make_project(tmp_path, {"games/demo/game.yaml": "id: demo\ntitle: T\nversion: '1'\nsource_language: pl\naids: [nothing.yaml]\n"})
+    project = read_project(tmp_path)
+    with pytest.raises(AidsError) as info:
+        project.read_game("demo")
+    assert "games/demo/game.yaml:5:8: aid source 'nothing.yaml' not found" in str(info.value)

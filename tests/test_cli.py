@@ -1,0 +1,111 @@
+"""The `aids` command as a user runs it: exit codes, messages without tracebacks, nothing half-written."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from aids.cli import main
+
+from .helpers import DEMO_SEQUENCE
+
+
+def aids(root, *args):
+    """Run the real command in a subprocess, as a user would."""
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    return subprocess.run([sys.executable, "-m", "aids", *args], cwd=root, capture_output=True, text=True, env=env)
+
+
+def outputs(root):
+    return {p: p.read_bytes() for p in sorted((root / "build").rglob("*")) if p.is_file()}
+
+
+def test_catalog_commands_and_build(demo, capsys):
+    assert main(["--project", str(demo), "extract"]) == 0
+    assert "wrote i18n/templates/demo.pot" in capsys.readouterr().out
+    assert main(["--project", str(demo), "update"]) == 0
+    assert "updated i18n/ru/LC_MESSAGES/demo.po" in capsys.readouterr().out
+    assert main(["--project", str(demo), "compile"]) == 0
+    assert "wrote i18n/en/LC_MESSAGES/demo.mo" in capsys.readouterr().out
+    assert main(["--project", str(demo), "build", "--lang", "en", "--format", "html"]) == 0
+    out = capsys.readouterr().out
+    assert "built   demo seq en: build/demo/en/seq.html" in out
+    assert "demo en: 16 string(s) fell back to the source language:" in out
+    assert "games/demo/sequence.yaml:12:12: [seq/prep] untranslated" in out
+    assert sorted(p.name for p in (demo / "build/demo/en").iterdir()) == ["seq.html"]
+
+
+def test_strict_fails_on_fallbacks(demo, capsys):
+    assert main(["--project", str(demo), "build", "--lang", "en", "--format", "html", "--strict"]) == 1
+    assert main(["--project", str(demo), "build", "--lang", "pl", "--format", "html", "--strict"]) == 0
+
+
+def test_build_finds_the_project_from_a_subfolder(demo):
+    result = aids(demo / "games" / "demo", "build", "--lang", "pl", "--format", "html")
+    assert result.returncode == 0, result.stderr
+    assert (demo / "build/demo/pl/seq.html").is_file()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["build", "--lang", "de"], "command line: unknown language 'de' (expected: pl, en, ru)"),
+    (["build", "--game", "nothing"], "command line: unknown game 'nothing' (expected: demo)"),
+    (["build", "--edition", "inch"], "command line: unknown edition 'inch' of demo"),
+])
+def test_unknown_names_on_the_command_line(demo, args, message):
+    result = aids(demo, *args)
+    assert result.returncode == 1
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_usage_error_exits_2(demo):
+    result = aids(demo, "build", "--format", "docx")
+    assert result.returncode == 2 and "invalid choice: 'docx'" in result.stderr
+
+
+def test_bad_source_reports_position_and_keeps_previous_outputs(demo):
+    assert aids(demo, "build", "--lang", "pl").returncode == 0
+    before = outputs(demo)
+    assert len(before) == 2
+    (demo / "games/demo/sequence.yaml").write_text(DEMO_SEQUENCE.replace("{ref:red-combat/resolve}", "{ref:nowhere}"))
+    result = aids(demo, "build", "--lang", "pl")
+    assert result.returncode == 1
+    assert "games/demo/sequence.yaml:26:64: reference to unknown id 'nowhere'" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert outputs(demo) == before
+
+
+def test_malformed_yaml(demo):
+    (demo / "games/demo/sequence.yaml").write_text("kind: sequence\nid: [x\n")
+    result = aids(demo, "build")
+    assert result.returncode == 1 and "games/demo/sequence.yaml:3:1: malformed YAML" in result.stderr
+    assert "Traceback" not in result.stderr and not (demo / "build").exists()
+
+
+def test_malformed_catalog_keeps_previous_outputs(demo):
+    assert aids(demo, "extract").returncode == 0 and aids(demo, "update").returncode == 0
+    assert aids(demo, "build", "--format", "html").returncode == 0
+    before = outputs(demo)
+    po = demo / "i18n/ru/LC_MESSAGES/demo.po"
+    po.write_text(po.read_text(encoding="utf-8").replace('msgctxt "seq/prep"', 'msgctxt "seq/prep\nbroken'),
+                  encoding="utf-8")
+    result = aids(demo, "build", "--format", "html")
+    assert result.returncode == 1
+    assert "i18n/ru/LC_MESSAGES/demo.po:" in result.stderr and "malformed catalog" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert outputs(demo) == before
+
+
+def test_unknown_kind_names_the_known_ones(demo):
+    (demo / "games/demo/sequence.yaml").write_text("kind: sequense\nid: x\n")
+    result = aids(demo, "build")
+    assert "games/demo/sequence.yaml:1:7: unknown aid kind 'sequense' (expected: sequence" in result.stderr
+
+
+def test_debug_shows_the_traceback(demo):
+    result = aids(demo, "--debug", "build", "--lang", "xx")
+    assert result.returncode != 0 and "Traceback" in result.stderr
+
+
+def test_no_project_found(tmp_path):
+    result = aids(tmp_path, "build")
+    assert result.returncode == 1 and "no aids.yaml here or in any parent folder" in result.stderr

@@ -1,0 +1,41 @@
+"""The installed package, not the source tree: templates, fonts and UI catalogs come from the wheel."""
+import subprocess
+import sys
+import sysconfig
+import venv
+import zipfile
+
+from .helpers import REPO, make_project
+
+
+def test_wheel_install_builds_a_project_elsewhere(tmp_path):
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(REPO)],
+                   check=True, capture_output=True)
+    wheel = next(wheels.glob("aids-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {"aids/templates/sequence.html", "aids/templates/print.css", "aids/fonts/DejaVuSans.ttf",
+            "aids/fonts/LICENSE-DejaVu.txt", "aids/i18n/ru/LC_MESSAGES/aids.po"} <= set(names)
+    assert not any("ostroleka" in n for n in names), "game catalogs are the project's, not the package's"
+
+    # A fresh environment: the wheel unpacked into its site-packages (a pure wheel installs so),
+    # the third-party dependencies borrowed from this one, the source tree nowhere on the path.
+    env_dir = tmp_path / "env"
+    venv.create(env_dir, with_pip=False)
+    python = env_dir / "bin" / "python"
+    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+    zipfile.ZipFile(wheel).extractall(purelib)
+    deps = sysconfig.get_paths()["purelib"]
+    (tmp_path / "env").joinpath(purelib, "deps.pth").write_text(deps + "\n")
+
+    project = make_project(tmp_path / "elsewhere")
+    result = subprocess.run([python, "-m", "aids", "build", "--lang", "ru"], cwd=project,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    where = subprocess.run([python, "-c", "import aids; print(aids.__file__)"], capture_output=True, text=True,
+                           cwd=project).stdout
+    assert where.startswith(purelib)
+    html = (project / "build/demo/ru/seq.html").read_text(encoding="utf-8")
+    assert "Страница" not in html and "шаг" in html  # the shipped ru UI catalog was found
+    assert (project / "build/demo/ru/seq.pdf").stat().st_size > 10_000
