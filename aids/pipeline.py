@@ -54,7 +54,11 @@ def read_aid(project: Project, game: Game, path: Path) -> Aid:
 
 
 def read_aids(project: Project, game: Game) -> tuple[list[Aid], list[AidsError]]:
-    """Every aid of `game` that reads cleanly, and the errors of those that do not."""
+    """Every aid of `game` that reads cleanly, and the errors of those that do not.
+
+    After all are read, a kind with `link(model, models_by_id, problems)` resolves what it
+    embeds from the game's other aids (a booklet embedding a table, say).
+    """
     aids, errors, ids = [], [], {}
     for path in game.aids:
         try:
@@ -69,7 +73,18 @@ def read_aids(project: Project, game: Game) -> tuple[list[Aid], list[AidsError]]
             continue
         ids[aid.model.id] = project.show(path)
         aids.append(aid)
-    return aids, errors
+    models = {aid.model.id: aid.model for aid in aids}
+    linked = []
+    for aid in aids:
+        link = getattr(aid.kind, "link", None)
+        problems = Problems()
+        if link is not None:
+            link(aid.model, models, problems)
+        if problems:
+            errors.append(AidsError(problems.items))
+        else:
+            linked.append(aid)
+    return linked, errors
 
 
 def game_title(game: Game) -> Text:
@@ -169,11 +184,6 @@ def game_context(game: Game, lz: Localizer) -> dict:
     }
 
 
-def kind_name(kind: ModuleType, lz: Localizer) -> str:
-    names = {"sequence": lz.pgettext("aid kind", "Sequence of play")}
-    return names.get(kind.KIND, kind.KIND)
-
-
 def epoch_of(game: Game) -> int:
     day = game.published or dt.date(2000, 1, 1)
     return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp())
@@ -190,7 +200,7 @@ def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: E
                formats: Iterable[str]) -> dict[str, Rendered]:
     localized = aid.kind.localize(aid.model, lz, edition)
     game_ctx = game_context(game, lz)
-    kind_label = kind_name(aid.kind, lz)
+    kind_label = aid.kind.display_name(lz)
     context = {
         "aid": localized, "game": game_ctx, "kind": aid.kind.KIND, "kind_name": kind_label,
         "document_title": f"{game_ctx['title']} – {localized['title']}",
@@ -198,11 +208,12 @@ def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: E
     html = render_template(aid.kind.TEMPLATE, lz, context)
     out: dict[str, Rendered] = {}
     if "html" in formats:
-        out["html"] = Rendered(html.encode("utf-8"))
+        out[".html"] = Rendered(html.encode("utf-8"))
     if "pdf" in formats:
         custom = getattr(aid.kind, "render_pdf", None)
         if custom is not None:
-            out["pdf"] = custom(aid.model, localized, lz, context)
+            # e.g. {".pdf": card, "-sheet.pdf": n-up sheet}
+            out.update(custom(aid.model, localized, lz, context, edition))
         else:
             version = lz.pgettext("colophon", "Version %(version)s") % {"version": game.version}
             css = render_template("print.css", lz, {
@@ -212,7 +223,7 @@ def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: E
             })
             data, pages, warnings = render_pdf(html, css, base=game.folder, allowed=[game.folder],
                                                epoch=epoch_of(game))
-            out["pdf"] = Rendered(data, pages, warnings)
+            out[".pdf"] = Rendered(data, pages, warnings)
     return out
 
 
@@ -285,12 +296,12 @@ def build(project: Project, *, games: list[str] | None = None, langs: list[str] 
                 rendered = render_aid(project, game, aid, lz, edition, formats)
                 folder = output_dir(project, game, edition, lang)
                 files = []
-                for fmt, item in rendered.items():
-                    path = folder / f"{aid.model.id}.{fmt}"
+                for suffix, item in rendered.items():
+                    path = folder / f"{aid.model.id}{suffix}"
                     outputs[path] = item.data
                     files.append(project.show(path))
-                pages = rendered["pdf"].pages if "pdf" in rendered else 0
-                warnings = rendered["pdf"].warnings if "pdf" in rendered else []
+                pages = rendered[".pdf"].pages if ".pdf" in rendered else 0
+                warnings = [w for item in rendered.values() for w in item.warnings]
                 results.append(Built(game.id, edition.id if edition else None, lang, aid.model.id,
                                      files, pages, warnings))
             write_all(outputs)

@@ -1,11 +1,15 @@
 """Stage 2: the document model. One module per aid kind; KINDS maps a source's `kind:` to it.
 
 A kind module provides:
-  KIND, TEMPLATE          its name (as in sources) and its Jinja2 template
-  FORMATS                 {"html": renderer, "pdf": renderer}: how its outputs are made
-  read(src, game, problems) -> model    the model built from a parsed source, problems gathered
-  localize(model, lz) -> dict           the template context in one language
-and the model has `id`, `kind`, `title` and `messages()` (every translatable Text).
+  KIND, TEMPLATE                  its name (as in sources) and its Jinja2 template (HTML, and the PDF
+                                  through WeasyPrint unless the kind renders its PDF itself)
+  display_name(lz) -> str         what the kind is called, in the reader's language
+  read(src, game, problems)       the model built from a parsed source, every problem gathered
+  localize(model, lz, edition)    the template context (dict with at least "title") in one language
+optionally:
+  link(model, models, problems)   resolve references into the game's other aids, after all are read
+  render_pdf(model, localized, lz, context, edition) -> {suffix: Rendered}   a PDF renderer of its own
+and the model has `id`, `kind`, `title`, `source` and `messages()` (every translatable Text).
 """
 from __future__ import annotations
 

@@ -287,6 +287,10 @@ def _check_references(src: Source, data, seq: Sequence, problems: Problems) -> N
             walk_steps(node.get("steps"))
 
 
+def display_name(lz) -> str:
+    return lz.pgettext("aid kind", "Sequence of play")
+
+
 # --- localizing --------------------------------------------------------------------------------
 
 def localize(seq: Sequence, lz, edition=None) -> dict:

@@ -132,5 +132,5 @@ def test_same_sources_same_bytes(sample):
     aids, _ = pipeline.read_aids(project, game)
     lz = pipeline.localizer(project, game, "ru")
     again = pipeline.render_aid(project, game, aids[0], lz, None, ["html", "pdf"])
-    assert again["pdf"].data == pdf_of(project, "ru").read_bytes()
-    assert again["html"].data == html_of(project, "ru").read_bytes()
+    assert again[".pdf"].data == pdf_of(project, "ru").read_bytes()
+    assert again[".html"].data == html_of(project, "ru").read_bytes()
