@@ -212,19 +212,27 @@ def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: E
     if "pdf" in formats:
         custom = getattr(aid.kind, "render_pdf", None)
         if custom is not None:
-            # e.g. {".pdf": card, "-sheet.pdf": n-up sheet}
-            out.update(custom(aid.model, localized, lz, context, edition))
+            # e.g. {".pdf": card, "-sheet.pdf": n-up sheet}; print_pdf prints other HTML the default way
+            def printer(other: str, page_size: str, margins: str | None = None) -> Rendered:
+                return print_pdf(game, lz, game_ctx, other, page_size, margins)
+            out.update(custom(aid.model, localized, lz, {**context, "print_pdf": printer}, edition))
         else:
-            version = lz.pgettext("colophon", "Version %(version)s") % {"version": game.version}
-            css = render_template("print.css", lz, {
-                "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
-                "page_size": getattr(aid.model, "page_size", "A4"),
-                "footer": f"{game_ctx['title']} · {version}",
-            })
-            data, pages, warnings = render_pdf(html, css, base=game.folder, allowed=[game.folder],
-                                               epoch=epoch_of(game))
-            out[".pdf"] = Rendered(data, pages, warnings)
+            out[".pdf"] = print_pdf(game, lz, game_ctx, html, getattr(aid.model, "page_size", "A4"))
     return out
+
+
+def print_pdf(game: Game, lz: Localizer, game_ctx: dict, html: str, page_size: str,
+              margins: str | None = None) -> Rendered:
+    """`html` through WeasyPrint with print.css: package fonts, page size, footer with the version."""
+    version = lz.pgettext("colophon", "Version %(version)s") % {"version": game.version}
+    css = render_template("print.css", lz, {
+        "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
+        "page_size": page_size,
+        "margins": margins or "14mm 14mm 16mm 14mm",
+        "footer": f"{game_ctx['title']} · {version}",
+    })
+    data, pages, warnings = render_pdf(html, css, base=game.folder, allowed=[game.folder], epoch=epoch_of(game))
+    return Rendered(data, pages, warnings)
 
 
 # --- the build ---------------------------------------------------------------------------------
@@ -280,7 +288,8 @@ def build(project: Project, *, games: list[str] | None = None, langs: list[str] 
         if not aids and not errors:
             summary.skipped.append(f"{game.id}: no aids declared")
         for edition in chosen:
-            plan.extend((game, edition, aid) for aid in aids)
+            # parts (STANDALONE = False, e.g. tables) are built inside the aids that embed them
+            plan.extend((game, edition, aid) for aid in aids if getattr(aid.kind, "STANDALONE", True))
     tick = progress(len(plan) * len(langs)) if progress else (lambda label: None)
     localizers: dict[tuple[str, str], Localizer] = {}
     for game, edition, aid in plan:

@@ -8,15 +8,20 @@ A kind module provides:
   localize(model, lz, edition)    the template context (dict with at least "title") in one language
 optionally:
   link(model, models, problems)   resolve references into the game's other aids, after all are read
-  render_pdf(model, localized, lz, context, edition) -> {suffix: Rendered}   a PDF renderer of its own
+  render_pdf(model, localized, lz, context, edition) -> {suffix: Rendered}   a PDF renderer of its own;
+                                  context["print_pdf"](html, page_size, margins=None) prints HTML the default way
+  STANDALONE = False              the kind is a part (a table): read, linked and extracted, but built
+                                  only inside the aids that embed it
 and the model has `id`, `kind`, `title`, `source` and `messages()` (every translatable Text).
 """
 from __future__ import annotations
 
 from types import ModuleType
 
-from . import sequence
+from . import playsheet, sequence, table
 
 KINDS: dict[str, ModuleType] = {
     sequence.KIND: sequence,
+    table.KIND: table,
+    playsheet.KIND: playsheet,
 }
