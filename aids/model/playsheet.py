@@ -17,7 +17,7 @@ TEMPLATE = "playsheet.html"
 PAGE_SIZES = ("A4", "Letter", "A3")
 ORIENTATIONS = ("landscape", "portrait")
 PAGE_FIELDS = ["size", "orientation", "columns", "budget", "type", "min_type"]
-TYPE_STEP = Decimal("0.25")  # pt: how much smaller each try to fit the budget sets the type
+TYPE_STEP = Decimal("0.5")  # pt: how much smaller each try to fit the budget sets the type
 MARGINS = "8mm 8mm 11mm 8mm"  # a reference sheet uses the page; the footer still fits below
 _POINTS = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*pt\Z")
 

@@ -194,7 +194,7 @@ def read_measure(src, node: CommentedMap, problems: Problems) -> Measure:
     scale = None
     if node.get("scale") is not None:
         scale = _positive(src, node, "scale", problems)
-        if unit is None and scale is not None:
+        if node.get("unit") is None and scale is not None:
             problems.add(src.at(node, "scale"), "scale without a unit", "unit: cm, in or mm")
     step, mode = None, "nearest"
     rounding = node.get("rounding")

@@ -348,7 +348,8 @@ def _read_items(r: Reader, data, table: Table) -> None:
 
 def _read_bands(r: Reader, data, table: Table) -> None:
     seen: dict = {}
-    placed: list[tuple[Range, Any]] = []
+    placed: list[tuple[Range, Any, str]] = []
+    broken = False
     for i, node in enumerate(_as_list(r, data, "bands", required=True)):
         where = r.src.at(data["bands"], i)
         if not check_map(r.src, node, r.problems, required=["id", "range", "cells"], what="band", where=where):
@@ -360,33 +361,37 @@ def _read_bands(r: Reader, data, table: Table) -> None:
         if not isinstance(key, Range):
             r.problems.add(r.src.at(node, "range", value=True), f"'{node['range']}' is not a range",
                            "4-7, 8+ (8 and more) or 12- (12 or less)")
+            broken = True
             continue
         if rid is None:
             continue
-        placed.append((key, r.src.at(node, "range", value=True)))
+        placed.append((key, r.src.at(node, "range", value=True), str(node["range"])))
         table.rows.append(Row(rid, None, key, _read_cells(r, node, table, rid)))
-    _check_bands(r, placed)
+    if not broken:  # with a band unreadable, gaps and overlaps would only echo that problem
+        _check_bands(r, placed)
 
 
-def _check_bands(r: Reader, placed: list[tuple[Range, Any]]) -> None:
+def _check_bands(r: Reader, placed: list[tuple[Range, Any, str]]) -> None:
     """Bands must cover the scores without a gap or an overlap (whole numbers; open ends only at the ends)."""
     ordered = sorted(placed, key=lambda b: (b[0].bounds()[0] is not None, b[0].bounds()[0] or 0))
-    for n, (band, where) in enumerate(ordered):
+    for n, (band, where, written) in enumerate(ordered):
         low, high = band.bounds()
         if low is not None and high is not None and low > high:
-            r.problems.add(where, "band runs backwards", "low-high with low <= high")
+            r.problems.add(where, f"band {written} runs backwards", "low-high with low <= high")
         if n == 0:
             continue
-        prev_low, prev_high = ordered[n - 1][0].bounds()
+        previous = ordered[n - 1][2]
+        prev_high = ordered[n - 1][0].bounds()[1]
         if low is None or prev_high is None:
-            r.problems.add(where, "overlapping result bands: an open band must be the lowest or the highest",
+            r.problems.add(where, f"overlapping result bands: {written} and {previous} are both open-ended",
                            "one band for every score")
         elif low <= prev_high:
-            r.problems.add(where, f"overlapping result bands: {low} is also in the band ending at {prev_high}",
+            r.problems.add(where, f"overlapping result bands: {written} and {previous} share {low}",
                            f"a band starting at {prev_high + 1}")
         elif low > prev_high + 1:
-            r.problems.add(where, f"gap between result bands: no band for {prev_high + 1}"
-                           + (f"-{low - 1}" if low - 1 > prev_high + 1 else ""), f"a band starting at {prev_high + 1}")
+            missing = f"{prev_high + 1}" + (f"-{low - 1}" if low - 1 > prev_high + 1 else "")
+            r.problems.add(where, f"gap between result bands: no band for {missing}",
+                           f"a band starting at {prev_high + 1}")
 
 
 def _read_groups(r: Reader, data, table: Table) -> list[Group]:
