@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Iterator
 
 from ..errors import AidsError, Position, Problem, Problems
 from ..source.yamlfile import Source, check_map, is_text
 from . import table as tables
 from .table import ID
-from .text import Text
+from .text import PLACEHOLDER, Text
 
 KIND = "playsheet"
 TEMPLATE = "playsheet.html"
@@ -148,6 +148,9 @@ def _read_checklist(src, node, sheet_id: str, problems) -> Checklist | None:
                          "unique lower-case ids")
             continue
         seen.add(iid)
+        if PLACEHOLDER.search(str(item["text"])):
+            problems.add(src.at(item, "text", value=True), "a checklist item cannot hold a placeholder",
+                         "plain text with inline Markdown")
         items.append(Text(str(item["text"]).strip(), f"{ctx}/{iid}", f"Item {i} of checklist {cid}",
                           src.at(item, "text", value=True)))
     return Checklist(cid, title, items)
@@ -177,13 +180,10 @@ def _read_page(src, node, parent, problems) -> Page:
     for key in ("type", "min_type"):
         if key in node:
             m = _POINTS.match(str(node[key]).strip())
-            try:
-                setattr(page, key, Decimal(m.group(1)) if m else None)
-            except InvalidOperation:
-                m = None
-            if not m:
+            if m:
+                setattr(page, key, Decimal(m.group(1)))
+            else:
                 problems.add(src.at(node, key, value=True), f"{key} '{node[key]}' is not a size in points", "7.5pt")
-                setattr(page, key, Page.type)
     if "min_type" not in node:
         page.min_type = page.type
     elif page.min_type > page.type:

@@ -151,6 +151,12 @@ def parse_value(text: str | None, unit: str | None = None) -> Value | None:
     return None
 
 
+def as_decimal(amount: Num | Frac) -> Decimal:
+    if isinstance(amount, Num):
+        return amount.value
+    return Decimal(amount.value.numerator) / amount.value.denominator
+
+
 def _places(text: str) -> int:
     return len(text.split(".", 1)[1]) if "." in text else 0
 
@@ -169,8 +175,7 @@ class Measure:
         if self.unit is None or q.unit not in DISTANCE_UNITS or q.unit == self.unit:
             return q
         scale = self.scale if self.scale is not None else DISTANCE_UNITS[q.unit] / DISTANCE_UNITS[self.unit]
-        amount = q.amount.value if isinstance(q.amount, Num) else Decimal(q.amount.value.numerator) / q.amount.value.denominator
-        value = amount * scale
+        value = as_decimal(q.amount) * scale
         if self.step:
             value = (value / self.step).quantize(Decimal(1), rounding=ROUNDING_MODES[self.mode]) * self.step
             places = max(0, -self.step.normalize().as_tuple().exponent)
@@ -289,14 +294,14 @@ def unit_name(unit: str, lz) -> str:
 
 def game_unit(q: Quantity, lz) -> str:
     """The pattern "%(n)s move" for `q`: a fraction below one takes its own form (½ ruchu, ½ хода)."""
-    amount = q.amount.value if isinstance(q.amount, Frac) else q.amount.value
+    amount = as_decimal(q.amount)
     if q.unit == "speed":
         if amount < 1:
             return lz.pgettext("a fraction of the normal speed, e.g. ¼ speed", "%(n)s speed")
         return lz.pgettext("a multiple of the normal speed", "%(n)s × speed")
     if amount < 1:
         return lz.pgettext("a fraction of a move, e.g. ½ move", "%(n)s move")
-    category = lz.locale.plural_form(amount if isinstance(amount, Decimal) else Decimal(amount.numerator) / amount.denominator)
+    category = lz.locale.plural_form(amount)
     forms = {
         "one": lambda: lz.pgettext("a number of moves, CLDR plural category one (1 move)", "%(n)s move"),
         "few": lambda: lz.pgettext("a number of moves, CLDR plural category few (pl: 2 ruchy; ru: 2 хода)",

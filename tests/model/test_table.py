@@ -11,89 +11,11 @@ from aids.model import table as tables
 from aids.model.quantity import (Dash, Empty, Frac, Measure, Num, Percent, Quantity, Range, format_value,
                                  parse_value)
 
-from ..helpers import make_project
-
-GAME = """\
-id: demo
-title: Gra próbna
-version: "1"
-source_language: pl
-editions:
-  - id: cm
-  - id: inch
-    unit: in
-    scale: 0.4
-    rounding: {to: 0.5, mode: nearest}
-aids:
-  - sheet.yaml
-  - move.yaml
-  - mods.yaml
-  - bands.yaml
-"""
-
-SHEET = """\
-kind: playsheet
-id: sheet
-title: Ściągawka
-page: {budget: 1, type: 8pt, min_type: 7pt}
-content:
-  - table: move
-  - table: mods
-  - table: bands
-  - checklist: turn
-    title: Tura
-    items:
-      - {id: orders, text: Zapisz rozkazy.}
-"""
-
-MOVE = """\
-kind: table
-id: move
-title: Ruch
-unit: cm
-type: distance
-columns:
-  - {id: normal, label: normalny}
-  - {id: charge, label: szarża}
-rows:
-  - {id: cavalry, label: Kawaleria, cells: [32, 40]}
-  - {id: square, label: Czworobok, cells: [4, "-"]}
-"""
-
-MODS = """\
-kind: table
-id: mods
-form: modifiers
-title: Modyfikatory
-items:
-  - {id: base, label: Piechota, value: 20}
-  - {id: near, label: "Jednostka w promieniu {q:radius}", with: {radius: 30 cm}, value: +1}
-  - {id: far, label: Daleko, value: -2}
-  - {id: loss, label: "Każde {q:loss} strat", with: {loss: 5%}, value: -1}
-  - {id: casualty, label: Straty, value: 0.1}
-  - {id: turn, label: Zwrot, value: ½ move}
-"""
-
-BANDS = """\
-kind: table
-id: bands
-form: bands
-title: Wyniki
-corner: Wynik
-columns:
-  - {id: result, label: Skutek}
-bands:
-  - {id: high, range: 8+, cells: [uciekają]}
-  - {id: mid, range: 4-7, cells: [stoją]}
-  - {id: low, range: 3-, cells: [walczą]}
-"""
-
+from ..helpers import DEMO_PLAYSHEET, make_project
 
 @pytest.fixture
 def sheet(tmp_path):
-    return make_project(tmp_path, {
-        "games/demo/game.yaml": GAME, "games/demo/sheet.yaml": SHEET, "games/demo/move.yaml": MOVE,
-        "games/demo/mods.yaml": MODS, "games/demo/bands.yaml": BANDS})
+    return make_project(tmp_path, DEMO_PLAYSHEET)
 
 
 def read_all(root):
@@ -273,7 +195,7 @@ def test_unknown_edition_is_an_error(sheet):
 
 def test_an_oversized_playsheet_fails_naming_sheet_language_and_overflow(sheet):
     rows = "".join(f"  - {{id: r{i}, label: Wiersz, cells: [{i}, {i}]}}\n" for i in range(1, 200))
-    (sheet / "games/demo/move.yaml").write_text(MOVE + rows)
+    (sheet / "games/demo/move.yaml").write_text(DEMO_PLAYSHEET["games/demo/move.yaml"] + rows)
     summary = pipeline.build(read_project(sheet), langs=["en"], editions=["cm"])
     messages = [str(p) for e in summary.failed for p in e.problems]
     assert len(messages) == 1
@@ -285,7 +207,7 @@ def test_an_oversized_playsheet_fails_naming_sheet_language_and_overflow(sheet):
 
 def test_type_shrinks_within_its_minimum_to_fit(sheet):
     rows = "".join(f"  - {{id: r{i}, label: Wiersz, cells: [{i}, {i}]}}\n" for i in range(1, 100))
-    (sheet / "games/demo/move.yaml").write_text(MOVE + rows)
+    (sheet / "games/demo/move.yaml").write_text(DEMO_PLAYSHEET["games/demo/move.yaml"] + rows)
     path = sheet / "games/demo/sheet.yaml"
     path.write_text(path.read_text().replace("type: 8pt, min_type: 7pt", "type: 12pt, min_type: 12pt"))
     summary = pipeline.build(read_project(sheet), langs=["pl"], editions=["cm"], formats=["pdf"])
