@@ -7,9 +7,8 @@ from decimal import Decimal
 from typing import Iterator
 
 from ..errors import AidsError, Position, Problem, Problems
-from ..source.yamlfile import Source, check_map, is_text
+from ..source.yamlfile import Source, check_id, check_map, is_text
 from . import table as tables
-from .table import ID
 from .text import PLACEHOLDER, Text
 
 KIND = "playsheet"
@@ -87,9 +86,7 @@ def read(src: Source, game, problems: Problems) -> Playsheet | None:
                      optional=["subtitle", "page"], what="playsheet"):
         return None
     sheet_id = str(data["id"])
-    if not ID.match(sheet_id):
-        problems.add(src.at(data, "id", value=True), f"invalid playsheet id '{sheet_id}'",
-                     "lower-case letters, digits and hyphens")
+    check_id(src, data, "id", problems, what="playsheet")
     title = Text(str(data["title"]).strip(), sheet_id, "Title of the playsheet", src.at(data, "title", value=True))
     subtitle = None
     if is_text(data.get("subtitle")):
@@ -127,13 +124,11 @@ def _span(src, node, problems) -> bool:
 
 def _read_checklist(src, node, sheet_id: str, problems) -> Checklist | None:
     cid = str(node["checklist"])
-    if not ID.match(cid):
-        problems.add(src.at(node, "checklist", value=True), f"invalid checklist id '{cid}'",
-                     "lower-case letters, digits and hyphens")
+    if not check_id(src, node, "checklist", problems, what="checklist"):
         return None
     ctx = f"{sheet_id}/{cid}"
     title = Text(str(node["title"]).strip(), ctx, "Title of a checklist", src.at(node, "title", value=True))
-    items, seen = [], set()
+    items, seen = [], {}
     raw = node["items"]
     if not isinstance(raw, list):
         problems.add(src.at(node, "items", value=True), "items must be a list", "- {id: ..., text: ...}")
@@ -142,12 +137,9 @@ def _read_checklist(src, node, sheet_id: str, problems) -> Checklist | None:
         if not check_map(src, item, problems, required=["id", "text"], what="checklist item",
                          where=src.at(raw, i - 1)):
             continue
-        iid = str(item["id"])
-        if not ID.match(iid) or iid in seen:
-            problems.add(src.at(item, "id", value=True), f"invalid or duplicate item id '{iid}'",
-                         "unique lower-case ids")
+        if not check_id(src, item, "id", problems, seen, "checklist item"):
             continue
-        seen.add(iid)
+        iid = str(item["id"])
         if PLACEHOLDER.search(str(item["text"])):
             problems.add(src.at(item, "text", value=True), "a checklist item cannot hold a placeholder",
                          "plain text with inline Markdown")

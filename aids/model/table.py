@@ -1,14 +1,13 @@
 """Tables stored once with their numbers as data: grids, modifier lists and result bands, embedded by playsheets."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from markupsafe import Markup, escape
 
 from ..errors import Problems
-from ..source.yamlfile import Source, check_map, is_text
+from ..source.yamlfile import Source, check_id, check_map, is_text
 from .quantity import (DISTANCE_UNITS, UNITS, Empty, Measure, Num, Quantity, Range, Value, as_written,
                        convert, format_value, measure_of, parse_value, unit_name)
 from .text import PLACEHOLDER, Text
@@ -16,7 +15,6 @@ from .text import PLACEHOLDER, Text
 KIND = "table"
 TEMPLATE = "table.html"
 STANDALONE = False  # a part: built inside the playsheets that embed it, not on its own
-ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 FORMS = ("grid", "modifiers", "bands")
 TYPES = ("any", "number", "distance", "text")
 TOP_FIELDS = ["kind", "id", "title", "form", "intro", "corner", "unit", "type", "columns", "groups",
@@ -155,16 +153,7 @@ class Reader:
         return parse_value(text, unit) if text is not None or node[key] is None else None
 
     def ident(self, node, seen: dict, what: str) -> str | None:
-        value = node.get("id")
-        where = self.src.at(node, "id", value=True)
-        if not isinstance(value, str) or not ID.match(value):
-            self.problems.add(where, f"invalid {what} id '{value}'", "lower-case letters, digits and hyphens")
-            return None
-        if value in seen:
-            self.problems.add(where, f"duplicate {what} id '{value}'", f"{what} ids unique within the table")
-            return None
-        seen[value] = 1
-        return value
+        return str(node["id"]) if check_id(self.src, node, "id", self.problems, seen, what) else None
 
     def cell(self, node, index: int, column: Column, row_id: str) -> Cell | None:
         raw = node[index]
@@ -203,9 +192,7 @@ def read(src: Source, game, problems: Problems) -> Table | None:
                      what="table"):
         return None
     table_id = str(data["id"])
-    if not ID.match(table_id):
-        problems.add(src.at(data, "id", value=True), f"invalid table id '{table_id}'",
-                     "lower-case letters, digits and hyphens")
+    check_id(src, data, "id", problems, what="table")
     r = Reader(src, problems, table_id)
     form = str(data.get("form", "grid"))
     if form not in FORMS:
