@@ -163,3 +163,13 @@ def test_no_table_value_in_the_catalog_template():
     msgids = re.findall(r'^msgid "(.*)"', pot, re.M)
     assert len(msgids) > 200
     assert [m for m in msgids if re.search(r"\d", m)] == []
+
+
+def test_same_sources_same_bytes(sample):
+    project, _ = sample
+    game = project.read_game(GAME)
+    aids, _ = pipeline.read_aids(project, game)
+    sheet = next(a for a in aids if a.model.id == "playsheet")
+    inch = next(e for e in game.editions if e.id == "inch")
+    again = pipeline.render_aid(project, game, sheet, pipeline.localizer(project, game, "ru"), inch, ["pdf"])
+    assert again[".pdf"].data == pdf_of(project, "inch", "ru").read_bytes()
