@@ -11,7 +11,7 @@ from aids.model import table as tables
 from aids.model.quantity import (Dash, Empty, Frac, Measure, Num, Percent, Quantity, Range, format_value,
                                  parse_value)
 
-from ..helpers import DEMO_PLAYSHEET, make_project
+from ..helpers import DEMO_PLAYSHEET, make_project, page_sizes_mm
 
 @pytest.fixture
 def sheet(tmp_path):
@@ -215,3 +215,23 @@ def test_type_shrinks_within_its_minimum_to_fit(sheet):
     path.write_text(path.read_text().replace("min_type: 12pt", "min_type: 6pt"))
     summary = pipeline.build(read_project(sheet), langs=["pl"], editions=["cm"], formats=["pdf"])
     assert not summary.failed and [b.pages for b in summary.built] == [1]
+
+
+def test_letter_portrait_page(sheet):
+    path = sheet / "games/demo/sheet.yaml"
+    path.write_text(path.read_text().replace("page: {budget: 1,", "page: {size: Letter, orientation: portrait, budget: 1,"))
+    pipeline.build(read_project(sheet), langs=["en"], editions=["cm"], formats=["pdf"])
+    assert page_sizes_mm(sheet / "build/demo/cm/en/sheet.pdf") == [(215.9, 279.4)]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("mode: nearest", "mode: sideways", "games/demo/game.yaml:10:31: unknown rounding mode 'sideways' (expected: nearest, down, up)"),
+    ("scale: 0.4", "scale: -1", "games/demo/game.yaml:9:12: scale '-1' is not a positive number"),
+    ("  - id: cm\n", "  - id: cm\n    units: cm\n", "games/demo/game.yaml:7:5: unknown field 'units' in edition (expected: id, unit, scale, rounding)"),
+])
+def test_edition_options_checked_at_their_position(sheet, old, new, message):
+    path = sheet / "games/demo/game.yaml"
+    path.write_text(path.read_text().replace(old, new))
+    with pytest.raises(AidsError) as exc:
+        read_project(sheet).read_game("demo")
+    assert str(exc.value).startswith(message)
