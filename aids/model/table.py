@@ -105,7 +105,7 @@ class Reader:
         self.src, self.problems, self.id = src, problems, table_id
 
     def label(self, node, key: str, context: str, comment: str) -> Label | None:
-        """node[key] as a Label; its values come from a sibling `with:` map (`with_key`)."""
+        """node[key] as a Label; its `{q:name}` values come from the `with:` map beside it."""
         value = node.get(key)
         if value is None:
             return None
@@ -118,10 +118,11 @@ class Reader:
             self.problems.add(self.src.at(node, key, value=True), f"{key} must be text", f"{key}: ...")
             return None
         text = Text(str(value).strip(), context, comment, self.src.at(node, key, value=True))
-        return Label(text, self.values_of(node, key, str(value)))
+        return Label(text, self.values_of(node, key, str(value), node.get("with")))
 
-    def values_of(self, node, key: str, text: str) -> dict[str, Value]:
-        raw = node.get("with") or {}
+    def values_of(self, node, key, text: str, raw) -> dict[str, Value]:
+        """The values of `with:` (`raw`), each used by a `{q:name}` of `text` (node[key]) and vice versa."""
+        raw = {} if raw is None else raw
         values: dict[str, Value] = {}
         if not hasattr(raw, "items"):
             self.problems.add(self.src.at(node, "with", value=True), "with must be a mapping", "with: {radius: 30 cm}")
@@ -175,7 +176,8 @@ class Reader:
             if not is_text(raw) or isinstance(raw, bool):
                 self.problems.add(where, f"'{raw}' is not text", "text, or - for none")
                 return None
-            return Cell(None, Label(Text(str(raw).strip(), context, comment, where)))
+            text = str(raw).strip()
+            return Cell(None, Label(Text(text, context, comment, where), self.values_of(node, index, text, None)))
         if value is None or isinstance(value, Range):
             self.problems.add(where, f"non-numeric value '{raw}' in numeric column '{column.id}'",
                               "a number, fraction, signed modifier, percentage or - for none")

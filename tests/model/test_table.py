@@ -235,3 +235,10 @@ def test_edition_options_checked_at_their_position(sheet, old, new, message):
     with pytest.raises(AidsError) as exc:
         read_project(sheet).read_game("demo")
     assert str(exc.value).startswith(message)
+
+
+def test_placeholder_in_a_plain_text_cell_needs_a_value(sheet):
+    path = sheet / "games/demo/bands.yaml"
+    path.write_text(path.read_text().replace("cells: [stoją]", "cells: [\"stoją {q:ile}\"]"))
+    assert problems(sheet)[0].startswith(
+        "games/demo/bands.yaml:10:42: placeholder '{q:ile}' has no value (expected: with: {ile: ...})")
