@@ -57,14 +57,18 @@ def read_aids(project: Project, game: Game) -> tuple[list[Aid], list[AidsError]]
     """Every aid of `game` that reads cleanly, and the errors of those that do not.
 
     After all are read, a kind with `link(model, models_by_id, problems)` resolves what it
-    embeds from the game's other aids (a booklet embedding a table, say).
+    embeds from the game's other aids (a booklet embedding a table, say); an aid that failed to
+    read is there as None, so that what embeds it can say so rather than call it unknown.
     """
-    aids, errors, ids = [], [], {}
+    aids, errors, ids, broken = [], [], {}, {}
     for path in game.aids:
         try:
             aid = read_aid(project, game, path)
         except AidsError as exc:
             errors.append(exc)
+            declared = _declared_id(path)
+            if declared:
+                broken[declared] = None
             continue
         if aid.model.id in ids:
             errors.append(AidsError(Problem(aid.model.source.at(aid.model.source.data, "id", value=True),
@@ -73,7 +77,7 @@ def read_aids(project: Project, game: Game) -> tuple[list[Aid], list[AidsError]]
             continue
         ids[aid.model.id] = project.show(path)
         aids.append(aid)
-    models = {aid.model.id: aid.model for aid in aids}
+    models = {**broken, **{aid.model.id: aid.model for aid in aids}}
     linked = []
     for aid in aids:
         link = getattr(aid.kind, "link", None)
@@ -85,6 +89,15 @@ def read_aids(project: Project, game: Game) -> tuple[list[Aid], list[AidsError]]
         else:
             linked.append(aid)
     return linked, errors
+
+
+def _declared_id(path: Path) -> str | None:
+    try:
+        data = read_yaml(path).data
+    except AidsError:
+        return None
+    value = data.get("id") if hasattr(data, "get") else None
+    return str(value) if value is not None else None
 
 
 def game_title(game: Game) -> Text:

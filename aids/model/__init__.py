@@ -8,6 +8,7 @@ A kind module provides:
   localize(model, lz, edition)    the template context (dict with at least "title") in one language
 optionally:
   link(model, models, problems)   resolve references into the game's other aids, after all are read
+                                  (models: id -> model, or None for an aid that failed to read)
   render_pdf(model, localized, lz, context, edition) -> {suffix: Rendered}   a PDF renderer of its own;
                                   context["print_pdf"](html, page_size, margins=None) prints HTML the default way
   STANDALONE = False              the kind is a part (a table): read, linked and extracted, but built

@@ -185,13 +185,16 @@ def _read_page(src, node, parent, problems) -> Page:
 
 
 def link(sheet: Playsheet, models: dict, problems: Problems) -> None:
-    """Each `table:` block gets the table aid it names."""
-    known = sorted(m.id for m in models.values() if isinstance(m, tables.Table))
+    """Each `table:` block gets the table aid it names (None in `models`: an aid that failed to read)."""
+    known = sorted(i for i, m in models.items() if isinstance(m, tables.Table))
     for block in sheet.blocks:
         if block.table_id is None:
             continue
         target = models.get(block.table_id)
-        if not isinstance(target, tables.Table):
+        if block.table_id in models and target is None:
+            problems.add(block.where, f"table '{block.table_id}' has errors (reported above)",
+                         "the table fixed first")
+        elif not isinstance(target, tables.Table):
             problems.add(block.where, f"reference to unknown table '{block.table_id}'", ", ".join(known) or "a table aid")
         else:
             block.table = target

@@ -242,3 +242,10 @@ def test_placeholder_in_a_plain_text_cell_needs_a_value(sheet):
     path.write_text(path.read_text().replace("cells: [stoją]", "cells: [\"stoją {q:ile}\"]"))
     assert problems(sheet)[0].startswith(
         "games/demo/bands.yaml:10:42: placeholder '{q:ile}' has no value (expected: with: {ile: ...})")
+
+
+def test_a_broken_table_is_not_called_unknown(sheet):
+    path = sheet / "games/demo/move.yaml"
+    path.write_text(path.read_text().replace("cells: [32, 40]", "cells: [32]"))
+    assert problems(sheet)[1] == ("games/demo/sheet.yaml:6:12: table 'move' has errors (reported above) "
+                                  "(expected: the table fixed first)")
