@@ -471,9 +471,10 @@ def localize_table(table: Table, lz, edition=None) -> dict:
                 if cell.value is not None:
                     text = lz.ui_markup("a value followed by a remark, e.g. 1 move, cavalry cannot cross",
                                         "%(value)s, %(remark)s", value=value_text(cell.value, column), remark=text)
-                cells.append({"text": text, "num": False})
-            else:
-                cells.append({"text": value_text(cell.value, column), "num": True})
+                cells.append({"text": text, "num": False, "wrap": True})
+            else:  # numbers align right and never wrap; "¼ prędkości" may wrap like words
+                wordy = isinstance(cell.value, Quantity) and cell.value.unit not in DISTANCE_UNITS
+                cells.append({"text": value_text(cell.value, column), "num": True, "wrap": wordy})
         body.append({"th": th if has_labels else None, "cells": cells,
                      "key": value_text(row.key) if table.keys_both_sides else None})
     return {
@@ -487,12 +488,17 @@ def localize_table(table: Table, lz, edition=None) -> dict:
 def column_widths(table: Table) -> list[float]:
     """Percentages for a fixed table layout, so that tables fit narrow print columns exactly in every language.
 
-    Text takes more room than numbers: a row label 4 shares, a text column 3, a number or short value 1.
+    Text takes more room than numbers: a row label 4 shares (6 in a list), a text column 3, a column of
+    "¼ move" 2, a distance 1.4, a number 1.
     """
     def share(column: Column) -> float:
         texts = [c for r in table.rows for c in r.cells[table.columns.index(column):][:1] if c.text is not None]
-        return 3.0 if texts or column.type == "text" else 1.4 if any(
-            isinstance(r.cells[table.columns.index(column)].value, Quantity) for r in table.rows if r.cells) else 1.0
+        values = [r.cells[table.columns.index(column)].value for r in table.rows if r.cells]
+        if texts or column.type == "text":
+            return 3.0
+        if any(isinstance(v, Quantity) and v.unit not in DISTANCE_UNITS for v in values):
+            return 2.0
+        return 1.4 if any(isinstance(v, Quantity) for v in values) else 1.0
 
     shares = [share(c) for c in table.columns]
     if table.keys_both_sides:
