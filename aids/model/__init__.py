@@ -9,14 +9,17 @@ A kind module provides:
 optionally:
   link(model, models, problems)   resolve references into the game's other aids, after all are read
   render_pdf(model, localized, lz, context, edition) -> {suffix: Rendered}   a PDF renderer of its own
+  EMBED_TEMPLATE                  a template rendering the localized aid (`aid`) inside another aid's page,
+                                  headings starting at `heading_level` (a booklet embeds it by id)
 and the model has `id`, `kind`, `title`, `source` and `messages()` (every translatable Text).
 """
 from __future__ import annotations
 
 from types import ModuleType
 
-from . import sequence
+from . import booklet, sequence
 
 KINDS: dict[str, ModuleType] = {
     sequence.KIND: sequence,
+    booklet.KIND: booklet,
 }

@@ -13,6 +13,7 @@ from .text import PLACEHOLDER, Text
 
 KIND = "sequence"
 TEMPLATE = "sequence.html"
+EMBED_TEMPLATE = "sequence-body.html"  # the phases alone, for a booklet that embeds the sequence
 ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 RULE = re.compile(r"rule:(\d+(?:\.\d+)*)\Z")
 BOTH = "both"
