@@ -517,7 +517,7 @@ def localize(booklet: Booklet, lz, edition=None) -> dict:
                 out.append({"type": "image", "src": b.data_uri, "alt": lz.text(b.alt) if b.alt else ""})
             elif isinstance(b, ListBlock):
                 out.append({"type": "list", "ordered": b.ordered, "start": b.start,
-                            "items": [blocks(item) for item in b.items]})
+                            "entries": [blocks(item) for item in b.items]})
             elif isinstance(b, Table):
                 out.append({"type": "table", "head": [cell(c) for c in b.head], "align": b.align,
                             "rows": [[cell(c) for c in row] for row in b.rows]})
@@ -529,9 +529,9 @@ def localize(booklet: Booklet, lz, edition=None) -> dict:
                             "aid": kind.localize(model, lz, edition)})
             elif b.name == "abbreviations":
                 terms = sorted((t for t in booklet.glossary if t.abbr), key=lambda t: t.abbr.casefold())
-                out.append({"type": "abbreviations", "items": [{"abbr": t.abbr, "term": lz.text(t.name)} for t in terms]})
+                out.append({"type": "abbreviations", "entries": [{"abbr": t.abbr, "term": lz.text(t.name)} for t in terms]})
             else:
-                out.append({"type": "glossary", "items": [{
+                out.append({"type": "glossary", "entries": [{
                     "id": t.id, "term": lz.text(t.name), "abbr": t.abbr, "original": t.original,
                     "definition": text(t.definition) if t.definition else ""} for t in booklet.glossary]})
         return out
