@@ -25,6 +25,7 @@ ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 # `## Title {#stable-id}`; `{#id .unnumbered}` for a heading outside the numbered case system
 HEADING_ID = re.compile(r"\s*\{#([^\s{}]*)(\s+\.unnumbered)?\}\s*\Z")
 NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?\Z")  # a table cell holding only a number is data
+RATINGS = re.compile(r"\d+(?:[/-]\d+)+\Z")  # so is one holding counter ratings (2-4, 3/4-6), printed as they are
 BOXES = ("example", "note", "optional", "designer", "exception")
 DIRECTIVES = ("abbreviations", "glossary", "embed")
 PLACEHOLDERS = ("ref", "see", "term")
@@ -69,7 +70,11 @@ class ListBlock:
     items: list[list["Block"]]
 
 
-Cell = Union[Text, Decimal, None]
+class Ratings(str):
+    """A table cell of counter ratings (2-4, 3/4-6): data, the same in every language."""
+
+
+Cell = Union[Text, Decimal, Ratings, None]
 
 
 @dataclass
@@ -334,8 +339,8 @@ class _Reader:
         name, _, arg = node.info.strip().partition(" ")
         arg = arg.strip()
         if name in BOXES:
-            if context:
-                self.problems.add(self.at(node), f"a ::: {name} block inside {context}", "boxes at the top level")
+            if context.startswith("a box"):
+                self.problems.add(self.at(node), f"a ::: {name} block inside {context}", "boxes side by side")
                 return None
             return Box(name, self.blocks(node.children, f"a box ({name})"))
         if name in DIRECTIVES:
@@ -362,6 +367,8 @@ class _Reader:
             return None
         if NUMBER.match(raw):
             return Decimal(raw.replace("\u2212", "-"))
+        if RATINGS.match(raw):
+            return Ratings(raw)
         return self.message(self.inline(inline, row), row, "Table cell")
 
     def image(self, node, para) -> Image | None:
@@ -411,6 +418,9 @@ class _Reader:
     def link(self, node, block) -> str:
         href = str(node.attrs.get("href", ""))
         where = self.at(block, f"]({href}") if href else self.at(block)
+        if where.line:  # point at the link's opening bracket, not at the middle of it
+            line = self.lines[where.line - 1]
+            where = Position(where.path, where.line, line.rfind("[", 0, where.col - 1) + 1 or where.col)
         if node.children:
             self.problems.add(where, "a link with text of its own",
                               "[](#id) for a rule's number, [](term:id) for a glossary term")
@@ -503,6 +513,8 @@ def localize(booklet: Booklet, lz, edition=None) -> dict:
     def cell(c: Cell) -> dict:
         if isinstance(c, Decimal):
             return {"text": lz.number(c), "numeric": True}
+        if isinstance(c, Ratings):
+            return {"text": str(c), "numeric": True}
         return {"text": text(c) if c is not None else "", "numeric": False}
 
     def blocks(items: list[Block]) -> list[dict]:
