@@ -25,7 +25,8 @@ ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 # `## Title {#stable-id}`; `{#id .unnumbered}` for a heading outside the numbered case system
 HEADING_ID = re.compile(r"\s*\{#([^\s{}]*)(\s+\.unnumbered)?\}\s*\Z")
 NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?\Z")  # a table cell holding only a number is data
-RATINGS = re.compile(r"\d+(?:[/-]\d+)+\Z")  # so is one holding counter ratings (2-4, 3/4-6), printed as they are
+# ... and so is one holding counter ratings (2-4, 3/4-6) or a code (RTG, X+), printed as it is in every language
+VERBATIM = re.compile(r"\d+(?:[/-]\d+)+\Z|[A-Z][A-Z0-9+/-]*\Z")
 BOXES = ("example", "note", "optional", "designer", "exception")
 DIRECTIVES = ("abbreviations", "glossary", "embed")
 PLACEHOLDERS = ("ref", "see", "term")
@@ -70,11 +71,11 @@ class ListBlock:
     items: list[list["Block"]]
 
 
-class Ratings(str):
-    """A table cell of counter ratings (2-4, 3/4-6): data, the same in every language."""
+class Verbatim(str):
+    """A table cell of counter ratings (2-4, 3/4-6) or a code (RTG): data, the same in every language."""
 
 
-Cell = Union[Text, Decimal, Ratings, None]
+Cell = Union[Text, Decimal, Verbatim, None]
 
 
 @dataclass
@@ -367,8 +368,8 @@ class _Reader:
             return None
         if NUMBER.match(raw):
             return Decimal(raw.replace("\u2212", "-"))
-        if RATINGS.match(raw):
-            return Ratings(raw)
+        if VERBATIM.match(raw):
+            return Verbatim(raw)
         return self.message(self.inline(inline, row), row, "Table cell")
 
     def image(self, node, para) -> Image | None:
@@ -501,7 +502,7 @@ def localize(booklet: Booklet, lz, edition=None) -> dict:
         name = lz.text(term.name)
         shown = Markup('<span class="term">{}</span>').format(name)
         beside = term.abbr or term.original
-        if first_use and target not in used and beside and beside.casefold() != name.casefold():
+        if first_use and target not in used and beside and beside.casefold() not in name.casefold():
             shown += Markup(' <span class="original">({})</span>').format(beside)
         if first_use:
             used.add(target)
@@ -513,8 +514,8 @@ def localize(booklet: Booklet, lz, edition=None) -> dict:
     def cell(c: Cell) -> dict:
         if isinstance(c, Decimal):
             return {"text": lz.number(c), "numeric": True}
-        if isinstance(c, Ratings):
-            return {"text": str(c), "numeric": True}
+        if isinstance(c, Verbatim):
+            return {"text": str(c), "numeric": False}
         return {"text": text(c) if c is not None else "", "numeric": False}
 
     def blocks(items: list[Block]) -> list[dict]:
