@@ -163,37 +163,6 @@ def test_references_render_the_target_number_as_a_link(tmp_path, lang, see):
     assert 'patrz <a class="ref" href="#intro">1</a> i dalej.' in paras[1]
 
 
-def test_reference_to_unknown_id_points_at_it(tmp_path):
-    message = error_of(tmp_path, one_md=ONE.replace("patrz [](#intro)", "patrz [](#outro)"))
-    assert "games/demo/one.md:7:33: reference to unknown id 'outro' (expected: the {#id} of a numbered heading)" \
-        in message
-
-
-def test_see_placeholder_to_unknown_id(tmp_path):
-    message = error_of(tmp_path, one_md=ONE.replace("{see:zoc}", "{see:zone}"))
-    assert "games/demo/one.md:3:28: reference to unknown id 'zone'" in message
-
-
-def test_reference_to_an_unnumbered_heading_is_refused(tmp_path):
-    message = error_of(tmp_path, one_md=ONE.replace("patrz [](#intro)", "patrz [](#details)"))
-    assert "reference to unknown id 'details'" in message
-
-
-def test_heading_id_used_twice(tmp_path):
-    message = error_of(tmp_path, two_md=TWO.replace("{#abbr}", "{#zoc}"))
-    assert "games/demo/two.md:6:11: heading id 'zoc' used twice (first at games/demo/one.md:5:1)" in message
-
-
-def test_heading_without_id(tmp_path):
-    message = error_of(tmp_path, two_md=TWO.replace(" {#abbr}", ""))
-    assert "games/demo/two.md:6:1: heading without a valid id" in message
-
-
-def test_heading_level_skipped(tmp_path):
-    message = error_of(tmp_path, two_md="# A {#a}\n\n### C {#c}\n")
-    assert "games/demo/two.md:3:1: heading level 3 under level 1" in message
-
-
 # --- segmentation and placeholders ----------------------------------------------------------------
 
 def test_one_message_per_heading_paragraph_item_cell_and_term(tmp_path):
@@ -256,12 +225,6 @@ def test_term_shows_its_original_on_first_use_only(tmp_path):
     assert 'zmęczenie</span> <span class="original">(fatigue)</span>' in example["blocks"][0]["text"]
 
 
-def test_glossary_term_referenced_but_not_defined(tmp_path):
-    message = error_of(tmp_path, one_md=ONE.replace("[](term:mp)", "[](term:mps)"))
-    assert "games/demo/one.md:7:14: glossary term 'mps' referenced but not defined (expected: zoc, mp, fatigue)" \
-        in message
-
-
 def test_abbreviations_generated_from_the_glossary(tmp_path):
     ctx, _ = localized(project(tmp_path))
     abbreviations = next(b for b in flat(ctx["blocks"]) if b["type"] == "abbreviations")
@@ -282,12 +245,6 @@ def test_every_box_kind_with_its_label(tmp_path, lang, labels):
     assert [b["label"] for b in boxes] == labels
 
 
-def test_unknown_block_kind(tmp_path):
-    message = error_of(tmp_path, one_md=ONE.replace("::: designer", "::: sidebar"))
-    assert "games/demo/one.md:22:1: unknown block kind 'sidebar' (expected: example, note, optional, designer, " \
-           "exception, abbreviations, glossary, embed)" in message
-
-
 def test_numbers_in_tables_are_formatted_per_language(tmp_path):
     root = project(tmp_path, one_md="# A {#a}\n\n| x | y |\n|---|---|\n| a | 1.5 |\n| b | -2 |\n")
     for lang, values in (("pl", ["1,5", "\u22122"]), ("en", ["1.5", "\u22122"])):
@@ -303,16 +260,6 @@ def test_sequence_embedded_by_id(tmp_path):
     embed = next(b for b in ctx["blocks"] if b["type"] == "embed")
     assert embed["kind"] == "sequence" and embed["template"] == "sequence-body.html"
     assert [p["number"] for p in embed["aid"]["phases"]] == ["3.2.1", "3.2.2", "3.2.3", "3.2.4"]
-
-
-def test_embedded_aid_that_does_not_exist(tmp_path):
-    message = error_of(tmp_path, two_md=TWO.replace("::: embed seq", "::: embed table-of-terrain"))
-    assert "games/demo/two.md:3:1: embedded aid 'table-of-terrain' does not exist (expected: seq)" in message
-
-
-def test_an_aid_that_cannot_be_embedded(tmp_path):
-    message = error_of(tmp_path, two_md=TWO.replace("::: embed seq", "::: embed rules"))
-    assert "aid 'rules' of kind 'booklet' cannot be embedded (expected: an aid of kind sequence)" in message
 
 
 # --- bad input ----------------------------------------------------------------------------------
@@ -343,6 +290,24 @@ def test_image_inside_the_game_is_embedded(tmp_path):
 
 
 @pytest.mark.parametrize("change, message", [
+    ({"one_md": ONE.replace("patrz [](#intro)", "patrz [](#outro)")},
+     "games/demo/one.md:7:33: reference to unknown id 'outro' (expected: the {#id} of a numbered heading)"),
+    ({"one_md": ONE.replace("{see:zoc}", "{see:zone}")}, "games/demo/one.md:3:28: reference to unknown id 'zone'"),
+    ({"one_md": ONE.replace("patrz [](#intro)", "patrz [](#details)")},  # unnumbered: it has no number to print
+     "games/demo/one.md:7:33: reference to unknown id 'details'"),
+    ({"two_md": TWO.replace("{#abbr}", "{#zoc}")},
+     "games/demo/two.md:6:11: heading id 'zoc' used twice (first at games/demo/one.md:5:1)"),
+    ({"two_md": TWO.replace(" {#abbr}", "")}, "games/demo/two.md:6:1: heading without a valid id"),
+    ({"two_md": "# A {#a}\n\n### C {#c}\n"}, "games/demo/two.md:3:1: heading level 3 under level 1"),
+    ({"two_md": TWO.replace("::: embed seq", "::: embed table-of-terrain")},
+     "games/demo/two.md:3:1: embedded aid 'table-of-terrain' does not exist (expected: seq)"),
+    ({"two_md": TWO.replace("::: embed seq", "::: embed rules")},
+     "games/demo/two.md:3:1: aid 'rules' of kind 'booklet' cannot be embedded (expected: an aid of kind sequence)"),
+    ({"one_md": ONE.replace("[](term:mp)", "[](term:mps)")},
+     "games/demo/one.md:7:14: glossary term 'mps' referenced but not defined (expected: zoc, mp, fatigue)"),
+    ({"one_md": ONE.replace("::: designer", "::: sidebar")},
+     "games/demo/one.md:22:1: unknown block kind 'sidebar' (expected: example, note, optional, designer, "
+     "exception, abbreviations, glossary, embed)"),
     ({"rules_yaml": BOOKLET.replace("page_size: A5", "page_size: B5")},
      "games/demo/rules.yaml:6:12: unknown page size 'B5' (expected: A4, A5, Letter)"),
     ({"rules_yaml": BOOKLET.replace("files: [one.md, two.md]", "files: [one.md, ../x.md]")},
@@ -370,3 +335,12 @@ def test_bad_booklet_is_not_built_and_leaves_its_outputs(tmp_path):
     again = pipeline.build(proj, langs=["pl"], formats=["html"])
     assert again.failed and "outro" in str(again.failed[0])
     assert page.read_bytes() == before
+
+
+def test_command_reports_a_broken_booklet_without_traceback(tmp_path):
+    from ..test_cli import aids
+    root = project(tmp_path, two_md=TWO.replace("::: embed seq", "::: embed nothing") + "\n<script>x</script>\n")
+    result = aids(root, "build", "--format", "html")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "games/demo/two.md:14:1: raw HTML in Markdown" in result.stderr
+    assert not (root / "build/demo/pl/rules.html").exists() and (root / "build/demo/pl/seq.html").exists()
