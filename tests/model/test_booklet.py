@@ -344,3 +344,17 @@ def test_command_reports_a_broken_booklet_without_traceback(tmp_path):
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "games/demo/two.md:14:1: raw HTML in Markdown" in result.stderr
     assert not (root / "build/demo/pl/rules.html").exists() and (root / "build/demo/pl/seq.html").exists()
+
+
+def test_small_booklet_prints_on_its_page_size_without_warnings(tmp_path):
+    from pypdf import PdfReader
+
+    from ..helpers import page_sizes_mm
+    root = project(tmp_path)
+    summary = pipeline.build(read_project(root), langs=["en"], formats=["pdf"])
+    rules = next(b for b in summary.built if b.aid == "rules")
+    assert not summary.failed and rules.warnings == []
+    path = root / "build/demo/en/rules.pdf"
+    assert set(page_sizes_mm(path)) == {(148.0, 210.0)}  # A5
+    titles = [item.title for item in PdfReader(path).outline if not isinstance(item, list)]
+    assert titles == ["1 Wstęp", "2 Przebieg"]
