@@ -180,8 +180,11 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
     if published is not None and not isinstance(published, dt.date):
         problems.add(src.at(data, "published", value=True), f"'{published}' is not a date", "YYYY-MM-DD")
         published = None
-    text = lambda key, comment: Text(str(data[key]).strip(), f"{bid}/{key}", comment,  # noqa: E731
-                                     src.at(data, key, value=True)) if is_text(data.get(key)) else None
+    def text(key: str, comment: str) -> Text | None:
+        if not is_text(data.get(key)):
+            return None
+        return Text(str(data[key]).strip(), f"{bid}/{key}", comment, src.at(data, key, value=True))
+
     booklet = Booklet(
         bid, text("title", "Title of the rule booklet"), text("subtitle", "Subtitle of the rule booklet"),
         str(data.get("author") or ""), str(data.get("translator") or ""),
@@ -233,6 +236,7 @@ class _Reader:
         self.count = 0  # messages since that heading
         self.placeholders: list[tuple[str, str, Position]] = []
         self.first_line: dict[str, Position] = {}
+        self.file, self.shown, self.lines = folder, "", []  # the Markdown file being read
 
     def read_file(self, name: str, where: Position) -> None:
         path = (self.src.path.parent / name).resolve()

@@ -149,3 +149,15 @@ def test_html_contents_anchors_and_boxes(sample, lang):
     for kind in ("example", "note", "optional", "designer", "exception"):
         assert f"box-{kind}" in page.classes
     assert "abbreviations" in page.classes and "embed-sequence" in page.classes
+
+
+@pytest.mark.parametrize("lang, title", [("pl", "Zasady systemowe"), ("en", "Standard Series Rules"),
+                                         ("ru", "Общие правила серии")])
+def test_running_header_names_the_booklet_and_the_current_section(sample, lang, title):
+    texts = pages_text(sample[0], lang)
+    starts = [(page, title_.split(" ", 1)[0]) for _, title_, page in bookmarks(sample[0], lang)]
+    for page in range(3, len(texts) + 1):
+        on_page = [number for start, number in starts if start == page]
+        current = on_page[0] if on_page else [number for start, number in starts if start < page][-1]
+        header = re.compile(rf"{re.escape(title)} {re.escape(current)} \S")
+        assert header.search(re.sub(r"\s+", " ", texts[page - 1])), (page, current)
