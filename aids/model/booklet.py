@@ -543,7 +543,7 @@ def localize(booklet: Booklet, lz, edition=None) -> dict:
             elif b.name == "embed":
                 kind, model = b.target
                 out.append({"type": "embed", "kind": model.kind, "template": kind.EMBED_TEMPLATE,
-                            "aid": kind.localize(model, lz, edition)})
+                            "aid": kind.localize(model, lz, edition, rules=rules)})
             elif b.name == "abbreviations":
                 terms = sorted((t for t in booklet.glossary if t.abbr), key=lambda t: t.abbr.casefold())
                 out.append({"type": "abbreviations", "entries": [{"abbr": t.abbr, "term": lz.text(t.name)} for t in terms]})
@@ -553,6 +553,7 @@ def localize(booklet: Booklet, lz, edition=None) -> dict:
                     "definition": text(t.definition) if t.definition else ""} for t in booklet.glossary]})
         return out
 
+    rules = {h.label: h.id for h in booklet.headings.values() if h.number}  # for embedded aids' rule: links
     body = blocks(booklet.blocks)
     toc = [{"id": h.id, "number": h.label, "level": h.level,
             "text": lz.rich(h.text, lambda k, t: resolve(k, t, first_use=False))}

@@ -294,8 +294,12 @@ def display_name(lz) -> str:
 
 # --- localizing --------------------------------------------------------------------------------
 
-def localize(seq: Sequence, lz, edition=None) -> dict:
-    """The template context of `seq` in the language of `lz`: numbers, letters and references made."""
+def localize(seq: Sequence, lz, edition=None, rules: dict[str, str] | None = None) -> dict:
+    """The template context of `seq` in the language of `lz`: numbers, letters and references made.
+
+    `rules` maps rule numbers to anchors of the document embedding the sequence (a booklet), so
+    that a `rule:4.1` reference becomes a link there; on its own page it stays plain text.
+    """
 
     def label(index: tuple[int, ...]) -> list[str]:
         marks = []
@@ -309,7 +313,7 @@ def localize(seq: Sequence, lz, edition=None) -> dict:
     def ref_label(target: str) -> tuple[str, str | None]:
         rule = RULE.match(target)
         if rule:
-            return rule.group(1), None
+            return rule.group(1), (rules or {}).get(rule.group(1))
         node = seq.find(target)
         if isinstance(node, Phase):
             return seq.number(node), anchor(node)

@@ -7,7 +7,7 @@ from aids.errors import AidsError
 from aids.localize.localizer import Localizer
 from aids.model import booklet
 
-from ..helpers import make_project
+from ..helpers import DEMO_SEQUENCE, make_project
 
 BOOKLET = """\
 kind: booklet
@@ -260,6 +260,15 @@ def test_sequence_embedded_by_id(tmp_path):
     embed = next(b for b in ctx["blocks"] if b["type"] == "embed")
     assert embed["kind"] == "sequence" and embed["template"] == "sequence-body.html"
     assert [p["number"] for p in embed["aid"]["phases"]] == ["3.2.1", "3.2.2", "3.2.3", "3.2.4"]
+    see = embed["aid"]["phases"][2]["steps"][0]["see"]  # rule:18.0 is not in the booklet, red-move is the sequence's
+    assert see == 'see 18.0 and <a class="ref" href="#red-move">3.2.2</a>'
+
+
+def test_rule_references_of_an_embedded_sequence_link_to_the_booklet(tmp_path):
+    root = project(tmp_path, sequence_yaml=DEMO_SEQUENCE.replace('"rule:18.0"', '"rule:1.1"'))
+    ctx, _ = localized(root, "en")
+    embed = next(b for b in ctx["blocks"] if b["type"] == "embed")
+    assert embed["aid"]["phases"][2]["steps"][0]["see"].startswith('see <a class="ref" href="#zoc">1.1</a> and ')
 
 
 # --- bad input ----------------------------------------------------------------------------------
