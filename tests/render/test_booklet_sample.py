@@ -162,3 +162,14 @@ def test_running_header_names_the_booklet_and_the_current_section(sample, lang, 
         current = on_page[0] if on_page else [number for start, number in starts if start < page][-1]
         header = re.compile(rf"{re.escape(title)} {re.escape(current)} \S")
         assert header.search(re.sub(r"\s+", " ", texts[page - 1])), (page, current)
+
+
+def test_same_sources_same_bytes(sample):
+    from aids import pipeline
+    project, _ = sample
+    game = project.read_game(GAME)
+    aids, _ = pipeline.read_aids(project, game)
+    booklet = next(aid for aid in aids if aid.model.id == AID)
+    again = pipeline.render_aid(project, game, booklet, pipeline.localizer(project, game, "ru"), None, ["html", "pdf"])
+    assert again[".pdf"].data == pdf_of(project, "ru").read_bytes()
+    assert again[".html"].data == (project.output / GAME / "ru" / f"{AID}.html").read_bytes()
