@@ -180,6 +180,7 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
     if published is not None and not isinstance(published, dt.date):
         problems.add(src.at(data, "published", value=True), f"'{published}' is not a date", "YYYY-MM-DD")
         published = None
+
     def text(key: str, comment: str) -> Text | None:
         if not is_text(data.get(key)):
             return None
@@ -471,6 +472,11 @@ def link(booklet: Booklet, models: dict, problems: Problems) -> None:
                          "an aid of kind " + ", ".join(embeddable))
         else:
             directive.target = (kind, target)
+            # the embedded aid's anchors share the booklet's page: a clash would break its links
+            own = set(booklet.headings) | {h.label for h in booklet.headings.values() if h.number}
+            for anchor in sorted(set(getattr(target, "anchors", list)()) & own):
+                problems.add(directive.where, f"embedded aid '{directive.arg}' has an anchor '{anchor}' that is "
+                             f"also a heading id or rule number of the booklet", "distinct ids")
 
 
 def display_name(lz) -> str:

@@ -69,6 +69,18 @@ class Sequence:
             node = next((s for s in getattr(node, "steps", []) if s.id == part), None)
         return node
 
+    def anchors(self) -> list[str]:
+        """The HTML ids its page uses: phase ids and step paths (a booklet embedding it checks for clashes)."""
+        out = []
+        for phase in self.phases:
+            out.append(phase.id)
+            stack = list(phase.steps)
+            while stack:
+                step = stack.pop()
+                out.append(step.path)
+                stack.extend(step.steps)
+        return out
+
     def side(self, side_id: str) -> Side | None:
         return next((s for s in self.sides if s.id == side_id), None)
 

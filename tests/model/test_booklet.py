@@ -312,6 +312,8 @@ def test_image_inside_the_game_is_embedded(tmp_path):
      "games/demo/two.md:3:1: embedded aid 'table-of-terrain' does not exist (expected: seq)"),
     ({"two_md": TWO.replace("::: embed seq", "::: embed rules")},
      "games/demo/two.md:3:1: aid 'rules' of kind 'booklet' cannot be embedded (expected: an aid of kind sequence)"),
+    ({"two_md": TWO.replace("{#abbr}", "{#prep}")},
+     "games/demo/two.md:3:1: embedded aid 'seq' has an anchor 'prep' that is also a heading id or rule number of the booklet"),
     ({"one_md": ONE.replace("[](term:mp)", "[](term:mps)")},
      "games/demo/one.md:7:14: glossary term 'mps' referenced but not defined (expected: zoc, mp, fatigue)"),
     ({"one_md": ONE.replace("::: designer", "::: sidebar")},
