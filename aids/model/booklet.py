@@ -117,7 +117,7 @@ class Booklet:
     title: Text
     subtitle: Text | None
     author: str
-    translator: str
+    translator: dict[str, str]  # language -> name; "*" for every language
     version: str
     published: dt.date | None
     page_size: str
@@ -188,7 +188,7 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
 
     booklet = Booklet(
         bid, text("title", "Title of the rule booklet"), text("subtitle", "Subtitle of the rule booklet"),
-        str(data.get("author") or ""), str(data.get("translator") or ""),
+        str(data.get("author") or ""), _read_translator(src, data, problems),
         str(data.get("version") or (game.version if game else "")),
         published or (game.published if game else None), PAGE_SIZES[page_size], [],
         _read_glossary(src, data.get("glossary") or [], bid, problems), src)
@@ -201,6 +201,18 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
         reader.read_file(str(name), src.at(files, i))
     reader.check_references()
     return booklet
+
+
+def _read_translator(src: Source, data, problems: Problems) -> dict[str, str]:
+    """`translator: Name` credits every language; `translator: {pl: Name}` only the languages named."""
+    raw = data.get("translator")
+    if raw is None or isinstance(raw, str):
+        return {"*": raw} if raw else {}
+    if not hasattr(raw, "items") or not all(isinstance(v, str) for v in raw.values()):
+        problems.add(src.at(data, "translator", value=True), "translator must be a name or a map of names",
+                     "translator: Name, or translator: {pl: Name}")
+        return {}
+    return {str(k): v for k, v in raw.items()}
 
 
 def _read_glossary(src: Source, raw, bid: str, problems: Problems) -> list[Term]:
@@ -567,7 +579,7 @@ def localize(booklet: Booklet, lz, edition=None) -> dict:
     return {
         "title": lz.text(booklet.title),
         "subtitle": lz.text(booklet.subtitle) if booklet.subtitle else "",
-        "author": booklet.author, "translator": booklet.translator, "version": booklet.version,
+        "author": booklet.author, "translator": booklet.translator.get(lz.lang, booklet.translator.get("*", "")), "version": booklet.version,
         "published": lz.date(booklet.published) if booklet.published else "",
         "toc": toc, "blocks": body,
     }

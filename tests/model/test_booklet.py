@@ -147,6 +147,12 @@ def test_headings_numbered_from_their_position_across_files(tmp_path):
         ("intro", "1"), ("zoc", "1.1"), ("details", ""), ("command", "1.2"), ("range", "1.2.1"),
         ("play", "2"), ("abbr", "2.1")]
     assert b.page_size == "A5" and b.version == "2.0"  # the game's version unless the booklet has its own
+    assert b.translator == {"*": "Ktoś"}
+
+
+def test_translator_credited_per_language(tmp_path):
+    root = project(tmp_path, rules_yaml=BOOKLET.replace("translator: Ktoś", "translator: {ru: Кто-то}"))
+    assert localized(root, "ru")[0]["translator"] == "Кто-то" and localized(root, "pl")[0]["translator"] == ""
 
 
 def test_contents_lists_numbered_headings_only(tmp_path):
