@@ -122,6 +122,11 @@ def test_pdf_fonts_embedded_page_size_and_words_rejoined(sample, lang):
     assert set(page_sizes_mm(path)) == {(210.0, 297.0)}
     assert PdfReader(path).trailer["/Root"]["/Lang"] == lang
     assert "\u2010" not in "".join(pages_text(sample[0], lang))  # hyphenate-character "-", not U+2010
+    reader = PdfReader(path)
+    links = [a.get_object() for page in reader.pages for a in page.get("/Annots") or []
+             if a.get_object().get("/Subtype") == "/Link"]
+    assert len(links) >= len(SECTIONS) + 10  # every contents entry and every reference is a link
+    assert all("/Dest" in link or "/A" in link for link in links)
 
 
 class Page(HTMLParser):
