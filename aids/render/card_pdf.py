@@ -341,15 +341,14 @@ def crop_marks(canv: Canvas, layout: SheetLayout, positions: list[tuple[float, f
     bottom, top = min(ys), max(ys)
     mw, mh = layout.media
     clear = 1 * MM
+    lines = [(b + x, 0, b + x, b + bottom - clear) for x in xs] + [(b + x, b + top + clear, b + x, mh) for x in xs] \
+        + [(0, b + y, b + left - clear, b + y) for y in ys] + [(b + right + clear, b + y, mw, b + y) for y in ys]
     canv.saveState()
-    canv.setStrokeColor(colors.black)
-    canv.setLineWidth(0.25)
-    for x in xs:
-        canv.line(b + x, 0, b + x, b + bottom - clear)
-        canv.line(b + x, b + top + clear, b + x, mh)
-    for y in ys:
-        canv.line(0, b + y, b + left - clear, b + y)
-        canv.line(b + right + clear, b + y, mw, b + y)
+    # A white edge under each black mark keeps it visible where it crosses artwork that bleeds.
+    for colour, width in ((colors.white, 1.0), (colors.black, 0.25)):
+        canv.setStrokeColor(colour)
+        canv.setLineWidth(width)
+        canv.lines(lines)
     canv.restoreState()
 
 
