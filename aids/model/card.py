@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterator
 
 from babel.dates import format_skeleton
@@ -194,7 +194,7 @@ def _read_faces(src, data, problems) -> list[str]:
     faces = data.get("faces", list(FACES))
     if not isinstance(faces, list) or not faces or any(str(f) not in FACES for f in faces) \
             or len(set(faces)) != len(faces):
-        problems.add(src.at(data, "faces", value=True), f"faces must be a list of distinct faces",
+        problems.add(src.at(data, "faces", value=True), "faces must be a list of distinct faces",
                      "[front, back] or [front]")
         return list(FACES)
     return [f for f in FACES if f in faces]

@@ -1,5 +1,4 @@
 """The referee-card model: section kinds, labels and numbers per language, fitting, the sheet, bad input."""
-import textwrap
 
 import pytest
 from markupsafe import Markup
@@ -11,7 +10,7 @@ from aids.errors import AidsError
 from aids.model import card
 from aids.render import card_pdf
 
-from ..helpers import make_project, pdf_text
+from ..helpers import localized_demo, make_project, pdf_text, read_demo
 
 DEMO_CARD = """\
 kind: card
@@ -107,16 +106,11 @@ def project_with(tmp_path, source=DEMO_CARD, files=None):
     return make_project(tmp_path, {"games/demo/game.yaml": GAME, "games/demo/card.yaml": source, **(files or {})})
 
 
-def read(root):
-    project = read_project(root)
-    game = project.read_game("demo")
-    return pipeline.read_aid(project, game, game.aids[0]), project, game
+read = read_demo
 
 
 def localized(root, lang):
-    aid, project, game = read(root)
-    lz = pipeline.localizer(project, game, lang)
-    return card.localize(aid.model, lz), lz
+    return localized_demo(root, lang, card)
 
 
 def error_of(tmp_path, source) -> str:

@@ -5,10 +5,9 @@ from html.parser import HTMLParser
 import pytest
 from pypdf import PdfReader
 
-from aids import pipeline
 from aids.source.yamlfile import read_yaml
 
-from ..helpers import MM, REPO, pdf_fonts, pdf_text
+from ..helpers import MM, REPO, pdf_fonts, pdf_text, rerender
 
 LANGS = ["pl", "en", "ru"]
 GAME = "lwow-1920"
@@ -133,9 +132,6 @@ def test_html_has_the_same_sections_in_the_same_order(sample, lang):
 
 def test_same_sources_same_bytes(sample):
     project, _ = sample
-    game = project.read_game(GAME)
-    aids, _ = pipeline.read_aids(project, game)
-    lz = pipeline.localizer(project, game, "ru")
-    again = pipeline.render_aid(project, game, aids[0], lz, None, ["html", "pdf"])
+    again = rerender(project, GAME, "ru")
     for suffix in (".pdf", "-sheet.pdf", ".html"):
         assert again[suffix].data == out(project, "ru", suffix).read_bytes()
