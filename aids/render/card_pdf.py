@@ -137,9 +137,9 @@ def face_story(face: Face, size: float, width: float) -> list[Flowable]:
     for section in face.face["sections"]:
         sid = section["id"]
         if section["title"]:
-            add(para(plain(section["title"]), st.heading, sid), sid)
+            add(keep(para(plain(section["title"]), st.heading, sid), st), sid)
         if section["intro"]:
-            add(para(para_markup(section["intro"]), st.body, sid), sid)
+            add(keep(para(para_markup(section["intro"]), st.body, sid), st), sid)
         for flowable in _items(face, section, st, width, para):
             add(flowable, sid)
         if section["note"]:
@@ -153,6 +153,12 @@ def face_story(face: Face, size: float, width: float) -> list[Flowable]:
         add(Spacer(1, size * 2.5), "signature")
         add(table, "signature")
     return story
+
+
+def keep(flowable: Flowable, st: Styles) -> Flowable:
+    """Mark a heading or an introduction to stay in a column with at least three lines of what follows."""
+    flowable._aids_keep = 3 * st.body.leading
+    return flowable
 
 
 def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Flowable]:
@@ -217,6 +223,8 @@ def fill(canv: Canvas, card: Card, story: list[Flowable], x: float = 0, y: float
         frame = Frame(x + fx, y + fy, fw, fh, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         while story:
             head = story[0]
+            if getattr(head, "_aids_keep", 0) and not frame._atTop and _kept_height(story, fw) > frame._y - frame._y1p:
+                break  # a heading alone at the foot of a column: start the next column with it
             if frame.add(head, canv, trySplit=1):
                 story.pop(0)
                 continue
@@ -227,6 +235,18 @@ def fill(canv: Canvas, card: Card, story: list[Flowable], x: float = 0, y: float
                 part._aids_section = head._aids_section
             story[0:1] = parts[1:]
     return story
+
+
+def _kept_height(story: list[Flowable], width: float) -> float:
+    """Height of the marked flowables at the head of `story` plus the part of the next one they keep with."""
+    total = 0.0
+    for flowable in story:
+        height = flowable.wrap(width, 10_000)[1] + flowable.getSpaceBefore() + flowable.getSpaceAfter()
+        keep = getattr(flowable, "_aids_keep", 0)
+        if not keep:
+            return total + min(height, kept)
+        total, kept = total + height, keep
+    return total
 
 
 def fit(card: Card, localized: dict, face: dict, lang: str) -> float:
