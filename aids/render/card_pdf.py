@@ -84,8 +84,12 @@ class Face:
     lang: str
 
     def where(self, section_id: str):
+        """Source position of a section, or of the card's title, subtitle or signature."""
         section = next((s for s in self.card.sections if s.id == section_id), None)
-        return section.where if section else self.card.source.at(self.card.source.data)
+        if section:
+            return section.where
+        src = self.card.source
+        return src.at(src.data, section_id) if section_id in src.data else src.at(src.data)
 
 
 class Styles:
@@ -193,10 +197,21 @@ def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Fl
     ]), spaceAfter=st.size * 0.3)]
 
 
+@functools.lru_cache(maxsize=None)
+def coverage(family: str) -> frozenset[int]:
+    """Code points every face of `family` can draw (a <b> or <i> inside a paragraph switches face)."""
+    faces = [_char_map(family + suffix) for suffix in ("", "-Bold", "-Oblique", "-BoldOblique")]
+    return frozenset.intersection(*(frozenset(face) for face in faces))
+
+
+def _char_map(name: str) -> dict:
+    return pdfmetrics.getFont(name).face.charToGlyph
+
+
 def _check_glyphs(face: Face, markup: str, font: str, section: str) -> None:
     """A character the package's fonts lack would print as an empty box: refuse it, naming where it is."""
-    cmap = pdfmetrics.getFont(font).face.charToGlyph
-    missing = sorted({ch for ch in visible(markup) if ord(ch) >= 32 and ord(ch) not in cmap})
+    covered = coverage(font.split("-")[0])
+    missing = sorted({ch for ch in visible(markup) if ord(ch) >= 32 and ord(ch) not in covered})
     if missing:
         chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
         raise AidsError(Problem(face.where(section),
