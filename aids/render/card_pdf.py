@@ -254,13 +254,12 @@ def fill(canv: Canvas, card: Card, story: list[Flowable], x: float = 0, y: float
 
 def _kept_height(story: list[Flowable], width: float) -> float:
     """Height of the marked flowables at the head of `story` plus the part of the next one they keep with."""
-    total = 0.0
+    total, kept = 0.0, 0.0
     for flowable in story:
         height = flowable.wrap(width, 10_000)[1] + flowable.getSpaceBefore() + flowable.getSpaceAfter()
-        keep = getattr(flowable, "_aids_keep", 0)
-        if not keep:
+        if not getattr(flowable, "_aids_keep", 0):
             return total + min(height, kept)
-        total, kept = total + height, keep
+        total, kept = total + height, flowable._aids_keep
     return total
 
 
