@@ -287,6 +287,11 @@ def _read_items(src, node, kind, ctx, sid, problems) -> list[Item]:
                 problems.add(src.at(child, "points", value=True), f"points '{points}' is not a number",
                              "a number such as 30, -3 or 2.5")
                 continue
+            if kind == "ranking" and not isinstance(points, int):
+                # gettext's plural forms are defined for whole numbers only ("3 punkty", "5 punktów")
+                problems.add(src.at(child, "points", value=True), f"ranking points '{points}' are not a whole number",
+                             "a whole number such as 3 or 0")
+                continue
             item.points = points
         items.append(item)
     return items
@@ -395,9 +400,8 @@ def localize(card: Card, lz, edition=None) -> dict:
             return None
         if section.kind == "scoring":
             return lz.signed(item.points)
-        count = abs(item.points) if isinstance(item.points, int) else 5  # a fraction takes the "many" form
         return lz.npgettext("points awarded, e.g. in a tournament ranking", "%(points)s point", "%(points)s points",
-                            count) % {"points": lz.number(item.points)}
+                            abs(item.points)) % {"points": lz.number(item.points)}
 
     def section(s: Section) -> dict:
         return {

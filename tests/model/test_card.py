@@ -290,6 +290,7 @@ def test_backs_are_mirrored_for_duplex(tmp_path):
      "(expected: a card of at least 23 × 15 mm)"),
     ("points: -3", "points: minus trzy",
      "card.yaml:51:17: points 'minus trzy' is not a number (expected: a number such as 30, -3 or 2.5)"),
+    ("points: 3\n", "points: 2.5\n", "card.yaml:58:17: ranking points '2.5' are not a whole number"),
     ("size: A6", "size: B7", "card.yaml:5:7: unknown card size 'B7' (expected: A7, A6, A5, A4, poker, bridge, tarot"),
     ("{num:2.5}", "{num:dwa}", "card.yaml:32:22: 'dwa' in {num:dwa} is not a number"),
     ("{date:1920-08-11}", "{date:1920-13-11}", "card.yaml:25:33: '1920-13-11' in {date:1920-13-11} is not a date"),
