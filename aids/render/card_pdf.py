@@ -313,7 +313,7 @@ def new_canvas(buffer, size, context: dict, lz) -> Canvas:
     return canv
 
 
-def card_pdf(card: Card, localized: dict, lz, context: dict, sizes: dict, footer: str) -> bytes:
+def render_card(card: Card, localized: dict, lz, context: dict, sizes: dict, footer: str) -> bytes:
     """One face a page, each page exactly the card's size (trim = bleed = media)."""
     buffer = io.BytesIO()
     box = (0, 0, card.width * MM, card.height * MM)
@@ -365,7 +365,7 @@ def sheet_layout(card: Card) -> SheetLayout:
     return SheetLayout((pw * MM, ph * MM), card.sheet.bleed * MM, (card.width * MM, card.height * MM), positions)
 
 
-def crop_marks(canv: Canvas, layout: SheetLayout, positions: list[tuple[float, float]]) -> None:
+def draw_crop_marks(canv: Canvas, layout: SheetLayout, positions: list[tuple[float, float]]) -> None:
     """Marks along every cut line, outside the block of cards, from the media edge to 1 mm short of the cards."""
     b = layout.bleed
     cw, ch = layout.card
@@ -386,7 +386,7 @@ def crop_marks(canv: Canvas, layout: SheetLayout, positions: list[tuple[float, f
     canv.restoreState()
 
 
-def sheet_pdf(card: Card, localized: dict, lz, context: dict, sizes: dict, footer: str,
+def render_sheet(card: Card, localized: dict, lz, context: dict, sizes: dict, footer: str,
               layout: SheetLayout) -> bytes:
     """The n-up sheet: one page a face, the paper plus bleed; TrimBox the paper, BleedBox the whole page."""
     buffer = io.BytesIO()
@@ -410,7 +410,7 @@ def sheet_pdf(card: Card, localized: dict, lz, context: dict, sizes: dict, foote
             canv.translate(b + x, b + y)
             canv.doForm(name)
             canv.restoreState()
-        crop_marks(canv, layout, positions)
+        draw_crop_marks(canv, layout, positions)
         canv.showPage()
     canv.save()
     return buffer.getvalue()
@@ -427,7 +427,7 @@ def render(card: Card, localized: dict, lz, context: dict) -> dict:
     shown = ", ".join(f"{face} {size:g} pt" for face, size in sizes.items())
     note = f"type {shown} (designed {card.font_size:g} pt, minimum {card.min_font_size:g} pt)"
     return {
-        ".pdf": Rendered(card_pdf(card, localized, lz, context, sizes, footer), faces, notes=[note]),
-        "-sheet.pdf": Rendered(sheet_pdf(card, localized, lz, context, sizes, footer, layout), faces,
+        ".pdf": Rendered(render_card(card, localized, lz, context, sizes, footer), faces, notes=[note]),
+        "-sheet.pdf": Rendered(render_sheet(card, localized, lz, context, sizes, footer, layout), faces,
                                notes=[f"sheet {card.sheet.paper}, {len(layout.positions)} up"]),
     }
