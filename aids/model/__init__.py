@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import sequence
+from . import card, sequence
 
 KINDS: dict[str, ModuleType] = {
     sequence.KIND: sequence,
+    card.KIND: card,
 }
