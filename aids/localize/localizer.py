@@ -10,7 +10,7 @@ from typing import Callable
 from babel import Locale
 from babel.dates import format_date
 from babel.lists import format_list
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, get_plus_sign_symbol
 from markupsafe import Markup, escape
 
 from ..model.text import INLINE, PLACEHOLDER, Text, placeholder_mismatch
@@ -75,6 +75,9 @@ class Localizer:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.ui.ngettext(singular, plural, n)
 
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return self.ui.npgettext(context, singular, plural, n)
+
     def ui_markup(self, context: str, msgid: str, **values) -> Markup:
         """A UI string with %(name)s values: the catalog text is escaped, the values escaped unless Markup."""
         return escape(self.pgettext(context, msgid)) % values
@@ -82,6 +85,11 @@ class Localizer:
     # -- numbers, dates, enumerations -------------------------------------------------------------
     def number(self, value) -> str:
         return format_decimal(value, locale=self.locale).replace("-", "\u2212")
+
+    def signed(self, value) -> str:
+        """`value` with its sign always shown: +30, 0, −3 (the locale's plus sign, a true minus)."""
+        text = self.number(value)
+        return get_plus_sign_symbol(self.locale) + text if value > 0 else text
 
     def date(self, value: dt.date, format: str = "long") -> str:
         return format_date(value, format=format, locale=self.locale)

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import booklet, sequence
+from . import booklet, card, sequence
 
 KINDS: dict[str, ModuleType] = {
     sequence.KIND: sequence,
+    card.KIND: card,
     booklet.KIND: booklet,
 }

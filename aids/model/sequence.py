@@ -143,8 +143,9 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
             phase.steps = _read_steps(src, node, f"{aid_id}/{pid}", pid, (), problems)
         phases.append(phase)
     seq = Sequence(aid_id, title, section, sides, phases, src)
+    mirror_ids = {phase.id for phase, _ in mirrors}
     for phase, node in mirrors:
-        _resolve_mirror(src, seq, phase, node, problems)
+        _resolve_mirror(src, seq, phase, node, mirror_ids, problems)
     _check_references(src, data, seq, problems)
     return seq
 
@@ -236,7 +237,7 @@ def _label(index: tuple[int, ...]) -> str:
     return ".".join(marks)
 
 
-def _resolve_mirror(src, seq: Sequence, phase: Phase, node, problems) -> None:
+def _resolve_mirror(src, seq: Sequence, phase: Phase, node, mirror_ids: set[str], problems) -> None:
     target = seq.find(str(node["mirror_of"]))
     where = src.at(node, "mirror_of", value=True)
     if not isinstance(target, Phase):
@@ -244,16 +245,12 @@ def _resolve_mirror(src, seq: Sequence, phase: Phase, node, problems) -> None:
                      ", ".join(p.id for p in seq.phases if p is not phase))
     elif target is phase:
         problems.add(where, f"phase '{phase.id}' mirrors itself", "another phase")
-    elif target.mirror_of is not None or "mirror_of" in _raw_phase(src, target.id):
+    elif target.id in mirror_ids:
         problems.add(where, f"mirror of a mirror: '{target.id}' is itself a mirror",
                      "a phase with steps of its own")
     else:
         phase.mirror_of = target
         phase.side = _swap(seq, target.side)
-
-
-def _raw_phase(src: Source, pid: str) -> Any:
-    return next((p for p in src.data["phases"] if getattr(p, "get", None) and p.get("id") == pid), {})
 
 
 def _swap(seq: Sequence, side: str) -> str:

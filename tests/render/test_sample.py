@@ -6,11 +6,10 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from aids import pipeline
 from aids.localize.catalogs import po_path, read_catalog
 from aids.source.yamlfile import read_yaml
 
-from ..helpers import REPO, page_sizes_mm, pdf_fonts, pdf_text
+from ..helpers import REPO, page_sizes_mm, pdf_fonts, pdf_text, rerender
 
 LANGS = ["pl", "en", "ru"]
 GAME = "ostroleka-1831"
@@ -129,9 +128,6 @@ def test_html_structure_and_links(sample, lang):
 
 def test_same_sources_same_bytes(sample):
     project, _ = sample
-    game = project.read_game(GAME)
-    aids, _ = pipeline.read_aids(project, game)
-    lz = pipeline.localizer(project, game, "ru")
-    again = pipeline.render_aid(project, game, aids[0], lz, None, ["html", "pdf"])
+    again = rerender(project, GAME, "ru")
     assert again[".pdf"].data == pdf_of(project, "ru").read_bytes()
     assert again[".html"].data == html_of(project, "ru").read_bytes()
