@@ -11,14 +11,12 @@ from babel import Locale
 from babel.dates import format_date
 from babel.lists import format_list
 from babel.numbers import format_decimal, get_plus_sign_symbol
-from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
-from ..model.text import PLACEHOLDER, Text, placeholder_mismatch
+from ..model.text import INLINE, PLACEHOLDER, Text, placeholder_mismatch
 
-# Inline Markdown only: emphasis, strong, code spans, backslash escapes. Raw HTML is never enabled,
-# so markup typed into a source or a translation comes out as text.
-_INLINE = MarkdownIt("zero").enable(["emphasis", "backticks", "escape"])
+# Inline Markdown only (text.INLINE: emphasis, strong, code spans, backslash escapes). Raw HTML is
+# never enabled, so markup typed into a source or a translation comes out as text.
 _ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
           (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
 
@@ -61,7 +59,7 @@ class Localizer:
     def rich(self, t: Text, resolve: Callable[[str, str], Markup]) -> Markup:
         """`t` as safe HTML: inline Markdown rendered, placeholders replaced by `resolve(kind, target)`."""
         text, translated = self._lookup(t)
-        html = _INLINE.renderInline(text)
+        html = INLINE.renderInline(text)
         html = PLACEHOLDER.sub(lambda m: str(resolve(m.group(1), m.group(2))), html)
         if not translated and self.lang != self.source_lang:
             return Markup('<span lang="{}">').format(self.source_lang) + Markup(html) + Markup("</span>")

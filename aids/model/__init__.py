@@ -9,15 +9,19 @@ A kind module provides:
 optionally:
   link(model, models, problems)   resolve references into the game's other aids, after all are read
   render_pdf(model, localized, lz, context, edition) -> {suffix: Rendered}   a PDF renderer of its own
+  EMBED_TEMPLATE                  a template rendering the localized aid (`aid`) inside another aid's page,
+                                  headings starting at `heading_level` (a booklet embeds it by id); such a
+                                  kind's localize also takes `rules` ({number: anchor} of the booklet)
 and the model has `id`, `kind`, `title`, `source` and `messages()` (every translatable Text).
 """
 from __future__ import annotations
 
 from types import ModuleType
 
-from . import card, sequence
+from . import booklet, card, sequence
 
 KINDS: dict[str, ModuleType] = {
     sequence.KIND: sequence,
     card.KIND: card,
+    booklet.KIND: booklet,
 }

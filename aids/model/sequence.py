@@ -13,6 +13,7 @@ from .text import PLACEHOLDER, Text
 
 KIND = "sequence"
 TEMPLATE = "sequence.html"
+EMBED_TEMPLATE = "sequence-body.html"  # the phases alone, for a booklet that embeds the sequence
 ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 RULE = re.compile(r"rule:(\d+(?:\.\d+)*)\Z")
 BOTH = "both"
@@ -67,6 +68,18 @@ class Sequence:
         for part in rest:
             node = next((s for s in getattr(node, "steps", []) if s.id == part), None)
         return node
+
+    def anchors(self) -> list[str]:
+        """The HTML ids its page uses: phase ids and step paths (a booklet embedding it checks for clashes)."""
+        out = []
+        for phase in self.phases:
+            out.append(phase.id)
+            stack = list(phase.steps)
+            while stack:
+                step = stack.pop()
+                out.append(step.path)
+                stack.extend(step.steps)
+        return out
 
     def side(self, side_id: str) -> Side | None:
         return next((s for s in self.sides if s.id == side_id), None)
@@ -290,8 +303,12 @@ def display_name(lz) -> str:
 
 # --- localizing --------------------------------------------------------------------------------
 
-def localize(seq: Sequence, lz, edition=None) -> dict:
-    """The template context of `seq` in the language of `lz`: numbers, letters and references made."""
+def localize(seq: Sequence, lz, edition=None, rules: dict[str, str] | None = None) -> dict:
+    """The template context of `seq` in the language of `lz`: numbers, letters and references made.
+
+    `rules` maps rule numbers to anchors of the document embedding the sequence (a booklet), so
+    that a `rule:4.1` reference becomes a link there; on its own page it stays plain text.
+    """
 
     def label(index: tuple[int, ...]) -> list[str]:
         marks = []
@@ -305,7 +322,7 @@ def localize(seq: Sequence, lz, edition=None) -> dict:
     def ref_label(target: str) -> tuple[str, str | None]:
         rule = RULE.match(target)
         if rule:
-            return rule.group(1), None
+            return rule.group(1), (rules or {}).get(rule.group(1))
         node = seq.find(target)
         if isinstance(node, Phase):
             return seq.number(node), anchor(node)
