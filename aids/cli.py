@@ -61,6 +61,8 @@ def print_summary(summary: pipeline.Summary) -> None:
         edition = f" [{item.edition}]" if item.edition else ""
         pages = f" ({item.pages} p.)" if item.pages else ""
         print(f"built   {item.game}{edition} {item.aid} {item.lang}{pages}: {', '.join(item.files)}")
+        for note in item.notes:
+            print(f"  {note}")
         for warning in item.warnings:
             print(f"  warning: {warning}")
     for line in summary.skipped:

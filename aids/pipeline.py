@@ -207,6 +207,7 @@ class Rendered:
     data: bytes
     pages: int = 0
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # facts for the summary, e.g. the type size a card fitted at
 
 
 def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
@@ -259,6 +260,7 @@ class Built:
     files: list[str]
     pages: int
     warnings: list[str]
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -324,8 +326,9 @@ def build(project: Project, *, games: list[str] | None = None, langs: list[str] 
                     files.append(project.show(path))
                 pages = rendered[".pdf"].pages if ".pdf" in rendered else 0
                 warnings = [w for item in rendered.values() for w in item.warnings]
+                notes = [n for item in rendered.values() for n in item.notes]
                 results.append(Built(game.id, edition.id if edition else None, lang, aid.model.id,
-                                     files, pages, warnings))
+                                     files, pages, warnings, notes))
             write_all(outputs)
             summary.built.extend(results)
         except AidsError as exc:

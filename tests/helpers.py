@@ -6,6 +6,9 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
+from aids import pipeline
+from aids.config import read_project
+
 REPO = Path(__file__).resolve().parent.parent
 MM = 72 / 25.4
 
@@ -187,3 +190,25 @@ def pdf_fonts(path: Path) -> dict[str, bool]:
 def page_sizes_mm(path: Path) -> list[tuple[float, float]]:
     return [(round(float(p.mediabox.width) / MM, 1), round(float(p.mediabox.height) / MM, 1))
             for p in PdfReader(path).pages]
+
+
+def read_demo(root: Path, game_id: str = "demo"):
+    """The first aid of a game read as the build reads it, with its project and game."""
+    project = read_project(root)
+    game = project.read_game(game_id)
+    return pipeline.read_aid(project, game, game.aids[0]), project, game
+
+
+def localized_demo(root: Path, lang: str, kind):
+    """The template context of the demo game's first aid in `lang`, and its localizer."""
+    aid, project, game = read_demo(root)
+    lz = pipeline.localizer(project, game, lang)
+    return kind.localize(aid.model, lz), lz
+
+
+def rerender(project, game_id: str, lang: str) -> dict:
+    """The first aid of `game_id` rendered again in `lang` (HTML and PDF), to compare with what the build wrote."""
+    game = project.read_game(game_id)
+    aids, _ = pipeline.read_aids(project, game)
+    lz = pipeline.localizer(project, game, lang)
+    return pipeline.render_aid(project, game, aids[0], lz, None, ["html", "pdf"])

@@ -10,15 +10,13 @@ from typing import Callable
 from babel import Locale
 from babel.dates import format_date
 from babel.lists import format_list
-from babel.numbers import format_decimal
-from markdown_it import MarkdownIt
+from babel.numbers import format_decimal, get_plus_sign_symbol
 from markupsafe import Markup, escape
 
-from ..model.text import PLACEHOLDER, Text, placeholder_mismatch
+from ..model.text import INLINE, PLACEHOLDER, Text, placeholder_mismatch
 
-# Inline Markdown only: emphasis, strong, code spans, backslash escapes. Raw HTML is never enabled,
-# so markup typed into a source or a translation comes out as text.
-_INLINE = MarkdownIt("zero").enable(["emphasis", "backticks", "escape"])
+# Inline Markdown only (text.INLINE: emphasis, strong, code spans, backslash escapes). Raw HTML is
+# never enabled, so markup typed into a source or a translation comes out as text.
 _ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
           (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
 
@@ -61,7 +59,7 @@ class Localizer:
     def rich(self, t: Text, resolve: Callable[[str, str], Markup]) -> Markup:
         """`t` as safe HTML: inline Markdown rendered, placeholders replaced by `resolve(kind, target)`."""
         text, translated = self._lookup(t)
-        html = _INLINE.renderInline(text)
+        html = INLINE.renderInline(text)
         html = PLACEHOLDER.sub(lambda m: str(resolve(m.group(1), m.group(2))), html)
         if not translated and self.lang != self.source_lang:
             return Markup('<span lang="{}">').format(self.source_lang) + Markup(html) + Markup("</span>")
@@ -77,6 +75,9 @@ class Localizer:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.ui.ngettext(singular, plural, n)
 
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return self.ui.npgettext(context, singular, plural, n)
+
     def ui_markup(self, context: str, msgid: str, **values) -> Markup:
         """A UI string with %(name)s values: the catalog text is escaped, the values escaped unless Markup."""
         return escape(self.pgettext(context, msgid)) % values
@@ -86,6 +87,11 @@ class Localizer:
         """`value` in this locale with a true minus sign; `places` keeps that many decimals (1,0 stays 1,0)."""
         pattern = None if places is None else "#,##0" + ("." + "0" * places if places else "")
         return format_decimal(value, format=pattern, locale=self.locale).replace("-", "\u2212")
+
+    def signed(self, value) -> str:
+        """`value` with its sign always shown: +30, 0, −3 (the locale's plus sign, a true minus)."""
+        text = self.number(value)
+        return get_plus_sign_symbol(self.locale) + text if value > 0 else text
 
     def date(self, value: dt.date, format: str = "long") -> str:
         return format_date(value, format=format, locale=self.locale)

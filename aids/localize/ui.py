@@ -8,7 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.support import Translations
 
@@ -54,13 +54,9 @@ def extract_ui(root: Path, version: str) -> Catalog:
     ]
     for folder, method_map, options in sources:
         for filename, lineno, message, comments, context in extract_from_dir(
-                folder, method_map, options_map=options, keywords={**_default_keywords(), **KEYWORDS},
+                folder, method_map, options_map=options, keywords={**DEFAULT_KEYWORDS, **KEYWORDS},
                 comment_tags=("Translators:",), strip_comment_tags=True):
+            # File names without line numbers: editing the code must not churn every catalog.
             path = f"{folder.name}/{filename}"
-            catalog.add(message, locations=[(path, lineno)], auto_comments=comments, context=context)
+            catalog.add(message, locations=[(path, None)], auto_comments=comments, context=context)
     return catalog
-
-
-def _default_keywords() -> dict:
-    from babel.messages.extract import DEFAULT_KEYWORDS
-    return dict(DEFAULT_KEYWORDS)

@@ -13,16 +13,21 @@ optionally:
                                   context["print_pdf"](html, page_size, margins=None) prints HTML the default way
   STANDALONE = False              the kind is a part (a table): read, linked and extracted, but built
                                   only inside the aids that embed it
+  EMBED_TEMPLATE                  a template rendering the localized aid (`aid`) inside another aid's page,
+                                  headings starting at `heading_level` (a booklet embeds it by id); such a
+                                  kind's localize also takes `rules` ({number: anchor} of the booklet)
 and the model has `id`, `kind`, `title`, `source` and `messages()` (every translatable Text).
 """
 from __future__ import annotations
 
 from types import ModuleType
 
-from . import playsheet, sequence, table
+from . import booklet, card, playsheet, sequence, table
 
 KINDS: dict[str, ModuleType] = {
     sequence.KIND: sequence,
+    card.KIND: card,
+    booklet.KIND: booklet,
     table.KIND: table,
     playsheet.KIND: playsheet,
 }

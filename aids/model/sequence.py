@@ -13,6 +13,7 @@ from .text import PLACEHOLDER, Text
 
 KIND = "sequence"
 TEMPLATE = "sequence.html"
+EMBED_TEMPLATE = "sequence-body.html"  # the phases alone, for a booklet that embeds the sequence
 RULE = re.compile(r"rule:(\d+(?:\.\d+)*)\Z")
 BOTH = "both"
 MAX_DEPTH = 3  # steps 1., sub-steps a., sub-sub-steps i.
@@ -66,6 +67,18 @@ class Sequence:
         for part in rest:
             node = next((s for s in getattr(node, "steps", []) if s.id == part), None)
         return node
+
+    def anchors(self) -> list[str]:
+        """The HTML ids its page uses: phase ids and step paths (a booklet embedding it checks for clashes)."""
+        out = []
+        for phase in self.phases:
+            out.append(phase.id)
+            stack = list(phase.steps)
+            while stack:
+                step = stack.pop()
+                out.append(step.path)
+                stack.extend(step.steps)
+        return out
 
     def side(self, side_id: str) -> Side | None:
         return next((s for s in self.sides if s.id == side_id), None)
@@ -129,8 +142,9 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
             phase.steps = _read_steps(src, node, f"{aid_id}/{pid}", pid, (), problems)
         phases.append(phase)
     seq = Sequence(aid_id, title, section, sides, phases, src)
+    mirror_ids = {phase.id for phase, _ in mirrors}
     for phase, node in mirrors:
-        _resolve_mirror(src, seq, phase, node, problems)
+        _resolve_mirror(src, seq, phase, node, mirror_ids, problems)
     _check_references(src, data, seq, problems)
     return seq
 
@@ -206,7 +220,7 @@ def _label(index: tuple[int, ...]) -> str:
     return ".".join(marks)
 
 
-def _resolve_mirror(src, seq: Sequence, phase: Phase, node, problems) -> None:
+def _resolve_mirror(src, seq: Sequence, phase: Phase, node, mirror_ids: set[str], problems) -> None:
     target = seq.find(str(node["mirror_of"]))
     where = src.at(node, "mirror_of", value=True)
     if not isinstance(target, Phase):
@@ -214,16 +228,12 @@ def _resolve_mirror(src, seq: Sequence, phase: Phase, node, problems) -> None:
                      ", ".join(p.id for p in seq.phases if p is not phase))
     elif target is phase:
         problems.add(where, f"phase '{phase.id}' mirrors itself", "another phase")
-    elif target.mirror_of is not None or "mirror_of" in _raw_phase(src, target.id):
+    elif target.id in mirror_ids:
         problems.add(where, f"mirror of a mirror: '{target.id}' is itself a mirror",
                      "a phase with steps of its own")
     else:
         phase.mirror_of = target
         phase.side = _swap(seq, target.side)
-
-
-def _raw_phase(src: Source, pid: str) -> Any:
-    return next((p for p in src.data["phases"] if getattr(p, "get", None) and p.get("id") == pid), {})
 
 
 def _swap(seq: Sequence, side: str) -> str:
@@ -276,8 +286,12 @@ def display_name(lz) -> str:
 
 # --- localizing --------------------------------------------------------------------------------
 
-def localize(seq: Sequence, lz, edition=None) -> dict:
-    """The template context of `seq` in the language of `lz`: numbers, letters and references made."""
+def localize(seq: Sequence, lz, edition=None, rules: dict[str, str] | None = None) -> dict:
+    """The template context of `seq` in the language of `lz`: numbers, letters and references made.
+
+    `rules` maps rule numbers to anchors of the document embedding the sequence (a booklet), so
+    that a `rule:4.1` reference becomes a link there; on its own page it stays plain text.
+    """
 
     def label(index: tuple[int, ...]) -> list[str]:
         marks = []
@@ -291,7 +305,7 @@ def localize(seq: Sequence, lz, edition=None) -> dict:
     def ref_label(target: str) -> tuple[str, str | None]:
         rule = RULE.match(target)
         if rule:
-            return rule.group(1), None
+            return rule.group(1), (rules or {}).get(rule.group(1))
         node = seq.find(target)
         if isinstance(node, Phase):
             return seq.number(node), anchor(node)

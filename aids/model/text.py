@@ -5,10 +5,15 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from markdown_it import MarkdownIt
+
 from ..errors import Position
 
 # Inline placeholders a translator moves but must keep: {ref:target}, {see:target}, ...
 PLACEHOLDER = re.compile(r"\{([a-z]+):([^{}\s]+)\}")
+# Inline Markdown that a translation must keep as much of as the source has (the words inside may change).
+INLINE = MarkdownIt("zero").enable(["emphasis", "backticks", "escape"])
+_SPANS = {"em_open": "*emphasis*", "strong_open": "**strong**", "code_inline": "`code`"}
 
 
 @dataclass(frozen=True)
@@ -20,7 +25,11 @@ class Text:
 
 
 def placeholders(text: str) -> Counter:
-    return Counter(m.group(0) for m in PLACEHOLDER.finditer(text))
+    """The placeholders of `text`, and its emphasis, strong and code spans, counted."""
+    found = Counter(m.group(0) for m in PLACEHOLDER.finditer(text))
+    tokens = INLINE.parseInline(text)
+    found.update(_SPANS[t.type] for t in (tokens[0].children if tokens else []) if t.type in _SPANS)
+    return found
 
 
 def placeholder_mismatch(source: str, translation: str) -> str:

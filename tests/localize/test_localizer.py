@@ -41,14 +41,21 @@ def test_fuzzy_translation_is_not_used():
 
 
 def test_translation_that_loses_or_invents_a_placeholder_is_rejected():
-    view = lz("en", "Resolve in {ref:a/c}.")
+    view = lz("en", "Resolve in {ref:a/c}, *italics*.")
     assert view.text(TEXT) == TEXT.msgid
     assert view.fallbacks[0].reason == "translation loses {ref:a/b} and invents {ref:a/c}"
     assert placeholder_mismatch("{see:x} {see:x}", "{see:x}") == "translation loses {see:x}"
 
 
+def test_translation_must_keep_emphasis_strong_and_code_spans():
+    assert placeholder_mismatch("a *b* **c** `d`", "**C** `D` *B* a") == ""
+    assert placeholder_mismatch("a **b** c", "a b c") == "translation loses **strong**"
+    assert placeholder_mismatch("a **b** c", "a **b c") == "translation loses **strong**"  # broken, not moved
+    assert placeholder_mismatch("a b", "a *b*") == "translation invents *emphasis*"
+
+
 def test_markup_in_a_translation_is_escaped():
-    html = lz("en", "<script>alert(1)</script> {ref:a/b} <b onclick=x>").rich(TEXT, resolve)
+    html = lz("en", "<script>alert(1)</script> {ref:a/b} *x* <b onclick=x>").rich(TEXT, resolve)
     assert "<script>" not in html and "&lt;script&gt;" in html and "<b " not in html
 
 

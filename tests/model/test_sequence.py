@@ -1,24 +1,17 @@
 """The phase-sequence model: numbering, lettering per language, mirrors, references, bad input."""
 import pytest
 
-from aids import pipeline
-from aids.config import read_project
 from aids.errors import AidsError
 from aids.model import sequence
 
-from ..helpers import DEMO_SEQUENCE, make_project
+from ..helpers import DEMO_SEQUENCE, localized_demo, make_project, read_demo
 
 
-def read(root):
-    project = read_project(root)
-    game = project.read_game("demo")
-    return pipeline.read_aid(project, game, game.aids[0]), project, game
+read = read_demo
 
 
 def localized(root, lang):
-    aid, project, game = read(root)
-    lz = pipeline.localizer(project, game, lang)
-    return sequence.localize(aid.model, lz), lz
+    return localized_demo(root, lang, sequence)
 
 
 def flat(steps, out=None):

@@ -1,0 +1,585 @@
+"""The rule booklet: numbered rules from Markdown files, contents, cross-references, glossary, embedded aids."""
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Iterator, Union
+from urllib.parse import urlparse
+
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+from markupsafe import Markup
+from mdit_py_plugins.container import container_plugin
+
+from ..errors import Position, Problems
+from ..source.yamlfile import Source, check_map, is_text
+from .text import PLACEHOLDER, Text
+
+KIND = "booklet"
+TEMPLATE = "booklet.html"
+ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
+# `## Title {#stable-id}`; `{#id .unnumbered}` for a heading outside the numbered case system
+HEADING_ID = re.compile(r"\s*\{#([^\s{}]*)(\s+\.unnumbered)?\}\s*\Z")
+NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?\Z")  # a table cell holding only a number is data
+# ... and so is one holding counter ratings (2-4, 3/4-6) or a code (RTG, X+), printed as it is in every language
+VERBATIM = re.compile(r"\d+(?:[/-]\d+)+\Z|[A-Z][A-Z0-9+/-]*\Z")
+BOXES = ("example", "note", "optional", "designer", "exception")
+DIRECTIVES = ("abbreviations", "glossary", "embed")
+PLACEHOLDERS = ("ref", "see", "term")
+PAGE_SIZES = {"A4": "A4", "A5": "A5", "Letter": "letter"}
+IMAGES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
+FIELDS = ["subtitle", "author", "translator", "version", "published", "page_size", "glossary"]
+TERM_FIELDS = ["id", "term", "abbr", "original", "definition"]
+
+# Raw HTML is parsed (not passed through) only so that it can be reported where it stands.
+_MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable("table")
+container_plugin(_MARKDOWN, "block", validate=lambda params, *args: True)
+_ESCAPE = re.compile(r"([\\`*_\[\]])")
+
+
+@dataclass
+class Heading:
+    id: str
+    level: int  # 1 for "#", 2 for "##", ...
+    number: tuple[int, ...]  # () for an unnumbered heading
+    text: Text
+
+    @property
+    def label(self) -> str:
+        return ".".join(str(n) for n in self.number)
+
+
+@dataclass
+class Paragraph:
+    text: Text
+
+
+@dataclass
+class Image:
+    data_uri: str
+    alt: Text | None
+
+
+@dataclass
+class ListBlock:
+    ordered: bool
+    start: int
+    items: list[list["Block"]]
+
+
+class Verbatim(str):
+    """A table cell of counter ratings (2-4, 3/4-6) or a code (RTG): data, the same in every language."""
+
+
+Cell = Union[Text, Decimal, Verbatim, None]
+
+
+@dataclass
+class Table:
+    head: list[Cell]
+    rows: list[list[Cell]]
+    align: list[str]  # "left", "right", "center" or ""
+
+
+@dataclass
+class Box:
+    kind: str  # one of BOXES
+    blocks: list["Block"]
+
+
+@dataclass
+class Directive:
+    name: str  # one of DIRECTIVES
+    arg: str
+    where: Position
+    target: tuple | None = None  # (kind module, model) of an embedded aid, set by link()
+
+
+Block = Union[Heading, Paragraph, Image, ListBlock, Table, Box, Directive]
+
+
+@dataclass
+class Term:
+    id: str
+    name: Text
+    abbr: str  # the same in every language (ZOC, MP)
+    original: str  # the name in the game's original language, shown beside the term on first use
+    definition: Text | None
+
+
+@dataclass
+class Booklet:
+    id: str
+    title: Text
+    subtitle: Text | None
+    author: str
+    translator: dict[str, str]  # language -> name; "*" for every language
+    version: str
+    published: dt.date | None
+    page_size: str
+    blocks: list[Block]
+    glossary: list[Term]
+    source: Source
+    kind: str = KIND
+    headings: dict[str, Heading] = field(default_factory=dict)
+
+    def term(self, term_id: str) -> Term | None:
+        return next((t for t in self.glossary if t.id == term_id), None)
+
+    @property
+    def embeds(self) -> list[Directive]:
+        return [b for b in walk(self.blocks) if isinstance(b, Directive) and b.name == "embed"]
+
+    def messages(self) -> Iterator[Text]:
+        yield self.title
+        if self.subtitle:
+            yield self.subtitle
+        for block in walk(self.blocks):
+            if isinstance(block, (Heading, Paragraph)):
+                yield block.text
+            elif isinstance(block, Image) and block.alt:
+                yield block.alt
+            elif isinstance(block, Table):
+                yield from (c for row in [block.head, *block.rows] for c in row if isinstance(c, Text))
+        for term in self.glossary:
+            yield term.name
+            if term.definition:
+                yield term.definition
+
+
+def walk(blocks: list[Block]) -> Iterator[Block]:
+    """Every block in document order, boxes and list items entered."""
+    for block in blocks:
+        yield block
+        if isinstance(block, Box):
+            yield from walk(block.blocks)
+        elif isinstance(block, ListBlock):
+            for item in block.items:
+                yield from walk(item)
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+def read(src: Source, game, problems: Problems) -> Booklet | None:
+    data = src.data
+    if not check_map(src, data, problems, required=["kind", "id", "title", "files"], optional=FIELDS,
+                     what="booklet"):
+        return None
+    bid = str(data["id"])
+    if not ID.match(bid):
+        problems.add(src.at(data, "id", value=True), f"malformed id '{bid}'", "lowercase letters, digits and '-'")
+    page_size = str(data.get("page_size", "A4"))
+    if page_size not in PAGE_SIZES:
+        problems.add(src.at(data, "page_size", value=True), f"unknown page size '{page_size}'", ", ".join(PAGE_SIZES))
+        page_size = "A4"
+    published = data.get("published")
+    if published is not None and not isinstance(published, dt.date):
+        problems.add(src.at(data, "published", value=True), f"'{published}' is not a date", "YYYY-MM-DD")
+        published = None
+
+    def text(key: str, comment: str) -> Text | None:
+        if not is_text(data.get(key)):
+            return None
+        return Text(str(data[key]).strip(), f"{bid}/{key}", comment, src.at(data, key, value=True))
+
+    booklet = Booklet(
+        bid, text("title", "Title of the rule booklet"), text("subtitle", "Subtitle of the rule booklet"),
+        str(data.get("author") or ""), _read_translator(src, data, problems),
+        str(data.get("version") or (game.version if game else "")),
+        published or (game.published if game else None), PAGE_SIZES[page_size], [],
+        _read_glossary(src, data.get("glossary") or [], bid, problems), src)
+    reader = _Reader(booklet, src, game.folder if game else src.path.parent, problems)
+    files = data["files"]
+    if not isinstance(files, list) or not files:
+        problems.add(src.at(data, "files", value=True), "files must be a list of Markdown files", "- rules.md")
+        return None
+    for i, name in enumerate(files):
+        reader.read_file(str(name), src.at(files, i))
+    reader.check_references()
+    return booklet
+
+
+def _read_translator(src: Source, data, problems: Problems) -> dict[str, str]:
+    """`translator: Name` credits every language; `translator: {pl: Name}` only the languages named."""
+    raw = data.get("translator")
+    if raw is None or isinstance(raw, str):
+        return {"*": raw} if raw else {}
+    if not hasattr(raw, "items") or not all(isinstance(v, str) for v in raw.values()):
+        problems.add(src.at(data, "translator", value=True), "translator must be a name or a map of names",
+                     "translator: Name, or translator: {pl: Name}")
+        return {}
+    return {str(k): v for k, v in raw.items()}
+
+
+def _read_glossary(src: Source, raw, bid: str, problems: Problems) -> list[Term]:
+    terms: list[Term] = []
+    if not isinstance(raw, list):
+        problems.add(src.at(raw), "glossary must be a list", "- id: ...\n  term: ...")
+        return terms
+    for i, node in enumerate(raw):
+        if not check_map(src, node, problems, required=["id", "term"], optional=TERM_FIELDS[2:],
+                         what="glossary entry", where=src.at(raw, i)):
+            continue
+        tid = str(node["id"])
+        if not ID.match(tid) or any(t.id == tid for t in terms):
+            problems.add(src.at(node, "id", value=True), f"malformed or duplicate term id '{tid}'",
+                         "unique lowercase letters, digits and '-'")
+            continue
+        definition = Text(str(node["definition"]).strip(), f"{bid}/glossary/{tid}/definition",
+                          f"Definition of the glossary term {tid}", src.at(node, "definition", value=True)) \
+            if is_text(node.get("definition")) else None
+        terms.append(Term(tid, Text(str(node["term"]).strip(), f"{bid}/glossary/{tid}",
+                                    "Glossary term" + (f" (abbreviation {node['abbr']})" if node.get("abbr") else ""),
+                                    src.at(node, "term", value=True)),
+                          str(node.get("abbr") or ""), str(node.get("original") or ""), definition))
+    return terms
+
+
+class _Reader:
+    """Walks the Markdown syntax trees of a booklet's files, numbering headings and cutting messages."""
+
+    def __init__(self, booklet: Booklet, src: Source, folder: Path, problems: Problems):
+        self.booklet, self.src, self.folder, self.problems = booklet, src, folder.resolve(), problems
+        self.counters: list[int] = []
+        self.section = "start"  # id of the heading the next message belongs to
+        self.count = 0  # messages since that heading
+        self.placeholders: list[tuple[str, str, Position]] = []
+        self.first_line: dict[str, Position] = {}
+        self.file, self.shown, self.lines = folder, "", []  # the Markdown file being read
+
+    def read_file(self, name: str, where: Position) -> None:
+        path = (self.src.path.parent / name).resolve()
+        if not path.is_relative_to(self.folder) or not path.is_file():
+            self.problems.add(where, f"Markdown file '{name}' not found in the game folder",
+                              "a file beside the booklet source")
+            return
+        self.shown = str(Path(self.src.shown).parent / name)
+        self.file = path
+        self.lines = path.read_text(encoding="utf-8").splitlines()
+        tree = SyntaxTreeNode(_MARKDOWN.parse("\n".join(self.lines)))
+        self.booklet.blocks.extend(self.blocks(tree.children, ""))
+
+    # -- positions -----------------------------------------------------------------------------
+    def at(self, node, needle: str = "") -> Position:
+        """Where `node` starts, or where `needle` first occurs within its lines."""
+        first, last = (node.map or [0, 0]) if node is not None else (0, 0)
+        if needle:
+            for n in range(first, max(last, first + 1)):
+                col = self.lines[n].find(needle) if n < len(self.lines) else -1
+                if col >= 0:
+                    return Position(self.shown, n + 1, col + 1)
+        col = len(self.lines[first]) - len(self.lines[first].lstrip()) if first < len(self.lines) else 0
+        return Position(self.shown, first + 1, col + 1)
+
+    def message(self, msgid: str, node, what: str) -> Text:
+        self.count += 1
+        heading = self.booklet.headings.get(self.section)
+        place = f"section {heading.label}" if heading and heading.number else f"section '{self.section}'"
+        return Text(msgid, f"{self.booklet.id}/{self.section}/{self.count}", f"{what} in {place}", self.at(node))
+
+    # -- blocks --------------------------------------------------------------------------------
+    def blocks(self, nodes, context: str) -> list[Block]:
+        out: list[Block] = []
+        for node in nodes:
+            block = self.block(node, context)
+            if block is not None:
+                out.append(block)
+        return out
+
+    def block(self, node, context: str) -> Block | None:
+        kind = node.type
+        if kind == "heading":
+            if context:
+                self.problems.add(self.at(node), f"a heading inside {context}", "headings at the top level only")
+                return None
+            return self.heading(node)
+        if kind == "paragraph":
+            inline = node.children[0]
+            if len(inline.children) == 1 and inline.children[0].type == "image":
+                return self.image(inline.children[0], node)
+            what = {"": "Paragraph", "a list": "List item"}.get(context, f"Paragraph of {context}")
+            return Paragraph(self.message(self.inline(inline, node), node, what))
+        if kind in ("bullet_list", "ordered_list"):
+            start = int(node.attrs.get("start", 1)) if kind == "ordered_list" else 1
+            items = [self.blocks(item.children, "a list") for item in node.children]
+            return ListBlock(kind == "ordered_list", start, items)
+        if kind == "table":
+            return self.table(node)
+        if kind == "container_block":
+            return self.container(node, context)
+        if kind == "hr":
+            return None
+        if kind in ("html_block", "html_inline"):
+            self.problems.add(self.at(node), "raw HTML in Markdown", "Markdown only; HTML is never passed through")
+            return None
+        self.problems.add(self.at(node), f"unsupported Markdown element '{kind}'",
+                          "headings, paragraphs, lists, tables, images and ::: blocks")
+        return None
+
+    def heading(self, node) -> Heading | None:
+        raw = node.children[0].content
+        m = HEADING_ID.search(raw)
+        level = int(node.tag[1])
+        if not m or not ID.match(m.group(1)):
+            self.problems.add(self.at(node, "{#") if m else self.at(node), "heading without a valid id",
+                              "a stable id at its end, e.g. ## Zone of control {#zoc}")
+            return None
+        hid = m.group(1)
+        if hid in self.booklet.headings or hid in self.first_line:
+            self.problems.add(self.at(node, "{#"), f"heading id '{hid}' used twice (first at {self.first_line[hid]})",
+                              "ids unique within the booklet")
+            return None
+        self.first_line[hid] = self.at(node)
+        number: tuple[int, ...] = ()
+        if not m.group(2):
+            if level > len(self.counters) + 1:
+                self.problems.add(self.at(node), f"heading level {level} under level {len(self.counters)}",
+                                  f"a heading of level {len(self.counters) + 1} or less")
+                return None
+            self.counters = self.counters[:level]
+            if len(self.counters) < level:
+                self.counters.append(0)
+            self.counters[level - 1] += 1
+            number = tuple(self.counters)
+        self.section, self.count = hid, 0
+        heading = Heading(hid, level, number, Text("", "", "", self.at(node)))
+        self.booklet.headings[hid] = heading
+        label = f"Heading {heading.label}" if number else "Unnumbered heading"
+        heading.text = Text(HEADING_ID.sub("", self.inline(node.children[0], node)).strip(),
+                            f"{self.booklet.id}/{hid}", label, self.at(node))
+        return heading
+
+    def container(self, node, context: str) -> Block | None:
+        name, _, arg = node.info.strip().partition(" ")
+        arg = arg.strip()
+        if name in BOXES:
+            if context.startswith("a box"):
+                self.problems.add(self.at(node), f"a ::: {name} block inside {context}", "boxes side by side")
+                return None
+            return Box(name, self.blocks(node.children, f"a box ({name})"))
+        if name in DIRECTIVES:
+            if node.children:
+                self.problems.add(self.at(node), f"::: {name} takes no content", f"::: {name}\\n:::")
+            if (name == "embed") != bool(arg):
+                self.problems.add(self.at(node), f"::: {name} {arg}".rstrip() + ": wrong argument",
+                                  "::: embed <aid id>" if name == "embed" else f"::: {name} alone")
+                return None
+            return Directive(name, arg, self.at(node))
+        self.problems.add(self.at(node, ":::"), f"unknown block kind '{name}'", ", ".join(BOXES + DIRECTIVES))
+        return None
+
+    def table(self, node) -> Table:
+        head, *body = [tr for part in node.children for tr in part.children]
+        align = [re.sub(r"text-align:", "", str(c.attrs.get("style", ""))) for c in head.children]
+        cells = [[self.cell(c, tr) for c in tr.children] for tr in [head, *body]]
+        return Table(cells[0], cells[1:], align)
+
+    def cell(self, cell, row) -> Cell:
+        inline = cell.children[0] if cell.children else None
+        raw = inline.content.strip() if inline is not None else ""
+        if not raw:
+            return None
+        if NUMBER.match(raw):
+            return Decimal(raw.replace("\u2212", "-"))
+        if VERBATIM.match(raw):
+            return Verbatim(raw)
+        return self.message(self.inline(inline, row), row, "Table cell")
+
+    def image(self, node, para) -> Image | None:
+        src = str(node.attrs.get("src", ""))
+        where = self.at(para, src or "![")
+        path = (self.file.parent / src).resolve()
+        if urlparse(src).scheme or src.startswith("//"):
+            self.problems.add(where, f"image '{src}' is not a file of the game", "a path inside the game folder")
+            return None
+        if not path.is_relative_to(self.folder) or not path.is_file() or path.suffix.lower() not in IMAGES:
+            self.problems.add(where, f"image '{src}' not found in the game folder",
+                              "a .png, .jpg or .svg file inside the game folder")
+            return None
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        alt = self.inline(node, para).strip()
+        return Image(f"data:{IMAGES[path.suffix.lower()]};base64,{data}",
+                     self.message(alt, para, "Image description") if alt else None)
+
+    # -- inline --------------------------------------------------------------------------------
+    def inline(self, node, block) -> str:
+        """The msgid of an inline run: emphasis kept as Markdown, references and terms as placeholders."""
+        out = []
+        for child in node.children:
+            kind = child.type
+            if kind == "text":
+                for m in PLACEHOLDER.finditer(child.content):
+                    self.placeholders.append((m.group(1), m.group(2), self.at(block, m.group(0))))
+                out.append(_ESCAPE.sub(r"\\\1", child.content))
+            elif kind in ("softbreak", "hardbreak"):
+                out.append(" ")
+            elif kind in ("em", "strong"):
+                mark = "*" if kind == "em" else "**"
+                out.append(mark + self.inline(child, block) + mark)
+            elif kind == "code_inline":
+                out.append(f"`{child.content}`")
+            elif kind == "link":
+                out.append(self.link(child, block))
+            elif kind == "html_inline":
+                self.problems.add(self.at(block, child.content), f"raw HTML '{child.content}' in Markdown",
+                                  "Markdown only; HTML is never passed through")
+            elif kind == "image":
+                self.problems.add(self.at(block, "!["), "an image inside text", "an image alone in its paragraph")
+            else:
+                self.problems.add(self.at(block), f"unsupported inline Markdown '{kind}'", "emphasis, links")
+        return re.sub(r"\s+", " ", "".join(out))
+
+    def link(self, node, block) -> str:
+        href = str(node.attrs.get("href", ""))
+        where = self.at(block, f"]({href}") if href else self.at(block)
+        if where.line:  # point at the link's opening bracket, not at the middle of it
+            line = self.lines[where.line - 1]
+            where = Position(where.path, where.line, line.rfind("[", 0, where.col - 1) + 1 or where.col)
+        if node.children:
+            self.problems.add(where, "a link with text of its own",
+                              "[](#id) for a rule's number, [](term:id) for a glossary term")
+            return ""
+        if href.startswith("#"):
+            kind, target = "ref", href[1:]
+        elif href.startswith("term:"):
+            kind, target = "term", href[5:]
+        else:
+            self.problems.add(where, f"link to '{href}' outside the booklet", "[](#id) or [](term:id)")
+            return ""
+        self.placeholders.append((kind, target, where))
+        return f"{{{kind}:{target}}}"
+
+    def check_references(self) -> None:
+        for kind, target, where in self.placeholders:
+            if kind not in PLACEHOLDERS:
+                self.problems.add(where, f"unknown placeholder '{{{kind}:{target}}}'",
+                                  "{ref:id}, {see:id} or {term:id}")
+            elif kind == "term" and self.booklet.term(target) is None:
+                self.problems.add(where, f"glossary term '{target}' referenced but not defined",
+                                  ", ".join(t.id for t in self.booklet.glossary) or "a term under glossary:")
+            elif kind != "term":
+                heading = self.booklet.headings.get(target)
+                if heading is None or not heading.number:
+                    self.problems.add(where, f"reference to unknown id '{target}'",
+                                      "the {#id} of a numbered heading")
+
+
+def link(booklet: Booklet, models: dict, problems: Problems) -> None:
+    """Resolve every `::: embed <id>` to another aid of the game whose kind can be embedded."""
+    from . import KINDS
+    embeddable = sorted(k for k, m in KINDS.items() if getattr(m, "EMBED_TEMPLATE", None))
+    for directive in booklet.embeds:
+        target = models.get(directive.arg)
+        kind = KINDS.get(getattr(target, "kind", ""))
+        if target is None:
+            others = sorted(i for i in models if i != booklet.id)
+            problems.add(directive.where, f"embedded aid '{directive.arg}' does not exist",
+                         ", ".join(others) or "the id of another aid of this game")
+        elif kind is None or not getattr(kind, "EMBED_TEMPLATE", None):
+            problems.add(directive.where, f"aid '{directive.arg}' of kind '{target.kind}' cannot be embedded",
+                         "an aid of kind " + ", ".join(embeddable))
+        else:
+            directive.target = (kind, target)
+            # the embedded aid's anchors share the booklet's page: a clash would break its links
+            own = set(booklet.headings) | {h.label for h in booklet.headings.values() if h.number}
+            for anchor in sorted(set(getattr(target, "anchors", list)()) & own):
+                problems.add(directive.where, f"embedded aid '{directive.arg}' has an anchor '{anchor}' that is "
+                             f"also a heading id or rule number of the booklet", "distinct ids")
+
+
+def display_name(lz) -> str:
+    return lz.pgettext("aid kind", "Rule booklet")
+
+
+# --- localizing --------------------------------------------------------------------------------
+
+def box_label(lz, kind: str) -> str:
+    return {
+        "example": lz.pgettext("box in a rule booklet", "Example"),
+        "note": lz.pgettext("box in a rule booklet", "Note"),
+        "optional": lz.pgettext("box in a rule booklet", "Optional rule"),
+        "designer": lz.pgettext("box in a rule booklet", "Designer's note"),
+        "exception": lz.pgettext("box in a rule booklet", "Exception"),
+    }[kind]
+
+
+def localize(booklet: Booklet, lz, edition=None) -> dict:
+    """The template context of `booklet` in one language: numbers, references and terms resolved."""
+    used: set[str] = set()
+
+    def ref(target: str) -> Markup:
+        heading = booklet.headings[target]
+        return Markup('<a class="ref" href="#{}">{}</a>').format(heading.id, heading.label)
+
+    def resolve(kind: str, target: str, first_use: bool = True) -> Markup:
+        if kind == "see":
+            return lz.ui_markup("see", "see %(ref)s", ref=ref(target))
+        if kind == "ref":
+            return ref(target)
+        term = booklet.term(target)
+        name = lz.text(term.name)
+        shown = Markup('<span class="term">{}</span>').format(name)
+        beside = term.abbr or term.original
+        if first_use and target not in used and beside and beside.casefold() not in name.casefold():
+            shown += Markup(' <span class="original">({})</span>').format(beside)
+        if first_use:
+            used.add(target)
+        return shown
+
+    def text(t: Text) -> Markup:
+        return lz.rich(t, resolve)
+
+    def cell(c: Cell) -> dict:
+        if isinstance(c, Decimal):
+            return {"text": lz.number(c), "numeric": True}
+        if isinstance(c, Verbatim):
+            return {"text": str(c), "numeric": False}
+        return {"text": text(c) if c is not None else "", "numeric": False}
+
+    def blocks(items: list[Block]) -> list[dict]:
+        out = []
+        for b in items:
+            if isinstance(b, Heading):
+                out.append({"type": "heading", "id": b.id, "number": b.label, "level": b.level,
+                            "text": text(b.text)})
+            elif isinstance(b, Paragraph):
+                out.append({"type": "paragraph", "text": text(b.text)})
+            elif isinstance(b, Image):
+                out.append({"type": "image", "src": b.data_uri, "alt": lz.text(b.alt) if b.alt else ""})
+            elif isinstance(b, ListBlock):
+                out.append({"type": "list", "ordered": b.ordered, "start": b.start,
+                            "entries": [blocks(item) for item in b.items]})
+            elif isinstance(b, Table):
+                out.append({"type": "table", "head": [cell(c) for c in b.head], "align": b.align,
+                            "rows": [[cell(c) for c in row] for row in b.rows]})
+            elif isinstance(b, Box):
+                out.append({"type": "box", "kind": b.kind, "label": box_label(lz, b.kind), "blocks": blocks(b.blocks)})
+            elif b.name == "embed":
+                kind, model = b.target
+                out.append({"type": "embed", "kind": model.kind, "template": kind.EMBED_TEMPLATE,
+                            "aid": kind.localize(model, lz, edition, rules=rules)})
+            elif b.name == "abbreviations":
+                terms = sorted((t for t in booklet.glossary if t.abbr), key=lambda t: t.abbr.casefold())
+                out.append({"type": "abbreviations", "entries": [{"abbr": t.abbr, "term": lz.text(t.name)} for t in terms]})
+            else:
+                out.append({"type": "glossary", "entries": [{
+                    "id": t.id, "term": lz.text(t.name), "abbr": t.abbr, "original": t.original,
+                    "definition": text(t.definition) if t.definition else ""} for t in booklet.glossary]})
+        return out
+
+    rules = {h.label: h.id for h in booklet.headings.values() if h.number}  # for embedded aids' rule: links
+    body = blocks(booklet.blocks)
+    toc = [{"id": h.id, "number": h.label, "level": h.level,
+            "text": lz.rich(h.text, lambda k, t: resolve(k, t, first_use=False))}
+           for h in booklet.headings.values() if h.number]
+    return {
+        "title": lz.text(booklet.title),
+        "subtitle": lz.text(booklet.subtitle) if booklet.subtitle else "",
+        "author": booklet.author, "translator": booklet.translator.get(lz.lang, booklet.translator.get("*", "")), "version": booklet.version,
+        "published": lz.date(booklet.published) if booklet.published else "",
+        "toc": toc, "blocks": body,
+    }

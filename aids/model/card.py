@@ -1,0 +1,435 @@
+"""The referee card: a fixed-size card of typed sections on a front and a back face, fitted per language."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+from babel.dates import format_skeleton
+from markupsafe import Markup
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from ..errors import Position, Problems
+from ..source.yamlfile import Source, check_map, is_text
+from .text import PLACEHOLDER, Text
+
+KIND = "card"
+TEMPLATE = "card.html"
+ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
+MM = 72 / 25.4
+
+# Named sizes in millimetres (portrait). Anything else is given as "<width>x<height>" in mm.
+SIZES = {"A7": (74, 105), "A6": (105, 148), "A5": (148, 210), "A4": (210, 297),
+         "poker": (63, 88), "bridge": (57, 89), "tarot": (70, 120)}
+PAPERS = {"A4": (210, 297), "Letter": (215.9, 279.4)}
+SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*\Z")
+FACES = ("front", "back")
+NUMBERING = ("decimal", "upper", "lower")
+
+# What each section kind holds per item, besides its id: required fields, then optional ones.
+ITEM_FIELDS: dict[str, tuple[list[str], list[str]]] = {
+    "rules": (["text"], []),           # bullet rules
+    "steps": (["text"], []),           # numbered steps 1., 2. or A., B.
+    "legend": (["symbol", "text"], ["glyph"]),  # a symbol or die face -> its meaning
+    "scoring": (["points", "text"], []),  # an event -> signed points (+30, −3)
+    "ranking": (["points", "text"], []),  # an outcome -> points awarded (3 points, 0 points)
+    "ladder": (["penalty", "text"], []),  # ordered penalties: warning, yellow card, ...
+    "text": (["text"], []),            # free paragraphs
+}
+SECTION_FIELDS = ["id", "kind", "face", "title", "intro", "items", "note", "numbering"]
+CARD_FIELDS = ["kind", "id", "title", "subtitle", "size", "faces", "columns", "font_size", "min_font_size",
+               "margin", "sheet", "sections", "signature"]
+SHEET_FIELDS = ["paper", "gutter", "bleed"]
+PLACEHOLDERS = "{num:<number>} or {date:<YYYY-MM-DD>}"
+
+
+@dataclass
+class Item:
+    id: str
+    text: Text
+    term: Text | None = None  # legend symbol or ladder penalty
+    glyph: str | None = None  # a character drawn before a legend symbol (★)
+    points: int | float | None = None
+
+
+@dataclass
+class Section:
+    id: str
+    kind: str
+    face: str
+    title: Text | None
+    intro: Text | None
+    note: Text | None
+    items: list[Item]
+    numbering: str
+    where: Position
+
+
+@dataclass
+class Sheet:
+    paper: str
+    gutter: float  # mm between cards
+    bleed: float  # mm around the trimmed sheet
+
+
+@dataclass
+class Card:
+    id: str
+    title: Text
+    subtitle: Text | None
+    size_name: str
+    width: float  # mm
+    height: float  # mm
+    faces: list[str]
+    columns: int
+    font_size: float  # pt, the designed size
+    min_font_size: float  # pt, the smallest the fitting may go
+    margin: float  # mm
+    sheet: Sheet
+    sections: list[Section]
+    signature: tuple[Text, str, str] | None  # (role, name, face)
+    source: Source
+    kind: str = KIND
+
+    def on(self, face: str) -> list[Section]:
+        return [s for s in self.sections if s.face == face]
+
+    def messages(self) -> Iterator[Text]:
+        yield self.title
+        if self.subtitle:
+            yield self.subtitle
+        for section in self.sections:
+            yield from (t for t in (section.title, section.intro) if t)
+            for item in section.items:
+                if item.term:
+                    yield item.term
+                yield item.text
+            if section.note:
+                yield section.note
+        if self.signature:
+            yield self.signature[0]
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+def read(src: Source, game, problems: Problems) -> Card | None:
+    data = src.data
+    if not check_map(src, data, problems, required=["kind", "id", "title", "size", "sections"],
+                     optional=CARD_FIELDS, what="card"):
+        return None
+    card_id = str(data["id"])
+    if not ID.match(card_id):
+        problems.add(src.at(data, "id", value=True), f"malformed id '{card_id}'", "lowercase letters, digits and '-'")
+    title = _text(src, data, "title", f"{card_id}/title", "Title of the card")
+    subtitle = _text(src, data, "subtitle", f"{card_id}/subtitle", "Subtitle of the card, under its title") \
+        if is_text(data.get("subtitle")) else None
+    size = _read_size(src, data, problems)
+    faces = _read_faces(src, data, problems)
+    columns = _number(src, data, "columns", 1, problems, integer=True, low=1, high=4)
+    font_size = _number(src, data, "font_size", 9, problems, low=4, high=36)
+    min_font_size = _number(src, data, "min_font_size", 6, problems, low=4, high=36)
+    if min_font_size > font_size:
+        problems.add(src.at(data, "min_font_size", value=True),
+                     f"min_font_size {min_font_size} is above font_size {font_size}", f"at most {font_size}")
+    margin = _number(src, data, "margin", 5, problems, low=0, high=50)
+    sheet = _read_sheet(src, data, problems)
+    if size:
+        _check_room(src, data, size, margin, columns, min_font_size, problems)
+    sections = _read_sections(src, data, card_id, faces, problems)
+    signature = _read_signature(src, data, card_id, faces, problems)
+    _check_placeholders(src, data, problems)
+    if not size:
+        return None
+    name, width, height = size
+    return Card(card_id, title, subtitle, name, width, height, faces, columns, font_size, min_font_size,
+                margin, sheet, sections, signature, src)
+
+
+def _text(src: Source, node, key: str, context: str, comment: str) -> Text:
+    return Text(str(node[key]).strip(), context, comment, src.at(node, key, value=True))
+
+
+def _number(src, node, key, default, problems, *, integer=False, low=None, high=None):
+    if key not in node:
+        return default
+    value = node[key]
+    wanted = "a whole number" if integer else "a number"
+    if isinstance(value, bool) or not isinstance(value, int if integer else (int, float)):
+        problems.add(src.at(node, key, value=True), f"{key} '{value}' is not {wanted}", wanted)
+        return default
+    if (low is not None and value < low) or (high is not None and value > high):
+        problems.add(src.at(node, key, value=True), f"{key} {value} is out of range", f"{low} to {high}")
+        return default
+    return value
+
+
+def _read_size(src, data, problems) -> tuple[str, float, float] | None:
+    raw = str(data["size"])
+    if raw in SIZES:
+        return (raw, *SIZES[raw])
+    m = SIZE.match(raw)
+    if m and float(m.group(1)) > 0 and float(m.group(2)) > 0:
+        return (f"{m.group(1)} × {m.group(2)} mm", float(m.group(1)), float(m.group(2)))
+    problems.add(src.at(data, "size", value=True), f"unknown card size '{raw}'",
+                 ", ".join(SIZES) + " or <width>x<height> in mm, e.g. 63x88")
+    return None
+
+
+def _check_room(src, data, size, margin, columns, min_font_size, problems) -> None:
+    """A card must hold at least one line of a dozen characters per column at the smallest size."""
+    name, width, height = size
+    line_mm = min_font_size * 1.25 / MM
+    column_mm = (width - 2 * margin) / columns
+    if height - 2 * margin < 2 * line_mm or column_mm < 12 * min_font_size * 0.5 / MM:
+        need_w = 2 * margin + columns * 12 * min_font_size * 0.5 / MM
+        need_h = 2 * margin + 2 * line_mm
+        problems.add(src.at(data, "size", value=True),
+                     f"card {name} cannot fit a single line of text at {min_font_size} pt "
+                     f"within {margin} mm margins",
+                     f"a card of at least {need_w:.0f} × {need_h:.0f} mm")
+
+
+def _read_faces(src, data, problems) -> list[str]:
+    faces = data.get("faces", list(FACES))
+    if not isinstance(faces, list) or not faces or any(str(f) not in FACES for f in faces) \
+            or len(set(faces)) != len(faces):
+        problems.add(src.at(data, "faces", value=True), "faces must be a list of distinct faces",
+                     "[front, back] or [front]")
+        return list(FACES)
+    return [f for f in FACES if f in faces]
+
+
+def _read_sheet(src, data, problems) -> Sheet:
+    node = data.get("sheet")
+    if node is None:
+        return Sheet("A4", 5.0, 3.0)
+    if not check_map(src, node, problems, optional=SHEET_FIELDS, what="sheet"):
+        return Sheet("A4", 5.0, 3.0)
+    paper = str(node.get("paper", "A4"))
+    if paper not in PAPERS:
+        problems.add(src.at(node, "paper", value=True), f"unknown paper '{paper}'", ", ".join(PAPERS))
+        paper = "A4"
+    return Sheet(paper, float(_number(src, node, "gutter", 5, problems, low=0, high=50)),
+                 float(_number(src, node, "bleed", 3, problems, low=0, high=10)))
+
+
+def _read_sections(src, data, card_id, faces, problems) -> list[Section]:
+    raw = data["sections"]
+    if not isinstance(raw, list):
+        problems.add(src.at(data, "sections", value=True), "sections must be a list", "- id: ...\n  kind: ...")
+        return []
+    sections, seen = [], {}
+    for i, node in enumerate(raw):
+        if not check_map(src, node, problems, required=["id", "kind", "face"], optional=SECTION_FIELDS,
+                         what="section", where=src.at(raw, i)):
+            continue
+        sid = str(node["id"])
+        if not _check_id(src, node, problems, seen, "section"):
+            continue
+        kind = str(node["kind"])
+        if kind not in ITEM_FIELDS:
+            problems.add(src.at(node, "kind", value=True), f"unknown section kind '{kind}'", ", ".join(ITEM_FIELDS))
+            continue
+        face = str(node["face"])
+        if face not in faces:
+            problems.add(src.at(node, "face", value=True), f"section '{sid}' is on face '{face}', "
+                         "which this card does not have", ", ".join(faces))
+            continue
+        numbering = str(node.get("numbering", "decimal"))
+        if numbering not in NUMBERING or ("numbering" in node and kind not in ("steps", "ladder")):
+            problems.add(src.at(node, "numbering", value=True), f"numbering '{numbering}' does not apply here",
+                         ", ".join(NUMBERING) + " on steps or ladder sections")
+            numbering = "decimal"
+        ctx = f"{card_id}/{sid}"
+
+        def optional(key, what):
+            return _text(src, node, key, f"{ctx}/{key}", f"{what} of section {sid} ({kind})") \
+                if is_text(node.get(key)) else None
+
+        items = _read_items(src, node, kind, ctx, sid, problems)
+        sections.append(Section(sid, kind, face, optional("title", "Title"), optional("intro", "Introduction"),
+                                optional("note", "Note at the end"), items, numbering, src.at(node)))
+    return sections
+
+
+def _read_items(src, node, kind, ctx, sid, problems) -> list[Item]:
+    raw = node.get("items")
+    if raw is None:
+        problems.add(src.at(node), f"missing field 'items' in section '{sid}'", "items: [...]")
+        return []
+    if not isinstance(raw, list) or not raw:
+        problems.add(src.at(node, "items", value=True), "items must be a non-empty list", "- id: ...\n  text: ...")
+        return []
+    required, optional = ITEM_FIELDS[kind]
+    items, seen = [], {}
+    for n, child in enumerate(raw, start=1):
+        if not check_map(src, child, problems, required=["id", *required], optional=optional,
+                         what=f"{kind} item", where=src.at(raw, n - 1)):
+            continue
+        if not _check_id(src, child, problems, seen, "item"):
+            continue
+        iid = str(child["id"])
+        where = f"item {n} of section {sid} ({kind})"
+        item = Item(iid, _text(src, child, "text", f"{ctx}/{iid}", where.capitalize()))
+        if "symbol" in child:
+            item.term = _text(src, child, "symbol", f"{ctx}/{iid}/symbol", f"Symbol named in {where}")
+        if "penalty" in child:
+            item.term = _text(src, child, "penalty", f"{ctx}/{iid}/penalty", f"Penalty of {where}")
+        if "glyph" in child:
+            item.glyph = str(child["glyph"])
+            if len(item.glyph) > 2:
+                problems.add(src.at(child, "glyph", value=True), f"glyph '{item.glyph}' is not one character",
+                             "a single character such as ★")
+        if "points" in child:
+            points = child["points"]
+            if isinstance(points, bool) or not isinstance(points, (int, float)):
+                problems.add(src.at(child, "points", value=True), f"points '{points}' is not a number",
+                             "a number such as 30, -3 or 2.5")
+                continue
+            if kind == "ranking" and not isinstance(points, int):
+                # gettext's plural forms are defined for whole numbers only ("3 punkty", "5 punktów")
+                problems.add(src.at(child, "points", value=True), f"ranking points '{points}' are not a whole number",
+                             "a whole number such as 3 or 0")
+                continue
+            item.points = points
+        items.append(item)
+    return items
+
+
+def _check_id(src, node, problems, seen: dict, what: str) -> bool:
+    value = node.get("id")
+    if not ID.match(str(value)):
+        problems.add(src.at(node, "id", value=True), f"malformed {what} id '{value}'",
+                     "lowercase letters, digits and '-', e.g. air-movement")
+        return False
+    if value in seen:
+        problems.add(src.at(node, "id", value=True), f"duplicate {what} id '{value}' (first used on line {seen[value]})",
+                     f"{what} ids unique among siblings")
+        return False
+    seen[value] = src.at(node, "id", value=True).line
+    return True
+
+
+def _read_signature(src, data, card_id, faces, problems):
+    node = data.get("signature")
+    if node is None:
+        return None
+    if not check_map(src, node, problems, required=["role", "name"], optional=["face"], what="signature"):
+        return None
+    face = str(node.get("face", faces[-1]))
+    if face not in faces:
+        problems.add(src.at(node, "face", value=True), f"signature on face '{face}', which this card does not have",
+                     ", ".join(faces))
+        return None
+    role = _text(src, node, "role", f"{card_id}/signature", "Role of the person who signs the card (before the name)")
+    return role, str(node["name"]), face
+
+
+def _check_placeholders(src, data, problems) -> None:
+    """{num:..} and {date:..} are the only placeholders of a card; their values must parse."""
+
+    def walk(node):
+        if isinstance(node, CommentedMap):
+            pairs = node.items()
+        elif isinstance(node, CommentedSeq):
+            pairs = enumerate(node)
+        else:
+            return
+        for key, value in pairs:
+            if not isinstance(value, str):
+                walk(value)
+                continue
+            for m in PLACEHOLDER.finditer(value):
+                where = src.at_text(node, key, m.start()) if isinstance(node, CommentedMap) else src.at(node, key)
+                kind, arg = m.group(1), m.group(2)
+                if kind not in ("num", "date"):
+                    problems.add(where, f"unknown placeholder '{m.group(0)}'", PLACEHOLDERS)
+                elif kind == "num" and _as_number(arg) is None:
+                    problems.add(where, f"'{arg}' in {m.group(0)} is not a number", "{num:30}, {num:-3}, {num:2.5}")
+                elif kind == "date" and _as_date(arg) is None:
+                    problems.add(where, f"'{arg}' in {m.group(0)} is not a date", "{date:1920-08-11}")
+
+    walk(data)
+
+
+def _as_number(text: str) -> int | float | None:
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return None
+
+
+def _as_date(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def display_name(lz) -> str:
+    return lz.pgettext("aid kind", "Referee card")
+
+
+# --- localizing --------------------------------------------------------------------------------
+
+def localize(card: Card, lz, edition=None) -> dict:
+    """The card in the language of `lz`: text as safe HTML, numbers and labels made per locale."""
+
+    def resolve(kind: str, arg: str) -> Markup:
+        if kind == "num":
+            return Markup.escape(lz.number(_as_number(arg)))
+        return Markup.escape(format_skeleton("MMMMd", _as_date(arg), locale=lz.locale))
+
+    def rich(text: Text | None) -> Markup | None:
+        return lz.rich(text, resolve) if text else None
+
+    def label(section: Section, n: int) -> str | None:
+        if section.kind not in ("steps", "ladder"):
+            return None
+        if section.numbering == "decimal":
+            return lz.number(n)
+        letter = lz.letter(n)
+        return letter.upper() if section.numbering == "upper" else letter
+
+    def value(section: Section, item: Item) -> str | None:
+        if item.points is None:
+            return None
+        if section.kind == "scoring":
+            return lz.signed(item.points)
+        return lz.npgettext("points awarded, e.g. in a tournament ranking", "%(points)s point", "%(points)s points",
+                            abs(item.points)) % {"points": lz.number(item.points)}
+
+    def section(s: Section) -> dict:
+        return {
+            "id": s.id, "kind": s.kind, "title": lz.text(s.title) if s.title else None,
+            "intro": rich(s.intro), "note": rich(s.note),
+            "items": [{"id": i.id, "label": label(s, n), "value": value(s, i), "glyph": i.glyph,
+                       "term": rich(i.term), "text": rich(i.text)} for n, i in enumerate(s.items, start=1)],
+        }
+
+    face_names = {"front": lz.pgettext("face of a card", "Front"), "back": lz.pgettext("face of a card", "Back")}
+    signature = None
+    if card.signature:
+        role, name, face = card.signature
+        signature = {"role": lz.text(role), "name": name, "face": face}
+    return {
+        "id": card.id,
+        "title": lz.text(card.title),
+        "subtitle": lz.text(card.subtitle) if card.subtitle else None,
+        "size": {"name": card.size_name, "width": lz.number(card.width), "height": lz.number(card.height)},
+        "faces": [{"id": f, "name": face_names[f], "sections": [section(s) for s in card.on(f)]}
+                  for f in card.faces],
+        "signature": signature,
+    }
+
+
+# --- rendering ---------------------------------------------------------------------------------
+
+def render_pdf(card: Card, localized: dict, lz, context: dict, edition=None) -> dict:
+    """The card, one face a page at its own size, and the n-up print sheet (ReportLab, fitted per language)."""
+    from ..render import card_pdf
+    return card_pdf.render(card, localized, lz, context)

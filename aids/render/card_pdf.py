@@ -1,0 +1,433 @@
+"""Referee cards drawn with ReportLab: package fonts embedded, type fitted per face and language, n-up print sheets."""
+from __future__ import annotations
+
+import functools
+import html
+import io
+import math
+import re
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableStyle
+
+from ..errors import AidsError, Problem
+from ..model.card import MM, PAPERS, Card
+from .pdf import fonts_dir
+
+BODY, HEAD = "AidsSansCondensed", "AidsSans"
+INK, MUTED, ACCENT, RULE = colors.HexColor("#1a1a1a"), colors.HexColor("#5a5a5a"), \
+    colors.HexColor("#7a1f1f"), colors.HexColor("#b5b5b5")
+STEP = 0.25  # pt: the fitting shrinks the type in steps of this size
+GAP = 4 * MM  # between columns
+BAND = 3 * MM  # the accent band along the top edge (it bleeds)
+FOOTER = 6.0  # pt, the colophon under every face (never shrunk)
+
+
+@functools.lru_cache(maxsize=None)
+def register_fonts() -> None:
+    """The package's DejaVu under names of its own, as families so that <b> and <i> in paragraphs pick the faces."""
+    for family, stem in ((BODY, "DejaVuSansCondensed"), (HEAD, "DejaVuSans")):
+        faces = {"": "", "-Bold": "-Bold", "-Oblique": "-Oblique", "-BoldOblique": "-BoldOblique"}
+        for suffix, file_suffix in faces.items():
+            pdfmetrics.registerFont(TTFont(family + suffix, str(fonts_dir() / f"{stem}{file_suffix}.ttf")))
+        pdfmetrics.registerFontFamily(family, normal=family, bold=family + "-Bold", italic=family + "-Oblique",
+                                      boldItalic=family + "-BoldOblique")
+
+
+# --- text: the localized HTML as ReportLab paragraph markup --------------------------------------
+
+_TAG = re.compile(r"(<[^>]*>)")
+_TAGS = {"em": "i", "i": "i", "strong": "b", "b": "b"}
+
+
+def para_markup(rich) -> str:
+    """Safe HTML (lz.rich: <em>, <strong>, escaped text) as ReportLab markup: emphasis kept, other tags dropped.
+
+    Text between tags is unescaped and escaped again for ReportLab's parser, so a translator's "<" or "&"
+    stays text and cannot open a tag.
+    """
+    out = []
+    for token in _TAG.split(str(rich)):
+        if token.startswith("<"):
+            m = re.match(r"<(/?)(\w+)", token)
+            tag = _TAGS.get(m.group(2).lower()) if m else None
+            if tag:
+                out.append(f"<{m.group(1)}{tag}>")
+        else:
+            out.append(escape(html.unescape(token)))
+    return "".join(out)
+
+
+def plain(text: str) -> str:
+    return escape(str(text))
+
+
+def visible(markup: str) -> str:
+    return html.unescape(_TAG.sub("", markup))
+
+
+# --- one face as flowables, at one type size ---------------------------------------------------
+
+@dataclass
+class Face:
+    """A face being laid out: its localized sections, and which section each flowable belongs to."""
+    card: Card
+    localized: dict
+    face: dict
+    lang: str
+
+    def where(self, section_id: str):
+        """Source position of a section, or of the card's title, subtitle or signature."""
+        section = next((s for s in self.card.sections if s.id == section_id), None)
+        if section:
+            return section.where
+        src = self.card.source
+        return src.at(src.data, section_id) if section_id in src.data else src.at(src.data)
+
+
+class Styles:
+    def __init__(self, size: float):
+        self.size = size
+        lead = size * 1.22
+        self.body = ParagraphStyle("body", fontName=BODY, fontSize=size, leading=lead, textColor=INK,
+                                   spaceAfter=size * 0.2, bulletFontName=BODY, bulletFontSize=size)
+        self.bullet = ParagraphStyle("bullet", parent=self.body, leftIndent=size * 1.0, bulletIndent=size * 0.15)
+        self.step = ParagraphStyle("step", parent=self.body, leftIndent=size * 1.5, bulletIndent=0,
+                                   bulletFontName=BODY + "-Bold")
+        self.cell = ParagraphStyle("cell", parent=self.body, spaceAfter=0)
+        self.value = ParagraphStyle("value", parent=self.cell, fontName=BODY + "-Bold", alignment=TA_RIGHT)
+        self.term = ParagraphStyle("term", parent=self.cell, fontName=BODY + "-Bold")
+        self.note = ParagraphStyle("note", parent=self.body, fontName=BODY + "-Oblique", textColor=INK)
+        self.heading = ParagraphStyle("heading", parent=self.body, fontName=HEAD + "-Bold", fontSize=size * 1.05,
+                                      leading=size * 1.3, textColor=ACCENT, spaceBefore=size * 0.7,
+                                      spaceAfter=size * 0.25, textTransform="uppercase", keepWithNext=1)
+        self.title = ParagraphStyle("title", parent=self.body, fontName=HEAD + "-Bold", fontSize=size * 2.0,
+                                    leading=size * 2.3, alignment=TA_CENTER, spaceAfter=size * 0.1)
+        self.subtitle = ParagraphStyle("subtitle", parent=self.body, fontName=HEAD, fontSize=size * 1.15,
+                                       leading=size * 1.4, alignment=TA_CENTER, textColor=MUTED,
+                                       spaceAfter=size * 0.6, textTransform="uppercase")
+        self.running = ParagraphStyle("running", parent=self.subtitle, fontSize=size, leading=size * 1.25,
+                                      spaceAfter=size * 0.3)
+        self.signature = ParagraphStyle("signature", parent=self.body, alignment=TA_RIGHT, spaceAfter=0)
+
+
+def face_story(face: Face, size: float, width: float) -> list[Flowable]:
+    """Every flowable of `face` at type size `size`; each carries `_aids_section` for error messages."""
+    st = Styles(size)
+    story: list[Flowable] = []
+
+    def add(flowable: Flowable, section: str) -> None:
+        flowable._aids_section = section
+        story.append(flowable)
+
+    def para(markup: str, style, section: str, **kw) -> Paragraph:
+        _check_glyphs(face, markup, style.fontName, section)
+        return Paragraph(markup, style, **kw)
+
+    loc = face.localized
+    if face.face["id"] == face.card.faces[0]:
+        add(para(plain(loc["title"]), st.title, "title"), "title")
+        if loc["subtitle"]:
+            add(para(plain(loc["subtitle"]), st.subtitle, "subtitle"), "subtitle")
+    else:
+        add(para(plain(loc["title"]), st.running, "title"), "title")
+    for section in face.face["sections"]:
+        sid = section["id"]
+        if section["title"]:
+            add(keep(para(plain(section["title"]), st.heading, sid), st), sid)
+        if section["intro"]:
+            add(keep(para(para_markup(section["intro"]), st.body, sid), st), sid)
+        for flowable in _items(face, section, st, width, para):
+            add(flowable, sid)
+        if section["note"]:
+            add(para(para_markup(section["note"]), st.note, sid), sid)
+    signature = loc["signature"]
+    if signature and signature["face"] == face.face["id"]:
+        line = para(f"{plain(signature['role'])}<br/><b>{plain(signature['name'])}</b>", st.signature, "signature")
+        table = Table([[line]], colWidths=[min(width, 40 * size)], hAlign="RIGHT", style=TableStyle([
+            ("FONTNAME", (0, 0), (-1, -1), BODY), ("LINEABOVE", (0, 0), (-1, 0), 0.5, INK),
+            ("TOPPADDING", (0, 0), (-1, -1), size * 0.2), ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
+        add(Spacer(1, size * 2.5), "signature")
+        add(table, "signature")
+    return story
+
+
+def keep(flowable: Flowable, st: Styles) -> Flowable:
+    """Mark a heading or an introduction to stay in a column with at least three lines of what follows."""
+    flowable._aids_keep = 3 * st.body.leading
+    return flowable
+
+
+def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Flowable]:
+    sid, kind, items = section["id"], section["kind"], section["items"]
+    if kind == "rules":
+        return [para(para_markup(i["text"]), st.bullet, sid, bulletText="•") for i in items]
+    if kind == "steps":
+        return [para(para_markup(i["text"]), st.step, sid, bulletText=f"{i['label']}.") for i in items]
+    if kind == "text":
+        return [para(para_markup(i["text"]), st.body, sid) for i in items]
+    # legend, scoring, ranking, ladder: a two-column table, the key on the left
+    keys = []
+    for i in items:
+        if kind == "legend":
+            glyph = f"{plain(i['glyph'])} " if i["glyph"] else ""
+            keys.append((f"{glyph}{para_markup(i['term'])}", st.term))
+        elif kind == "ladder":
+            keys.append((f"{plain(i['label'])}. {para_markup(i['term'])}", st.term))
+        else:
+            keys.append((plain(i["value"]), st.value))
+    pad = st.size * 0.3
+    key_width = max(pdfmetrics.stringWidth(visible(k), BODY + "-Bold", st.size) for k, _ in keys) + 2 * pad + 1
+    key_width = min(key_width, width * 0.45)
+    rows = [[para(k, style, sid), para(para_markup(i["text"]), st.cell, sid)] for (k, style), i in zip(keys, items)]
+    return [Table(rows, colWidths=[key_width, width - key_width], style=TableStyle([
+        ("FONTNAME", (0, 0), (-1, -1), BODY),  # tables default to Helvetica, a font that is never embedded
+        ("FONTSIZE", (0, 0), (-1, -1), st.size),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), pad), ("RIGHTPADDING", (0, 0), (-1, -1), pad),
+        ("TOPPADDING", (0, 0), (-1, -1), pad * 0.5), ("BOTTOMPADDING", (0, 0), (-1, -1), pad * 0.7),
+        ("LINEBELOW", (0, 0), (-1, -2), 0.3, RULE),
+    ]), spaceAfter=st.size * 0.3)]
+
+
+@functools.lru_cache(maxsize=None)
+def coverage(family: str) -> frozenset[int]:
+    """Code points every face of `family` can draw (a <b> or <i> inside a paragraph switches face)."""
+    faces = [_char_map(family + suffix) for suffix in ("", "-Bold", "-Oblique", "-BoldOblique")]
+    return frozenset.intersection(*(frozenset(face) for face in faces))
+
+
+def _char_map(name: str) -> dict:
+    return pdfmetrics.getFont(name).face.charToGlyph
+
+
+def _check_glyphs(face: Face, markup: str, font: str, section: str) -> None:
+    """A character the package's fonts lack would print as an empty box: refuse it, naming where it is."""
+    covered = coverage(font.split("-")[0])
+    missing = sorted({ch for ch in visible(markup) if ord(ch) >= 32 and ord(ch) not in covered})
+    if missing:
+        chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
+        raise AidsError(Problem(face.where(section),
+                                f"card '{face.card.id}', face {face.face['id']}, language {face.lang}, "
+                                f"section '{section}': no glyph for {chars} in the card fonts",
+                                "characters of DejaVu Sans"))
+
+
+# --- geometry and fitting ----------------------------------------------------------------------
+
+def columns_of(card: Card) -> list[tuple[float, float, float, float]]:
+    """The text frames of a face (x, y, width, height in pt, card origin at its lower left)."""
+    margin = card.margin * MM
+    bottom = margin + FOOTER * 1.6
+    top = card.height * MM - max(margin, BAND + 2 * MM)
+    width = (card.width * MM - 2 * margin - GAP * (card.columns - 1)) / card.columns
+    return [(margin + i * (width + GAP), bottom, width, top - bottom) for i in range(card.columns)]
+
+
+def fill(canv: Canvas, card: Card, story: list[Flowable], x: float = 0, y: float = 0) -> list[Flowable]:
+    """Lay `story` into the card's columns on `canv`, splitting where it can; returns what did not fit."""
+    story = list(story)
+    for fx, fy, fw, fh in columns_of(card):
+        frame = Frame(x + fx, y + fy, fw, fh, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        while story:
+            head = story[0]
+            if getattr(head, "_aids_keep", 0) and not frame._atTop and _kept_height(story, fw) > frame._y - frame._y1p:
+                break  # a heading alone at the foot of a column: start the next column with it
+            if frame.add(head, canv, trySplit=1):
+                story.pop(0)
+                continue
+            parts = frame.split(head, canv)
+            if not parts or not frame.add(parts[0], canv, trySplit=1):
+                break
+            for part in parts:
+                part._aids_section = head._aids_section
+            story[0:1] = parts[1:]
+    return story
+
+
+def _kept_height(story: list[Flowable], width: float) -> float:
+    """Height of the marked flowables at the head of `story` plus the part of the next one they keep with."""
+    total, kept = 0.0, 0.0
+    for flowable in story:
+        height = flowable.wrap(width, 10_000)[1] + flowable.getSpaceBefore() + flowable.getSpaceAfter()
+        if not getattr(flowable, "_aids_keep", 0):
+            return total + min(height, kept)
+        total, kept = total + height, flowable._aids_keep
+    return total
+
+
+def fit(card: Card, localized: dict, face: dict, lang: str) -> float:
+    """The largest type size, from the design size down to the minimum, at which `face` fits the card."""
+    layout = Face(card, localized, face, lang)
+    width = columns_of(card)[0][2]
+    size = card.font_size
+    while True:
+        canv = Canvas(io.BytesIO(), pagesize=(card.width * MM, card.height * MM), invariant=1)
+        left = fill(canv, card, face_story(layout, size, width))
+        if not left:
+            return size
+        if size <= card.min_font_size:
+            section = left[0]._aids_section
+            raise AidsError(Problem(layout.where(section),
+                                    f"card '{card.id}', face {face['id']}, language {lang}: section '{section}' "
+                                    f"does not fit even at the minimum size of {card.min_font_size} pt",
+                                    "shorter text, a larger card, more columns or a smaller min_font_size"))
+        size = max(card.min_font_size, round(size - STEP, 2))
+
+
+def draw_face(canv: Canvas, card: Card, localized: dict, face: dict, lang: str, size: float, footer: str,
+              bleed: float = 0) -> None:
+    """One face at the origin: the accent band (running `bleed` past the top edge), the text, the colophon."""
+    w, h = card.width * MM, card.height * MM
+    canv.saveState()
+    canv.setFillColor(ACCENT)
+    canv.rect(-bleed, h - BAND, w + 2 * bleed, BAND + bleed, stroke=0, fill=1)
+    canv.setFont(BODY, FOOTER)
+    canv.setFillColor(MUTED)
+    margin = card.margin * MM
+    canv.drawString(margin, margin, footer)
+    canv.drawRightString(w - margin, margin, face["name"])
+    canv.restoreState()
+    layout = Face(card, localized, face, lang)
+    left = fill(canv, card, face_story(layout, size, columns_of(card)[0][2]))
+    assert not left, "fit() measured this face"
+
+
+# --- the two PDFs ------------------------------------------------------------------------------
+
+def new_canvas(buffer, size, context: dict, lz) -> Canvas:
+    # The initial font goes into every page's preamble: left to ReportLab, it is Helvetica (not embedded).
+    canv = Canvas(buffer, pagesize=size, invariant=1, lang=lz.lang, pageCompression=1,
+                  initialFontName=BODY, initialFontSize=FOOTER)
+    canv.setTitle(context["document_title"])
+    canv.setAuthor(context["game"]["author"])
+    canv.setSubject(context["kind_name"])
+    canv.setCreator("aids")
+    return canv
+
+
+def render_card(card: Card, localized: dict, lz, context: dict, sizes: dict, footer: str) -> bytes:
+    """One face a page, each page exactly the card's size (trim = bleed = media)."""
+    buffer = io.BytesIO()
+    box = (0, 0, card.width * MM, card.height * MM)
+    canv = new_canvas(buffer, box[2:], context, lz)
+    for face in localized["faces"]:
+        canv.setTrimBox(box)
+        canv.setBleedBox(box)
+        draw_face(canv, card, localized, face, lz.lang, sizes[face["id"]], footer)
+        canv.showPage()
+    canv.save()
+    return buffer.getvalue()
+
+
+@dataclass
+class SheetLayout:
+    paper: tuple[float, float]  # trimmed sheet, pt
+    bleed: float  # pt
+    card: tuple[float, float]  # pt
+    positions: list[tuple[float, float]]  # lower-left corners of the cards on the trimmed sheet (fronts)
+
+    @property
+    def media(self) -> tuple[float, float]:
+        return self.paper[0] + 2 * self.bleed, self.paper[1] + 2 * self.bleed
+
+    def backs(self) -> list[tuple[float, float]]:
+        """Back positions: mirrored left to right, so that a duplex print puts each back behind its front."""
+        return [(self.paper[0] - x - self.card[0], y) for x, y in self.positions]
+
+
+def sheet_layout(card: Card) -> SheetLayout:
+    """As many cards as fit the paper, upright or the paper turned, a gutter between them, the block centred."""
+    paper_mm = PAPERS[card.sheet.paper]
+    gutter = card.sheet.gutter
+    best = None
+    for pw, ph in (paper_mm, paper_mm[::-1]):
+        cols = math.floor((pw + gutter) / (card.width + gutter) + 1e-9)
+        rows = math.floor((ph + gutter) / (card.height + gutter) + 1e-9)
+        if best is None or cols * rows > best[2] * best[3]:
+            best = (pw, ph, cols, rows)
+    pw, ph, cols, rows = best
+    if cols * rows == 0:
+        raise AidsError(Problem(card.source.at(card.source.data, "size", value=True),
+                                f"card {card.size_name} is larger than {card.sheet.paper} paper",
+                                f"a card that fits {card.sheet.paper}, or another sheet paper"))
+    x0 = (pw - cols * card.width - (cols - 1) * gutter) / 2
+    y0 = (ph - rows * card.height - (rows - 1) * gutter) / 2
+    positions = [((x0 + c * (card.width + gutter)) * MM, (y0 + (rows - 1 - r) * (card.height + gutter)) * MM)
+                 for r in range(rows) for c in range(cols)]
+    return SheetLayout((pw * MM, ph * MM), card.sheet.bleed * MM, (card.width * MM, card.height * MM), positions)
+
+
+def draw_crop_marks(canv: Canvas, layout: SheetLayout, positions: list[tuple[float, float]]) -> None:
+    """Marks along every cut line, outside the block of cards, from the media edge to 1 mm short of the cards."""
+    b = layout.bleed
+    cw, ch = layout.card
+    xs = sorted({x + dx for x, _ in positions for dx in (0, cw)})
+    ys = sorted({y + dy for _, y in positions for dy in (0, ch)})
+    left, right = min(xs), max(xs)
+    bottom, top = min(ys), max(ys)
+    mw, mh = layout.media
+    clear = 1 * MM
+    lines = [(b + x, 0, b + x, b + bottom - clear) for x in xs] + [(b + x, b + top + clear, b + x, mh) for x in xs] \
+        + [(0, b + y, b + left - clear, b + y) for y in ys] + [(b + right + clear, b + y, mw, b + y) for y in ys]
+    canv.saveState()
+    # A white edge under each black mark keeps it visible where it crosses artwork that bleeds.
+    for colour, width in ((colors.white, 1.0), (colors.black, 0.25)):
+        canv.setStrokeColor(colour)
+        canv.setLineWidth(width)
+        canv.lines(lines)
+    canv.restoreState()
+
+
+def render_sheet(card: Card, localized: dict, lz, context: dict, sizes: dict, footer: str,
+              layout: SheetLayout) -> bytes:
+    """The n-up sheet: one page a face, the paper plus bleed; TrimBox the paper, BleedBox the whole page."""
+    buffer = io.BytesIO()
+    mw, mh = layout.media
+    canv = new_canvas(buffer, (mw, mh), context, lz)
+    b = layout.bleed
+    landscape = layout.paper[0] > layout.paper[1]
+    # Backs are mirrored left to right: the sheet turns over its vertical axis (short edge when landscape).
+    canv.setViewerPreference("Duplex", "DuplexFlipShortEdge" if landscape else "DuplexFlipLongEdge")
+    cw, ch = layout.card
+    for face in localized["faces"]:
+        name = f"face-{face['id']}"
+        canv.beginForm(name, -b, -b, cw + b, ch + b)
+        draw_face(canv, card, localized, face, lz.lang, sizes[face["id"]], footer, bleed=b)
+        canv.endForm()
+        positions = layout.positions if face["id"] == card.faces[0] else layout.backs()
+        canv.setTrimBox((b, b, b + layout.paper[0], b + layout.paper[1]))
+        canv.setBleedBox((0, 0, mw, mh))
+        for x, y in positions:
+            canv.saveState()
+            canv.translate(b + x, b + y)
+            canv.doForm(name)
+            canv.restoreState()
+        draw_crop_marks(canv, layout, positions)
+        canv.showPage()
+    canv.save()
+    return buffer.getvalue()
+
+
+def render(card: Card, localized: dict, lz, context: dict) -> dict:
+    from ..pipeline import Rendered
+    register_fonts()
+    sizes = {face["id"]: fit(card, localized, face, lz.lang) for face in localized["faces"]}
+    version = lz.pgettext("colophon", "Version %(version)s") % {"version": context["game"]["version"]}
+    footer = f"{context['game']['title']} · {version}"
+    layout = sheet_layout(card)
+    faces = len(localized["faces"])
+    shown = ", ".join(f"{face} {size:g} pt" for face, size in sizes.items())
+    note = f"type {shown} (designed {card.font_size:g} pt, minimum {card.min_font_size:g} pt)"
+    return {
+        ".pdf": Rendered(render_card(card, localized, lz, context, sizes, footer), faces, notes=[note]),
+        "-sheet.pdf": Rendered(render_sheet(card, localized, lz, context, sizes, footer, layout), faces,
+                               notes=[f"sheet {card.sheet.paper}, {len(layout.positions)} up"]),
+    }

@@ -1,0 +1,137 @@
+"""The Lwów 1920 referee card as a referee gets it, in every language: page sizes, boxes, fonts, figures, HTML."""
+import re
+from html.parser import HTMLParser
+
+import pytest
+from pypdf import PdfReader
+
+from aids.source.yamlfile import read_yaml
+
+from ..helpers import MM, REPO, pdf_fonts, pdf_text, rerender
+
+LANGS = ["pl", "en", "ru"]
+GAME = "lwow-1920"
+STANDARD_14 = {"Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",
+               "Helvetica-Oblique", "Helvetica-BoldOblique", "Times-Roman", "Times-Bold", "Times-Italic",
+               "Times-BoldItalic", "Symbol", "ZapfDingbats"}
+VICTORY_POINTS = ["+30", "+10", "+6", "+2", "+3", "+1", "\u22123", "\u22125"]
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def out(project, lang, suffix):
+    return project.output / GAME / lang / f"referee-card{suffix}"
+
+
+def box_mm(page, name):
+    return [round(float(v) / MM, 1) for v in page[name]]
+
+
+def test_three_files_a_language_no_warning_all_translated(sample):
+    project, summary = sample
+    built = [b for b in summary.built if b.game == GAME]
+    assert sorted(f for b in built for f in b.files) == sorted(
+        f"build/{GAME}/{lang}/referee-card{suffix}" for lang in LANGS for suffix in (".html", ".pdf", "-sheet.pdf"))
+    assert [w for b in built for w in b.warnings] == []
+    assert not any(game == GAME for game, _ in summary.fallbacks)
+    for b in built:  # the type size each face was fitted at is reported
+        assert re.fullmatch(r"type front [\d.]+ pt, back [\d.]+ pt \(designed 8 pt, minimum 6 pt\)", b.notes[0])
+        assert b.notes[1] == "sheet A4, 2 up"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_card_is_a5_front_and_back_with_trim_box(sample, lang):
+    reader = PdfReader(out(sample[0], lang, ".pdf"))
+    assert len(reader.pages) == 2
+    for page in reader.pages:
+        width, height = float(page.mediabox.width) / MM, float(page.mediabox.height) / MM
+        assert abs(width - 148) < 0.1 and abs(height - 210) < 0.1
+        assert "/TrimBox" in page and box_mm(page, "/TrimBox") == [0, 0, 148, 210]
+    assert reader.trailer["/Root"]["/Lang"] == lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_sheet_is_a4_plus_bleed_with_trim_and_bleed_boxes(sample, lang):
+    reader = PdfReader(out(sample[0], lang, "-sheet.pdf"))
+    assert len(reader.pages) == 2  # fronts, then backs
+    for page in reader.pages:
+        size = sorted([float(page.mediabox.width) / MM, float(page.mediabox.height) / MM])
+        assert abs(size[0] - 216) < 0.1 and abs(size[1] - 303) < 0.1  # 210 x 297 plus 3 mm bleed all round
+        trim = box_mm(page, "/TrimBox")
+        assert trim[:2] == [3, 3] and sorted([round(trim[2] - 3, 1), round(trim[3] - 3, 1)]) == [210, 297]
+        assert box_mm(page, "/BleedBox") == [0, 0, round(float(page.mediabox.width) / MM, 1),
+                                              round(float(page.mediabox.height) / MM, 1)]
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
+    text = squash(pdf_text(out(sample[0], lang, "-sheet.pdf")))
+    assert text.count("+30") == 2  # two cards to a sheet
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("suffix", [".pdf", "-sheet.pdf"])
+def test_every_font_is_embedded_and_none_is_a_standard_one(sample, lang, suffix):
+    fonts = pdf_fonts(out(sample[0], lang, suffix))
+    assert fonts and all(fonts.values()), fonts
+    assert not {name.lstrip("/").split("+")[-1] for name in fonts} & STANDARD_14
+    assert all("DejaVuSans" in name for name in fonts), fonts
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("pl", ["11 sierpnia", "3 punkty", "2 punkty", "1 punkt", "0 punktów", "0:2", "Wojciech Sieroń", "Sędzia główny"]),
+    ("en", ["August 11", "3 points", "2 points", "1 point", "0 points", "0:2", "Wojciech Sieroń", "Chief referee"]),
+    ("ru", ["11 августа", "3 очка", "2 очка", "1 очко", "0 очков", "0:2", "Wojciech Sieroń", "Главный судья"]),
+])
+def test_every_figure_in_every_language(sample, lang, words):
+    text = squash(pdf_text(out(sample[0], lang, ".pdf")))
+    for value in VICTORY_POINTS:
+        assert re.search(rf"(?<![\d+\u2212]){re.escape(value)}(?!\d)", text), value
+    assert not re.search(r"(?<!\w)-\d", text), "negative points use a true minus sign"
+    for word in words:
+        assert word in text, word
+
+
+@pytest.mark.parametrize("lang, steps, turns", [
+    ("pl", "1. 2. 3. 4. 5. 6. 7.", "A. B. C."),
+    ("en", "1. 2. 3. 4. 5. 6. 7.", "A. B. C."),
+    ("ru", "1. 2. 3. 4. 5. 6. 7.", "А. Б. В."),
+])
+def test_set_up_steps_and_turn_phases_are_labelled(sample, lang, steps, turns):
+    lines = pdf_text(out(sample[0], lang, ".pdf")).splitlines()
+    labels = [m.group(1) for line in lines if (m := re.match(r"\s*(\d\.|[A-ZА-Я]\.)\s", line))]
+    numbers = [label for label in labels if label[0].isdigit()]
+    letters = [label for label in labels if not label[0].isdigit()]
+    assert " ".join(numbers[:7]) == steps  # set-up 1-7 (the fair-play ladder follows with 1-4)
+    assert letters == turns.split()[:2] + turns.split()  # Bolshevik turn A, B; Polish turn A, B, C
+
+
+class Structure(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags, self.sections, self.lang = [], [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append(tag)
+        if tag == "html":
+            self.lang = attrs.get("lang")
+        if tag == "section":
+            self.sections.append(attrs.get("id"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_html_has_the_same_sections_in_the_same_order(sample, lang):
+    page = Structure()
+    page.feed(out(sample[0], lang, ".html").read_text(encoding="utf-8"))
+    source = read_yaml(REPO / "games" / GAME / "referee-card.yaml").data
+    assert page.lang == lang and "script" not in page.tags
+    assert page.sections == [str(s["id"]) for s in source["sections"]]
+    assert page.tags.count("article") == 2 and page.tags.count("table") == 5
+    assert page.tags.count("h2") == sum(1 for s in source["sections"] if "title" in s)
+
+
+def test_same_sources_same_bytes(sample):
+    project, _ = sample
+    again = rerender(project, GAME, "ru")
+    for suffix in (".pdf", "-sheet.pdf", ".html"):
+        assert again[suffix].data == out(project, "ru", suffix).read_bytes()
