@@ -236,6 +236,8 @@ def render_pdf(sheet: Playsheet, localized: dict, lz, context: dict, edition) ->
         rendered = print_pdf(html, sheet.page.css_size, MARGINS)
         pages = rendered.pages
         if pages <= sheet.page.budget:
+            # worded as a card's, so the summary reads alike for every kind that fits its type
+            rendered.notes.append(f"type {size:g} pt (designed {sheet.page.type:g} pt, minimum {sheet.page.min_type:g} pt)")
             return {".pdf": rendered}
     edition_note = f", edition {edition.id}" if edition else ""
     raise AidsError(Problem(

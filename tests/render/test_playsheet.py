@@ -173,3 +173,8 @@ def test_same_sources_same_bytes(sample):
     inch = next(e for e in game.editions if e.id == "inch")
     again = pipeline.render_aid(project, game, sheet, pipeline.localizer(project, game, "ru"), inch, ["pdf"])
     assert again[".pdf"].data == pdf_of(project, "inch", "ru").read_bytes()
+
+
+def test_summary_names_the_type_size_each_sheet_fitted_at(sample):
+    notes = {b.notes[0] for b in sample[1].built if b.game == GAME}
+    assert notes == {"type 7.5 pt (designed 7.5 pt, minimum 6.5 pt)"}
