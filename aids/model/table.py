@@ -14,6 +14,7 @@ from .text import PLACEHOLDER, Text
 
 KIND = "table"
 TEMPLATE = "table.html"
+EMBED_TEMPLATE = "table-body.html"  # a rule booklet may embed a table by id, as a playsheet does
 STANDALONE = False  # a part: built inside the playsheets that embed it, not on its own
 FORMS = ("grid", "modifiers", "bands")
 TYPES = ("any", "number", "distance", "text")
@@ -510,5 +511,5 @@ def column_widths(table: Table) -> list[float]:
     return [round(100 * s / total, 3) for s in shares]
 
 
-def localize(table: Table, lz, edition=None) -> dict:
+def localize(table: Table, lz, edition=None, rules=None) -> dict:
     return {"title": lz.text(table.title), "table": localize_table(table, lz, edition)}

@@ -249,3 +249,17 @@ def test_a_broken_table_is_not_called_unknown(sheet):
     path.write_text(path.read_text().replace("cells: [32, 40]", "cells: [32]"))
     assert problems(sheet)[1] == ("games/demo/sheet.yaml:6:12: table 'move' has errors (reported above) "
                                   "(expected: the table fixed first)")
+
+
+def test_a_rule_booklet_embeds_a_table_by_id(sheet):
+    game = sheet / "games/demo/game.yaml"
+    game.write_text(game.read_text() + "  - rules.yaml\n")
+    (sheet / "games/demo/rules.yaml").write_text(
+        "kind: booklet\nid: rules\ntitle: Zasady\nfiles: [rules.md]\n", encoding="utf-8")
+    (sheet / "games/demo/rules.md").write_text(
+        "# Ruch {#movement}\n\nOdległości podaje tabela.\n\n::: embed move\n:::\n", encoding="utf-8")
+    summary = pipeline.build(read_project(sheet), langs=["en"], formats=["html"], editions=["inch"])
+    assert not summary.failed, summary.failed
+    html = (sheet / "build/demo/inch/en/rules.html").read_text(encoding="utf-8")
+    assert '<table class="data form-grid" id="move">' in html and "<caption>Ruch (inches)</caption>" in html
+    assert '<td class="num">13</td><td class="num">16</td>' in html
