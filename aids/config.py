@@ -8,6 +8,7 @@ from pathlib import Path
 from babel import Locale, UnknownLocaleError
 
 from .errors import AidsError, Position, Problem, Problems, display_path
+from .model.quantity import MEASURE_FIELDS, read_measure
 from .source.yamlfile import Source, check_map, is_text, read_yaml
 
 PROJECT_FILE = "aids.yaml"
@@ -16,7 +17,10 @@ GAME_FILE = "game.yaml"
 
 @dataclass(frozen=True)
 class Edition:
-    """One printing of a game's aids; `options` are read by the aid kinds that care (units, scale)."""
+    """One printing of a game's aids; `options` are read by the aid kinds that care.
+
+    options["measure"] (model.quantity.Measure): the unit distances are printed in, scale and rounding.
+    """
 
     id: str
     options: dict = field(default_factory=dict)
@@ -134,10 +138,15 @@ def read_game(project: Project, folder: Path) -> Game:
             aids.append(path)
     editions = []
     for i, ed in enumerate(data.get("editions") or []):
-        if not is_text(getattr(ed, "get", lambda k: None)("id")):
-            problems.add(src.at(data["editions"], i), "an edition needs an id", "id: ...")
+        if not check_map(src, ed, problems, required=["id"], optional=MEASURE_FIELDS, what="edition",
+                         where=src.at(data["editions"], i)) or not is_text(ed["id"]):
+            if hasattr(ed, "get") and ed.get("id") is not None and not is_text(ed["id"]):
+                problems.add(src.at(ed, "id", value=True), "an edition id must be text", "id: cm")
             continue
-        editions.append(Edition(str(ed["id"]), {k: v for k, v in ed.items() if k != "id"}))
+        if any(e.id == str(ed["id"]) for e in editions):
+            problems.add(src.at(ed, "id", value=True), f"duplicate edition id '{ed['id']}'", "unique edition ids")
+            continue
+        editions.append(Edition(str(ed["id"]), {"measure": read_measure(src, ed, problems)}))
     problems.raise_if_any()
     return Game(
         id=folder.name, folder=folder, source=src, title=str(data["title"]),

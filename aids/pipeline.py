@@ -57,14 +57,18 @@ def read_aids(project: Project, game: Game) -> tuple[list[Aid], list[AidsError]]
     """Every aid of `game` that reads cleanly, and the errors of those that do not.
 
     After all are read, a kind with `link(model, models_by_id, problems)` resolves what it
-    embeds from the game's other aids (a booklet embedding a table, say).
+    embeds from the game's other aids (a booklet embedding a table, say); an aid that failed to
+    read is there as None, so that what embeds it can say so rather than call it unknown.
     """
-    aids, errors, ids = [], [], {}
+    aids, errors, ids, broken = [], [], {}, {}
     for path in game.aids:
         try:
             aid = read_aid(project, game, path)
         except AidsError as exc:
             errors.append(exc)
+            declared = _declared_id(path)
+            if declared:
+                broken[declared] = None
             continue
         if aid.model.id in ids:
             errors.append(AidsError(Problem(aid.model.source.at(aid.model.source.data, "id", value=True),
@@ -73,7 +77,7 @@ def read_aids(project: Project, game: Game) -> tuple[list[Aid], list[AidsError]]
             continue
         ids[aid.model.id] = project.show(path)
         aids.append(aid)
-    models = {aid.model.id: aid.model for aid in aids}
+    models = {**broken, **{aid.model.id: aid.model for aid in aids}}
     linked = []
     for aid in aids:
         link = getattr(aid.kind, "link", None)
@@ -85,6 +89,15 @@ def read_aids(project: Project, game: Game) -> tuple[list[Aid], list[AidsError]]
         else:
             linked.append(aid)
     return linked, errors
+
+
+def _declared_id(path: Path) -> str | None:
+    try:
+        data = read_yaml(path).data
+    except AidsError:
+        return None
+    value = data.get("id") if hasattr(data, "get") else None
+    return str(value) if value is not None else None
 
 
 def game_title(game: Game) -> Text:
@@ -213,19 +226,27 @@ def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: E
     if "pdf" in formats:
         custom = getattr(aid.kind, "render_pdf", None)
         if custom is not None:
-            # e.g. {".pdf": card, "-sheet.pdf": n-up sheet}
-            out.update(custom(aid.model, localized, lz, context, edition))
+            # e.g. {".pdf": card, "-sheet.pdf": n-up sheet}; print_pdf prints other HTML the default way
+            def printer(other: str, page_size: str, margins: str | None = None) -> Rendered:
+                return print_pdf(game, lz, game_ctx, other, page_size, margins)
+            out.update(custom(aid.model, localized, lz, {**context, "print_pdf": printer}, edition))
         else:
-            version = lz.pgettext("colophon", "Version %(version)s") % {"version": game.version}
-            css = render_template("print.css", lz, {
-                "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
-                "page_size": getattr(aid.model, "page_size", "A4"),
-                "footer": f"{game_ctx['title']} · {version}",
-            })
-            data, pages, warnings = render_pdf(html, css, base=game.folder, allowed=[game.folder],
-                                               epoch=epoch_of(game))
-            out[".pdf"] = Rendered(data, pages, warnings)
+            out[".pdf"] = print_pdf(game, lz, game_ctx, html, getattr(aid.model, "page_size", "A4"))
     return out
+
+
+def print_pdf(game: Game, lz: Localizer, game_ctx: dict, html: str, page_size: str,
+              margins: str | None = None) -> Rendered:
+    """`html` through WeasyPrint with print.css: package fonts, page size, footer with the version."""
+    version = lz.pgettext("colophon", "Version %(version)s") % {"version": game.version}
+    css = render_template("print.css", lz, {
+        "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
+        "page_size": page_size,
+        "margins": margins or "14mm 14mm 16mm 14mm",
+        "footer": f"{game_ctx['title']} · {version}",
+    })
+    data, pages, warnings = render_pdf(html, css, base=game.folder, allowed=[game.folder], epoch=epoch_of(game))
+    return Rendered(data, pages, warnings)
 
 
 # --- the build ---------------------------------------------------------------------------------
@@ -282,7 +303,8 @@ def build(project: Project, *, games: list[str] | None = None, langs: list[str] 
         if not aids and not errors:
             summary.skipped.append(f"{game.id}: no aids declared")
         for edition in chosen:
-            plan.extend((game, edition, aid) for aid in aids)
+            # parts (STANDALONE = False, e.g. tables) are built inside the aids that embed them
+            plan.extend((game, edition, aid) for aid in aids if getattr(aid.kind, "STANDALONE", True))
     tick = progress(len(plan) * len(langs)) if progress else (lambda label: None)
     localizers: dict[tuple[str, str], Localizer] = {}
     for game, edition, aid in plan:

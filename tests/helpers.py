@@ -69,6 +69,89 @@ aids:
 """
 
 
+DEMO_EDITIONS_GAME = """\
+id: demo
+title: Gra próbna
+version: "1"
+source_language: pl
+editions:
+  - id: cm
+  - id: inch
+    unit: in
+    scale: 0.4
+    rounding: {to: 0.5, mode: nearest}
+aids:
+  - sheet.yaml
+  - move.yaml
+  - mods.yaml
+  - bands.yaml
+"""
+
+DEMO_SHEET = """\
+kind: playsheet
+id: sheet
+title: Ściągawka
+page: {budget: 1, type: 8pt, min_type: 7pt}
+content:
+  - table: move
+  - table: mods
+  - table: bands
+  - checklist: turn
+    title: Tura
+    items:
+      - {id: orders, text: Zapisz rozkazy.}
+"""
+
+DEMO_MOVE = """\
+kind: table
+id: move
+title: Ruch
+unit: cm
+type: distance
+columns:
+  - {id: normal, label: normalny}
+  - {id: charge, label: szarża}
+rows:
+  - {id: cavalry, label: Kawaleria, cells: [32, 40]}
+  - {id: square, label: Czworobok, cells: [4, "-"]}
+"""
+
+DEMO_MODS = """\
+kind: table
+id: mods
+form: modifiers
+title: Modyfikatory
+items:
+  - {id: base, label: Piechota, value: 20}
+  - {id: near, label: "Jednostka w promieniu {q:radius}", with: {radius: 30 cm}, value: +1}
+  - {id: far, label: Daleko, value: -2}
+  - {id: loss, label: "Każde {q:loss} strat", with: {loss: 5%}, value: -1}
+  - {id: casualty, label: Straty, value: 0.1}
+  - {id: turn, label: Zwrot, value: ½ move}
+"""
+
+DEMO_BANDS = """\
+kind: table
+id: bands
+form: bands
+title: Wyniki
+corner: Wynik
+columns:
+  - {id: result, label: Skutek}
+bands:
+  - {id: high, range: 8+, cells: [uciekają]}
+  - {id: mid, range: 4-7, cells: [stoją]}
+  - {id: low, range: 3-, cells: [walczą]}
+"""
+
+
+# The demo game with two editions, a playsheet and the three forms of table.
+DEMO_PLAYSHEET = {
+    "games/demo/game.yaml": DEMO_EDITIONS_GAME, "games/demo/sheet.yaml": DEMO_SHEET,
+    "games/demo/move.yaml": DEMO_MOVE, "games/demo/mods.yaml": DEMO_MODS, "games/demo/bands.yaml": DEMO_BANDS,
+}
+
+
 def make_project(root: Path, files: dict[str, str] | None = None, languages=("pl", "en", "ru")) -> Path:
     """A project in `root` with the demo game; `files` (path -> text) add to or replace its files."""
     base = {

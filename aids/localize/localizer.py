@@ -83,8 +83,10 @@ class Localizer:
         return escape(self.pgettext(context, msgid)) % values
 
     # -- numbers, dates, enumerations -------------------------------------------------------------
-    def number(self, value) -> str:
-        return format_decimal(value, locale=self.locale).replace("-", "\u2212")
+    def number(self, value, places: int | None = None) -> str:
+        """`value` in this locale with a true minus sign; `places` keeps that many decimals (1,0 stays 1,0)."""
+        pattern = None if places is None else "#,##0" + ("." + "0" * places if places else "")
+        return format_decimal(value, format=pattern, locale=self.locale).replace("-", "\u2212")
 
     def signed(self, value) -> str:
         """`value` with its sign always shown: +30, 0, −3 (the locale's plus sign, a true minus)."""

@@ -8,7 +8,11 @@ A kind module provides:
   localize(model, lz, edition)    the template context (dict with at least "title") in one language
 optionally:
   link(model, models, problems)   resolve references into the game's other aids, after all are read
-  render_pdf(model, localized, lz, context, edition) -> {suffix: Rendered}   a PDF renderer of its own
+                                  (models: id -> model, or None for an aid that failed to read)
+  render_pdf(model, localized, lz, context, edition) -> {suffix: Rendered}   a PDF renderer of its own;
+                                  context["print_pdf"](html, page_size, margins=None) prints HTML the default way
+  STANDALONE = False              the kind is a part (a table): read, linked and extracted, but built
+                                  only inside the aids that embed it
   EMBED_TEMPLATE                  a template rendering the localized aid (`aid`) inside another aid's page,
                                   headings starting at `heading_level` (a booklet embeds it by id); such a
                                   kind's localize also takes `rules` ({number: anchor} of the booklet)
@@ -18,10 +22,12 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import booklet, card, sequence
+from . import booklet, card, playsheet, sequence, table
 
 KINDS: dict[str, ModuleType] = {
     sequence.KIND: sequence,
     card.KIND: card,
     booklet.KIND: booklet,
+    table.KIND: table,
+    playsheet.KIND: playsheet,
 }

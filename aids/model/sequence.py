@@ -8,13 +8,12 @@ from typing import Any, Iterator
 from markupsafe import Markup
 
 from ..errors import Problems
-from ..source.yamlfile import Source, check_map, is_text
+from ..source.yamlfile import ID, Source, check_id, check_map, is_text
 from .text import PLACEHOLDER, Text
 
 KIND = "sequence"
 TEMPLATE = "sequence.html"
 EMBED_TEMPLATE = "sequence-body.html"  # the phases alone, for a booklet that embeds the sequence
-ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 RULE = re.compile(r"rule:(\d+(?:\.\d+)*)\Z")
 BOTH = "both"
 MAX_DEPTH = 3  # steps 1., sub-steps a., sub-sub-steps i.
@@ -109,7 +108,7 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
                      optional=["section", "sides"], what="sequence"):
         return None
     aid_id = str(data["id"])
-    _check_id(src, data, "id", problems)
+    check_id(src, data, "id", problems)
     section = str(data.get("section") or "")
     if section and not re.fullmatch(r"\d+(\.\d+)*", section):
         problems.add(src.at(data, "section", value=True), f"section '{section}' is not a number",
@@ -128,7 +127,7 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
                          what="phase", where=src.at(raw_phases, i - 1)):
             continue
         pid = str(node["id"])
-        if not _check_id(src, node, "id", problems, seen, "phase"):
+        if not check_id(src, node, "id", problems, seen, "phase"):
             continue
         where = f"Title of phase {pid}"
         phase = Phase(pid, i, _text(src, node, "title", f"{aid_id}/{pid}", where), BOTH, [])
@@ -150,22 +149,6 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
     return seq
 
 
-def _check_id(src, node, key, problems, seen: dict | None = None, what: str = "entry") -> bool:
-    value = node.get(key)
-    if value is None or not ID.match(str(value)):
-        problems.add(src.at(node, key, value=True) if key in node else src.at(node),
-                     f"missing or malformed id '{value if value is not None else ''}'",
-                     "lowercase letters, digits and '-', e.g. russian-cavalry-move")
-        return False
-    if seen is not None:
-        if value in seen:
-            problems.add(src.at(node, key, value=True),
-                         f"duplicate {what} id '{value}' (first used on line {seen[value]})",
-                         "ids unique among siblings")
-            return False
-        seen[value] = src.at(node, key, value=True).line
-    return True
-
 
 def _text(src: Source, node, key: str, context: str, comment: str) -> Text:
     return Text(str(node[key]).strip(), context, comment, src.at(node, key, value=True))
@@ -179,7 +162,7 @@ def _read_sides(src, raw, aid_id, problems) -> list[Side]:
     seen: dict[str, int] = {}
     for i, node in enumerate(raw):
         if check_map(src, node, problems, required=["id", "name"], what="side", where=src.at(raw, i)) \
-                and _check_id(src, node, "id", problems, seen, "side"):
+                and check_id(src, node, "id", problems, seen, "side"):
             if node["id"] == BOTH:
                 problems.add(src.at(node, "id", value=True), f"'{BOTH}' is reserved", "another side id")
             sides.append(Side(str(node["id"]), _text(src, node, "name", f"{aid_id}/side/{node['id']}",
@@ -210,7 +193,7 @@ def _read_steps(src, node, ctx: str, phase_id: str, index: tuple, problems) -> l
         if not check_map(src, child, problems, required=["id", "text"], optional=STEP_FIELDS[2:],
                          what="step", where=src.at(raw, i - 1)):
             continue
-        if not _check_id(src, child, "id", problems, seen, "step"):
+        if not check_id(src, child, "id", problems, seen, "step"):
             continue
         sid = str(child["id"])
         path = f"{ctx.split('/', 1)[1]}/{sid}"

@@ -1,6 +1,7 @@
 """YAML sources read with ruamel.yaml, keeping line and column of every key and value."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -107,3 +108,24 @@ def check_map(
 
 def is_text(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
+
+
+ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")  # ids of aids, phases, rows, ...: stable, so they make msgctxt
+
+
+def check_id(src: Source, node: Any, key: str, problems, seen: dict | None = None, what: str = "") -> bool:
+    """`node[key]` is a well-formed id, and (with `seen`, id -> line) not used before among its siblings."""
+    value = node.get(key)
+    if value is None or not ID.match(str(value)):
+        problems.add(src.at(node, key, value=True) if key in node else src.at(node),
+                     f"missing or malformed {what + ' ' if what else ''}id '{value if value is not None else ''}'",
+                     "lowercase letters, digits and '-', e.g. heavy-cavalry")
+        return False
+    if seen is not None:
+        if value in seen:
+            problems.add(src.at(node, key, value=True),
+                         f"duplicate {what + ' ' if what else ''}id '{value}' (first used on line {seen[value]})",
+                         "ids unique among siblings")
+            return False
+        seen[value] = src.at(node, key, value=True).line
+    return True

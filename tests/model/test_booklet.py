@@ -317,7 +317,7 @@ def test_image_inside_the_game_is_embedded(tmp_path):
     ({"two_md": TWO.replace("::: embed seq", "::: embed table-of-terrain")},
      "games/demo/two.md:3:1: embedded aid 'table-of-terrain' does not exist (expected: seq)"),
     ({"two_md": TWO.replace("::: embed seq", "::: embed rules")},
-     "games/demo/two.md:3:1: aid 'rules' of kind 'booklet' cannot be embedded (expected: an aid of kind sequence)"),
+     "games/demo/two.md:3:1: aid 'rules' of kind 'booklet' cannot be embedded (expected: an aid of kind sequence, table)"),
     ({"two_md": TWO.replace("{#abbr}", "{#prep}")},
      "games/demo/two.md:3:1: embedded aid 'seq' has an anchor 'prep' that is also a heading id or rule number of the booklet"),
     ({"one_md": ONE.replace("[](term:mp)", "[](term:mps)")},

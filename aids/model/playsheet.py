@@ -1,0 +1,248 @@
+"""The playsheet: tables, modifier lists, result bands and a checklist on a page budget, in columns."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Iterator
+
+from ..errors import AidsError, Position, Problem, Problems
+from ..source.yamlfile import Source, check_id, check_map, is_text
+from . import table as tables
+from .text import PLACEHOLDER, Text
+
+KIND = "playsheet"
+TEMPLATE = "playsheet.html"
+PAGE_SIZES = ("A4", "Letter", "A3")
+ORIENTATIONS = ("landscape", "portrait")
+PAGE_FIELDS = ["size", "orientation", "columns", "budget", "type", "min_type"]
+TYPE_STEP = Decimal("0.5")  # pt: how much smaller each try to fit the budget sets the type
+MARGINS = "8mm 8mm 11mm 8mm"  # a reference sheet uses the page; the footer still fits below
+_POINTS = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*pt\Z")
+
+
+@dataclass
+class Page:
+    size: str = "A4"
+    orientation: str = "landscape"
+    columns: int = 3
+    budget: int = 2
+    type: Decimal = Decimal("8")
+    min_type: Decimal = Decimal("8")
+    where: Position | None = None  # of the budget, for the overflow message
+
+    @property
+    def css_size(self) -> str:
+        return f"{self.size} {self.orientation}"
+
+
+@dataclass
+class Checklist:
+    id: str
+    title: Text
+    items: list[Text]
+
+
+@dataclass
+class Block:
+    where: Position
+    table_id: str | None = None
+    table: tables.Table | None = None  # set by link()
+    checklist: Checklist | None = None
+    span: bool = False  # across all columns
+
+
+@dataclass
+class Playsheet:
+    id: str
+    title: Text
+    subtitle: Text | None
+    page: Page
+    blocks: list[Block]
+    source: Source
+    kind: str = KIND
+    checklists: list[Checklist] = field(default_factory=list)
+
+    def messages(self) -> Iterator[Text]:
+        # The embedded tables are aids of their own: their texts are extracted with them.
+        yield self.title
+        if self.subtitle:
+            yield self.subtitle
+        for block in self.blocks:
+            if block.checklist:
+                yield block.checklist.title
+                yield from block.checklist.items
+
+
+def display_name(lz) -> str:
+    return lz.pgettext("aid kind", "Playsheet")
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+def read(src: Source, game, problems: Problems) -> Playsheet | None:
+    data = src.data
+    if not check_map(src, data, problems, required=["kind", "id", "title", "content"],
+                     optional=["subtitle", "page"], what="playsheet"):
+        return None
+    sheet_id = str(data["id"])
+    check_id(src, data, "id", problems, what="playsheet")
+    title = Text(str(data["title"]).strip(), sheet_id, "Title of the playsheet", src.at(data, "title", value=True))
+    subtitle = None
+    if is_text(data.get("subtitle")):
+        subtitle = Text(str(data["subtitle"]).strip(), f"{sheet_id}/subtitle", "Subtitle of the playsheet",
+                        src.at(data, "subtitle", value=True))
+    page = _read_page(src, data.get("page"), data, problems)
+    content = data["content"]
+    if not isinstance(content, list):
+        problems.add(src.at(data, "content", value=True), "content must be a list", "- table: <table id>")
+        return None
+    blocks = []
+    for i, node in enumerate(content):
+        where = src.at(content, i)
+        if not hasattr(node, "get") or ("table" in node) == ("checklist" in node):
+            problems.add(where, "a block is either a table or a checklist", "table: <id> or checklist: <id>")
+            continue
+        if "table" in node:
+            if check_map(src, node, problems, required=["table"], optional=["span"], what="table block", where=where):
+                blocks.append(Block(src.at(node, "table", value=True), table_id=str(node["table"]),
+                                    span=_span(src, node, problems)))
+        elif check_map(src, node, problems, required=["checklist", "title", "items"], optional=["span"],
+                       what="checklist", where=where):
+            checklist = _read_checklist(src, node, sheet_id, problems)
+            if checklist:
+                blocks.append(Block(where, checklist=checklist, span=_span(src, node, problems)))
+    return Playsheet(sheet_id, title, subtitle, page, blocks, src)
+
+
+def _span(src, node, problems) -> bool:
+    span = node.get("span", "column")
+    if span not in ("column", "all"):
+        problems.add(src.at(node, "span", value=True), f"unknown span '{span}'", "column, all")
+    return span == "all"
+
+
+def _read_checklist(src, node, sheet_id: str, problems) -> Checklist | None:
+    cid = str(node["checklist"])
+    if not check_id(src, node, "checklist", problems, what="checklist"):
+        return None
+    ctx = f"{sheet_id}/{cid}"
+    title = Text(str(node["title"]).strip(), ctx, "Title of a checklist", src.at(node, "title", value=True))
+    items, seen = [], {}
+    raw = node["items"]
+    if not isinstance(raw, list):
+        problems.add(src.at(node, "items", value=True), "items must be a list", "- {id: ..., text: ...}")
+        return None
+    for i, item in enumerate(raw, start=1):
+        if not check_map(src, item, problems, required=["id", "text"], what="checklist item",
+                         where=src.at(raw, i - 1)):
+            continue
+        if not check_id(src, item, "id", problems, seen, "checklist item"):
+            continue
+        iid = str(item["id"])
+        if PLACEHOLDER.search(str(item["text"])):
+            problems.add(src.at(item, "text", value=True), "a checklist item cannot hold a placeholder",
+                         "plain text with inline Markdown")
+        items.append(Text(str(item["text"]).strip(), f"{ctx}/{iid}", f"Item {i} of checklist {cid}",
+                          src.at(item, "text", value=True)))
+    return Checklist(cid, title, items)
+
+
+def _read_page(src, node, parent, problems) -> Page:
+    page = Page()
+    if node is None:
+        return page
+    if not check_map(src, node, problems, optional=PAGE_FIELDS, what="page", where=src.at(parent, "page")):
+        return page
+    for key, choices in (("size", PAGE_SIZES), ("orientation", ORIENTATIONS)):
+        if key in node:
+            if str(node[key]) not in choices:
+                problems.add(src.at(node, key, value=True), f"unknown page {key} '{node[key]}'", ", ".join(choices))
+            else:
+                setattr(page, key, str(node[key]))
+    for key in ("columns", "budget"):
+        if key in node:
+            value = node[key]
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
+                problems.add(src.at(node, key, value=True), f"{key} '{value}' is not a whole number from 1 to 6",
+                             f"{key}: 2")
+            else:
+                setattr(page, key, value)
+    page.where = src.at(node, "budget", value=True) if "budget" in node else src.at(parent, "page")
+    for key in ("type", "min_type"):
+        if key in node:
+            m = _POINTS.match(str(node[key]).strip())
+            if m:
+                setattr(page, key, Decimal(m.group(1)))
+            else:
+                problems.add(src.at(node, key, value=True), f"{key} '{node[key]}' is not a size in points", "7.5pt")
+    if "min_type" not in node:
+        page.min_type = page.type
+    elif page.min_type > page.type:
+        problems.add(src.at(node, "min_type", value=True), "min_type is larger than type",
+                     f"at most {page.type}pt")
+    return page
+
+
+def link(sheet: Playsheet, models: dict, problems: Problems) -> None:
+    """Each `table:` block gets the table aid it names (None in `models`: an aid that failed to read)."""
+    known = sorted(i for i, m in models.items() if isinstance(m, tables.Table))
+    for block in sheet.blocks:
+        if block.table_id is None:
+            continue
+        target = models.get(block.table_id)
+        if block.table_id in models and target is None:
+            problems.add(block.where, f"table '{block.table_id}' has errors (reported above)",
+                         "the table fixed first")
+        elif not isinstance(target, tables.Table):
+            problems.add(block.where, f"reference to unknown table '{block.table_id}'", ", ".join(known) or "a table aid")
+        else:
+            block.table = target
+
+
+# --- localizing and printing -------------------------------------------------------------------
+
+def localize(sheet: Playsheet, lz, edition=None) -> dict:
+    blocks = []
+    for block in sheet.blocks:
+        if block.table:
+            blocks.append({"type": "table", "span": block.span, "table": tables.localize_table(block.table, lz, edition)})
+        elif block.checklist:
+            blocks.append({"type": "checklist", "span": block.span, "title": lz.text(block.checklist.title),
+                           "items": [lz.rich(t, lambda kind, target: "") for t in block.checklist.items]})
+    return {
+        "title": lz.text(sheet.title),
+        "subtitle": lz.text(sheet.subtitle) if sheet.subtitle else "",
+        "columns": sheet.page.columns,
+        "type_size": sheet.page.type,
+        "blocks": blocks,
+    }
+
+
+def type_sizes(page: Page) -> Iterator[Decimal]:
+    size = page.type
+    while size >= page.min_type:
+        yield size
+        size -= TYPE_STEP
+
+
+def render_pdf(sheet: Playsheet, localized: dict, lz, context: dict, edition) -> dict:
+    """The playsheet within its page budget: type made smaller step by step down to min_type, else an error."""
+    from ..render.html import render_template
+    print_pdf = context["print_pdf"]
+    pages = 0
+    for size in type_sizes(sheet.page):
+        html = render_template(TEMPLATE, lz, {**context, "aid": {**localized, "type_size": size}})
+        rendered = print_pdf(html, sheet.page.css_size, MARGINS)
+        pages = rendered.pages
+        if pages <= sheet.page.budget:
+            # worded as a card's, so the summary reads alike for every kind that fits its type
+            rendered.notes.append(f"type {size:g} pt (designed {sheet.page.type:g} pt, minimum {sheet.page.min_type:g} pt)")
+            return {".pdf": rendered}
+    edition_note = f", edition {edition.id}" if edition else ""
+    raise AidsError(Problem(
+        sheet.page.where or Position(sheet.source.shown),
+        f"playsheet '{sheet.id}' ({lz.lang}{edition_note}) overflows its budget of {sheet.page.budget} "
+        f"page{'s' if sheet.page.budget > 1 else ''} by {pages - sheet.page.budget} "
+        f"(needs {pages} at the minimum type size {sheet.page.min_type}pt)",
+        "a higher budget, a smaller min_type, more columns or less content"))

@@ -1,0 +1,314 @@
+"""Table cells as data: numbers, fractions, signed modifiers, ranges, percentages and quantities with a unit.
+
+Cells are parsed from what the source says, as written (`+1` stays signed, `1.0` keeps its decimal),
+scaled when an edition changes the distance unit, and formatted per language only when rendered.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Any, Union
+
+from babel.numbers import format_percent
+from babel.units import format_unit, get_unit_name
+from ruamel.yaml.comments import CommentedMap
+
+from ..errors import Problems
+
+# Distance units an edition may print in; factors to millimetres give the physical conversion.
+DISTANCE_UNITS = {"mm": Decimal(1), "cm": Decimal(10), "in": Decimal("25.4")}
+CLDR_UNITS = {"mm": "length-millimeter", "cm": "length-centimeter", "in": "length-inch"}
+# Units counted in the game's own measures, never scaled.
+GAME_UNITS = ("move", "speed")
+UNITS = (*DISTANCE_UNITS, *GAME_UNITS)
+ROUNDING_MODES = {"nearest": ROUND_HALF_UP, "down": ROUND_FLOOR, "up": ROUND_CEILING}
+VULGAR = {"½": Fraction(1, 2), "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅓": Fraction(1, 3),
+          "⅔": Fraction(2, 3), "⅛": Fraction(1, 8)}
+GLYPHS = {v: k for k, v in VULGAR.items()}
+MINUS = "\u2212"
+
+_NUMBER = r"[0-9]+(?:\.[0-9]+)?"
+_SIGNED = re.compile(rf"([+\-−])\s*({_NUMBER})\Z")
+_PLAIN = re.compile(rf"{_NUMBER}\Z")
+_FRACTION = re.compile(r"([0-9]*)\s*([½¼¾⅓⅔⅛]|[0-9]+/[0-9]+)\Z")
+_PERCENT = re.compile(rf"({_NUMBER})\s*%\Z")
+_RANGE = re.compile(rf"({_NUMBER})\s*[-–]\s*({_NUMBER})\Z")
+_OPEN = re.compile(rf"({_NUMBER})\s*([+-])\Z")  # 8+ "8 and more", 12- "12 or less"
+_QUANTITY = re.compile(r"(.+?)\s*(mm|cm|in|move|speed)\Z")
+DASHES = {"-", "–", "—", "--"}
+
+
+@dataclass(frozen=True)
+class Num:
+    """An integer or decimal as written: `places` decimals kept, `signed` when written with + or −."""
+    value: Decimal
+    places: int = 0
+    signed: bool = False
+
+
+@dataclass(frozen=True)
+class Frac:
+    value: Fraction
+
+
+@dataclass(frozen=True)
+class Percent:
+    value: Decimal  # 20 for 20 %
+
+
+@dataclass(frozen=True)
+class Range:
+    low: Num | None  # None: "… or less"
+    high: Num | None  # None: "… and more"
+
+    def bounds(self) -> tuple[Decimal | None, Decimal | None]:
+        return (self.low.value if self.low else None, self.high.value if self.high else None)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    amount: Union[Num, Frac]
+    unit: str
+
+
+@dataclass(frozen=True)
+class Dash:
+    """Not applicable."""
+
+
+@dataclass(frozen=True)
+class Empty:
+    """Nothing printed (a blank cell of a matrix)."""
+
+
+Value = Union[Num, Frac, Percent, Range, Quantity, Dash, Empty]
+NUMERIC = (Num, Frac, Percent, Quantity, Dash, Empty)
+
+
+def as_written(src, node: Any, key: Any) -> str | None:
+    """The scalar `node[key]` as the source spells it (`+1`, `1.0`), or None if it is not a scalar."""
+    value = node[key]
+    if isinstance(value, str):
+        return value.strip()
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    where = src.at(node, key, value=not isinstance(key, int))
+    if where.line and src.text:
+        line = src.text.splitlines()[where.line - 1]
+        m = re.match(r"[^\s,\]\}#]+", line[where.col - 1:])
+        if m:
+            return m.group(0)
+    return str(value)
+
+
+def parse_number(text: str) -> Num | None:
+    text = text.strip()
+    m = _SIGNED.match(text)
+    if m:
+        value = Decimal(m.group(2))
+        return Num(-value if m.group(1) != "+" else value, _places(m.group(2)), True)
+    if _PLAIN.match(text):
+        return Num(Decimal(text), _places(text))
+    return None
+
+
+def parse_amount(text: str) -> Num | Frac | None:
+    m = _FRACTION.match(text.strip())
+    if m:
+        whole = int(m.group(1) or 0)
+        part = VULGAR.get(m.group(2)) or Fraction(m.group(2))
+        return Frac(whole + part)
+    return parse_number(text)
+
+
+def parse_value(text: str | None, unit: str | None = None) -> Value | None:
+    """A cell's value from its written form; None when it is not a value (then it is text)."""
+    if text is None or text == "":
+        return Empty()
+    text = text.strip()
+    if text in DASHES:
+        return Dash()
+    m = _PERCENT.match(text)
+    if m:
+        return Percent(Decimal(m.group(1)))
+    m = _QUANTITY.match(text)
+    if m and (amount := parse_amount(m.group(1))) is not None:
+        return Quantity(amount, m.group(2))
+    amount = parse_amount(text)
+    if amount is not None:
+        return Quantity(amount, unit) if unit else amount
+    m = _RANGE.match(text)
+    if m:
+        return Range(parse_number(m.group(1)), parse_number(m.group(2)))
+    m = _OPEN.match(text)
+    if m:
+        n = parse_number(m.group(1))
+        return Range(n, None) if m.group(2) == "+" else Range(None, n)
+    return None
+
+
+def as_decimal(amount: Num | Frac) -> Decimal:
+    if isinstance(amount, Num):
+        return amount.value
+    return Decimal(amount.value.numerator) / amount.value.denominator
+
+
+def _places(text: str) -> int:
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+# --- editions: the unit distances are printed in ---------------------------------------------
+
+@dataclass(frozen=True)
+class Measure:
+    """How an edition prints distances: in `unit`, source distances times `scale`, rounded to `step`."""
+    unit: str | None = None  # None: as the source says
+    scale: Decimal | None = None  # None: the physical conversion
+    step: Decimal | None = None
+    mode: str = "nearest"
+
+    def convert(self, q: Quantity) -> Quantity:
+        if self.unit is None or q.unit not in DISTANCE_UNITS or q.unit == self.unit:
+            return q
+        scale = self.scale if self.scale is not None else DISTANCE_UNITS[q.unit] / DISTANCE_UNITS[self.unit]
+        value = as_decimal(q.amount) * scale
+        if self.step:
+            value = (value / self.step).quantize(Decimal(1), rounding=ROUNDING_MODES[self.mode]) * self.step
+            places = max(0, -self.step.normalize().as_tuple().exponent)
+        else:
+            places = 2
+        value = value.quantize(Decimal(1).scaleb(-places)).normalize()
+        places = max(0, -value.as_tuple().exponent)
+        signed = isinstance(q.amount, Num) and q.amount.signed
+        return Quantity(Num(value.quantize(Decimal(1).scaleb(-places)), places, signed), self.unit)
+
+
+MEASURE_FIELDS = ["unit", "scale", "rounding"]
+
+
+def read_measure(src, node: CommentedMap, problems: Problems) -> Measure:
+    """An edition's `unit`, `scale` and `rounding: {to: 0.5, mode: nearest|down|up}`, each checked at its position."""
+    unit = node.get("unit")
+    if unit is not None and str(unit) not in DISTANCE_UNITS:
+        problems.add(src.at(node, "unit", value=True), f"unknown unit '{unit}'", ", ".join(DISTANCE_UNITS))
+        unit = None
+    scale = None
+    if node.get("scale") is not None:
+        scale = _positive(src, node, "scale", problems)
+        if node.get("unit") is None and scale is not None:
+            problems.add(src.at(node, "scale"), "scale without a unit", "unit: cm, in or mm")
+    step, mode = None, "nearest"
+    rounding = node.get("rounding")
+    if rounding is not None:
+        if isinstance(rounding, CommentedMap):
+            for key in rounding:
+                if key not in ("to", "mode"):
+                    problems.add(src.at(rounding, key), f"unknown field '{key}' in rounding", "to, mode")
+            if "to" in rounding:
+                step = _positive(src, rounding, "to", problems)
+            else:
+                problems.add(src.at(rounding), "missing field 'to' in rounding", "to: 0.5")
+            mode = str(rounding.get("mode", "nearest"))
+            if mode not in ROUNDING_MODES:
+                problems.add(src.at(rounding, "mode", value=True), f"unknown rounding mode '{mode}'",
+                             ", ".join(ROUNDING_MODES))
+                mode = "nearest"
+        else:
+            step = _positive(src, node, "rounding", problems)
+    return Measure(str(unit) if unit else None, scale, step, mode)
+
+
+def _positive(src, node, key, problems: Problems) -> Decimal | None:
+    text = as_written(src, node, key)
+    try:
+        value = Decimal(text) if text else None
+    except InvalidOperation:
+        value = None
+    if value is None or value <= 0:
+        problems.add(src.at(node, key, value=True), f"{key} '{node[key]}' is not a positive number",
+                     "a number such as 0.4")
+        return None
+    return value
+
+
+def measure_of(edition) -> Measure:
+    return (edition.options.get("measure") if edition is not None else None) or Measure()
+
+
+def convert(value: Value, measure: Measure) -> Value:
+    return measure.convert(value) if isinstance(value, Quantity) else value
+
+
+# --- formatting, per language ---------------------------------------------------------------------
+
+def format_value(value: Value, lz, *, bare: bool = False) -> str:
+    """`value` as printed in the language of `lz` (`bare`: a quantity without its unit)."""
+    if isinstance(value, Empty):
+        return ""
+    if isinstance(value, Dash):
+        return "–"
+    if isinstance(value, Num):
+        text = lz.number(value.value, places=value.places)
+        return "+" + text if value.signed and value.value > 0 else text
+    if isinstance(value, Frac):
+        return format_fraction(value.value)
+    if isinstance(value, Percent):
+        return format_percent(value.value / 100, locale=lz.locale)
+    if isinstance(value, Range):
+        low = format_value(value.low, lz) if value.low else ""
+        high = format_value(value.high, lz) if value.high else ""
+        if value.low and value.high:
+            return f"{low}–{high}"
+        if value.low:
+            return lz.pgettext("an open range of scores, e.g. 8 and more", "%(n)s and more") % {"n": low}
+        return lz.pgettext("an open range of scores, e.g. 12 or less", "%(n)s or less") % {"n": high}
+    if isinstance(value, Quantity):
+        amount = format_value(value.amount, lz)
+        if bare:
+            return amount
+        if value.unit in DISTANCE_UNITS and isinstance(value.amount, Num):
+            # CLDR knows each language's unit and its plural: 1 cal, 2 cale, 12,5 cala
+            pattern = "#,##0" + ("." + "0" * value.amount.places if value.amount.places else "")
+            return format_unit(value.amount.value, CLDR_UNITS[value.unit], "short", format=pattern,
+                               locale=lz.locale).replace("-", MINUS)
+        if value.unit in DISTANCE_UNITS:
+            return f"{amount}\u00a0{unit_name(value.unit, lz)}"
+        return game_unit(value, lz) % {"n": amount}
+    raise TypeError(value)
+
+
+def format_fraction(value: Fraction) -> str:
+    whole, part = divmod(value, 1)
+    glyph = GLYPHS.get(part, f"{part.numerator}/{part.denominator}") if part else ""
+    return f"{whole or ''}{glyph}" if part else str(whole)
+
+
+def unit_name(unit: str, lz) -> str:
+    """The short CLDR name of a distance unit (cm, cale, дюйм.), as printed after a table title."""
+    return get_unit_name(CLDR_UNITS[unit], length="short", locale=lz.locale)
+
+
+def game_unit(q: Quantity, lz) -> str:
+    """The pattern "%(n)s move" for `q`: a fraction below one takes its own form (½ ruchu, ½ хода)."""
+    amount = as_decimal(q.amount)
+    if q.unit == "speed":
+        if amount < 1:
+            return lz.pgettext("a fraction of the normal speed, e.g. ¼ speed", "%(n)s speed")
+        return lz.pgettext("a multiple of the normal speed", "%(n)s × speed")
+    if amount < 1:
+        return lz.pgettext("a fraction of a move, e.g. ½ move", "%(n)s move")
+    category = lz.locale.plural_form(amount)
+    forms = {
+        "one": lambda: lz.pgettext("a number of moves, CLDR plural category one (1 move)", "%(n)s move"),
+        "few": lambda: lz.pgettext("a number of moves, CLDR plural category few (pl: 2 ruchy; ru: 2 хода)",
+                                   "%(n)s moves"),
+        "many": lambda: lz.pgettext("a number of moves, CLDR plural category many (pl: 5 ruchów; ru: 5 ходов)",
+                                    "%(n)s moves"),
+        "other": lambda: lz.pgettext("a number of moves, CLDR plural category other (pl: 1,5 ruchu; "
+                                     "ru: 1,5 хода)", "%(n)s moves"),
+    }
+    return forms.get(category, forms["other"])()

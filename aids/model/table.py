@@ -1,0 +1,515 @@
+"""Tables stored once with their numbers as data: grids, modifier lists and result bands, embedded by playsheets."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from markupsafe import Markup, escape
+
+from ..errors import Problems
+from ..source.yamlfile import Source, check_id, check_map, is_text
+from .quantity import (DISTANCE_UNITS, UNITS, Empty, Measure, Num, Quantity, Range, Value, as_written,
+                       convert, format_value, measure_of, parse_value, unit_name)
+from .text import PLACEHOLDER, Text
+
+KIND = "table"
+TEMPLATE = "table.html"
+EMBED_TEMPLATE = "table-body.html"  # a rule booklet may embed a table by id, as a playsheet does
+STANDALONE = False  # a part: built inside the playsheets that embed it, not on its own
+FORMS = ("grid", "modifiers", "bands")
+TYPES = ("any", "number", "distance", "text")
+TOP_FIELDS = ["kind", "id", "title", "form", "intro", "corner", "unit", "type", "columns", "groups",
+              "rows", "items", "bands", "notes", "row_keys"]
+QUANTITY = "q"  # {q:name}: a value of the label's `with:` map, formatted and converted per edition
+
+
+@dataclass
+class Label:
+    """Translatable text with `{q:name}` values kept as data (30 cm, ¼ move) outside the msgid."""
+    text: Text
+    values: dict[str, Value] = field(default_factory=dict)
+
+
+@dataclass
+class Column:
+    id: str
+    label: Label | None
+    key: Value | None  # a header that is data (2 cm, 1, 2, ...)
+    type: str
+    unit: str | None
+
+
+@dataclass
+class Cell:
+    value: Value | None  # None: a text cell
+    text: Label | None = None
+
+
+@dataclass
+class Row:
+    id: str
+    label: Label | None
+    key: Value | None  # a row header that is data (1 ... 35, or a band's range)
+    cells: list[Cell]
+
+
+@dataclass
+class Group:
+    """A header spanning the columns first .. first+span-1."""
+    label: Label
+    first: int
+    span: int
+
+
+@dataclass
+class Table:
+    id: str
+    title: Text
+    form: str
+    columns: list[Column]
+    rows: list[Row]
+    source: Source
+    intro: Label | None = None
+    corner: Label | None = None
+    unit: str | None = None
+    groups: list[Group] = field(default_factory=list)
+    notes: list[Label] = field(default_factory=list)
+    keys_both_sides: bool = False
+    kind: str = KIND
+
+    def messages(self) -> Iterator[Text]:
+        yield self.title
+        for label in (self.intro, self.corner, *(g.label for g in self.groups),
+                      *(c.label for c in self.columns)):
+            if label:
+                yield label.text
+        for row in self.rows:
+            if row.label:
+                yield row.label.text
+            for cell in row.cells:
+                if cell.text:
+                    yield cell.text.text
+        for note in self.notes:
+            yield note.text
+
+
+def display_name(lz) -> str:
+    return lz.pgettext("aid kind", "Table")
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+class Reader:
+    """Reads one table source, adding every problem found to `problems`."""
+
+    def __init__(self, src: Source, problems: Problems, table_id: str):
+        self.src, self.problems, self.id = src, problems, table_id
+
+    def label(self, node, key: str, context: str, comment: str) -> Label | None:
+        """node[key] as a Label; its `{q:name}` values come from the `with:` map beside it."""
+        value = node.get(key)
+        if value is None:
+            return None
+        if hasattr(value, "get"):  # {text: ..., with: {...}}: a label with values of its own
+            if not check_map(self.src, value, self.problems, required=["text"], optional=["with"],
+                             what=key, where=self.src.at(node, key, value=True)):
+                return None
+            return self.label(value, "text", context, comment)
+        if not is_text(value):
+            self.problems.add(self.src.at(node, key, value=True), f"{key} must be text", f"{key}: ...")
+            return None
+        text = Text(str(value).strip(), context, comment, self.src.at(node, key, value=True))
+        return Label(text, self.values_of(node, key, str(value), node.get("with")))
+
+    def values_of(self, node, key, text: str, raw) -> dict[str, Value]:
+        """The values of `with:` (`raw`), each used by a `{q:name}` of `text` (node[key]) and vice versa."""
+        raw = {} if raw is None else raw
+        values: dict[str, Value] = {}
+        if not hasattr(raw, "items"):
+            self.problems.add(self.src.at(node, "with", value=True), "with must be a mapping", "with: {radius: 30 cm}")
+            raw = {}
+        for name in raw:
+            value = self.value(raw, name, None)
+            if value is None or isinstance(value, Empty):
+                self.problems.add(self.src.at(raw, name, value=True), f"'{raw[name]}' is not a value",
+                                  "a number, fraction, percentage or quantity such as 30 cm")
+            else:
+                values[str(name)] = value
+        used = set()
+        for m in PLACEHOLDER.finditer(text):
+            where = self.src.at_text(node, key, m.start())
+            if m.group(1) != QUANTITY:
+                self.problems.add(where, f"unknown placeholder '{m.group(0)}'", "{q:name} with name under with:")
+            elif m.group(2) not in values and m.group(2) not in raw:
+                self.problems.add(where, f"placeholder '{m.group(0)}' has no value",
+                                  f"with: {{{m.group(2)}: ...}}")
+            used.add(m.group(2))
+        for name in raw:
+            if str(name) not in used:
+                self.problems.add(self.src.at(raw, name), f"value '{name}' is not used in the text",
+                                  f"{{q:{name}}} in the text")
+        return values
+
+    def value(self, node, key, unit: str | None) -> Value | None:
+        text = as_written(self.src, node, key)
+        return parse_value(text, unit) if text is not None or node[key] is None else None
+
+    def ident(self, node, seen: dict, what: str) -> str | None:
+        return str(node["id"]) if check_id(self.src, node, "id", self.problems, seen, what) else None
+
+    def cell(self, node, index: int, column: Column, row_id: str) -> Cell | None:
+        raw = node[index]
+        context = f"{self.id}/{row_id}/{column.id}"
+        comment = f"Cell of table {self.id}, row {row_id}, column {column.id}"
+        where = self.src.at(node, index)
+        if hasattr(raw, "get"):
+            if not check_map(self.src, raw, self.problems, required=["text"], optional=["value", "with"],
+                             what="cell", where=where):
+                return None
+            value = self.value(raw, "value", column.unit) if "value" in raw else None
+            if column.type in ("number", "distance") and "value" not in raw:
+                self.problems.add(where, f"text in numeric column '{column.id}'", "a number, or - for none")
+            return Cell(value, self.label(raw, "text", context, comment))
+        value = self.value(node, index, column.unit if column.type == "distance" else None)
+        if column.type == "text" or (value is None and column.type == "any"):
+            if raw is None:
+                return Cell(Empty())
+            if not is_text(raw) or isinstance(raw, bool):
+                self.problems.add(where, f"'{raw}' is not text", "text, or - for none")
+                return None
+            text = str(raw).strip()
+            return Cell(None, Label(Text(text, context, comment, where), self.values_of(node, index, text, None)))
+        if value is None or isinstance(value, Range):
+            self.problems.add(where, f"non-numeric value '{raw}' in numeric column '{column.id}'",
+                              "a number, fraction, signed modifier, percentage or - for none")
+            return None
+        if column.type == "distance" and isinstance(value, Quantity) and value.unit not in DISTANCE_UNITS:
+            self.problems.add(where, f"'{raw}' is not a distance in column '{column.id}'", "a number of " + column.unit)
+            return None
+        return Cell(value)
+
+
+def read(src: Source, game, problems: Problems) -> Table | None:
+    data = src.data
+    if not check_map(src, data, problems, required=["kind", "id", "title"], optional=TOP_FIELDS[3:],
+                     what="table"):
+        return None
+    table_id = str(data["id"])
+    check_id(src, data, "id", problems, what="table")
+    r = Reader(src, problems, table_id)
+    form = str(data.get("form", "grid"))
+    if form not in FORMS:
+        problems.add(src.at(data, "form", value=True), f"unknown table form '{form}'", ", ".join(FORMS))
+        return None
+    unit = data.get("unit")
+    if unit is not None and str(unit) not in UNITS:
+        problems.add(src.at(data, "unit", value=True), f"unknown unit '{unit}'", ", ".join(UNITS))
+        unit = None
+    title = Text(str(data["title"]).strip(), table_id, f"Title of table {table_id}", src.at(data, "title", value=True))
+    table = Table(table_id, title, form, [], [], src, unit=str(unit) if unit else None,
+                  intro=r.label(data, "intro", f"{table_id}/intro", f"Text before table {table_id}"),
+                  corner=r.label(data, "corner", f"{table_id}/corner",
+                                 f"Header above the row labels of table {table_id}"),
+                  keys_both_sides=str(data.get("row_keys", "left")) == "both")
+    if str(data.get("row_keys", "left")) not in ("left", "both"):
+        problems.add(src.at(data, "row_keys", value=True), f"unknown row_keys '{data['row_keys']}'", "left, both")
+    default_type = str(data.get("type", "any"))
+    if default_type not in TYPES:
+        problems.add(src.at(data, "type", value=True), f"unknown column type '{default_type}'", ", ".join(TYPES))
+        default_type = "any"
+    if form == "modifiers":
+        table.columns = [Column("value", None, None, "number", table.unit)]
+        _read_items(r, data, table)
+    else:
+        table.columns = _read_columns(r, data, table, default_type)
+        if form == "bands":
+            _read_bands(r, data, table)
+        else:
+            _read_rows(r, data, table)
+        table.groups = _read_groups(r, data, table)
+    for i, note in enumerate(_as_list(r, data, "notes")):
+        if not is_text(note):
+            problems.add(src.at(data["notes"], i), "a note must be text", "- ...")
+            continue
+        table.notes.append(Label(Text(str(note).strip(), f"{table_id}/note/{i + 1}", f"Note {i + 1} under table {table_id}",
+                                      src.at(data["notes"], i))))
+    return table
+
+
+def _as_list(r: Reader, node, key: str, required: bool = False) -> list:
+    value = node.get(key)
+    if value is None:
+        if required:
+            r.problems.add(r.src.at(node), f"missing field '{key}'", f"{key}:\n  - ...")
+        return []
+    if not isinstance(value, list):
+        r.problems.add(r.src.at(node, key, value=True), f"{key} must be a list", f"{key}:\n  - ...")
+        return []
+    return value
+
+
+def _read_columns(r: Reader, data, table: Table, default_type: str) -> list[Column]:
+    columns, seen = [], {}
+    for i, node in enumerate(_as_list(r, data, "columns", required=True)):
+        if not check_map(r.src, node, r.problems, required=["id"], optional=["label", "key", "type", "unit", "with"],
+                         what="column", where=r.src.at(data["columns"], i)):
+            continue
+        cid = r.ident(node, seen, "column")
+        if cid is None:
+            continue
+        ctype = str(node.get("type", default_type))
+        if ctype not in TYPES:
+            r.problems.add(r.src.at(node, "type", value=True), f"unknown column type '{ctype}'", ", ".join(TYPES))
+            ctype = "any"
+        unit = str(node.get("unit") or table.unit or "") or None
+        if unit is not None and unit not in UNITS:
+            r.problems.add(r.src.at(node, "unit", value=True), f"unknown unit '{unit}'", ", ".join(UNITS))
+            unit = None
+        if ctype == "distance" and unit not in DISTANCE_UNITS:
+            r.problems.add(r.src.at(node), f"distance column '{cid}' without a distance unit",
+                           "unit: cm (on the column or the table)")
+        key = None
+        if "key" in node:
+            key = r.value(node, "key", unit if ctype == "distance" else None)
+            if key is None or isinstance(key, Empty):
+                r.problems.add(r.src.at(node, "key", value=True), f"column key '{node['key']}' is not a value",
+                               "a number, range or quantity; or label: for text")
+        label = r.label(node, "label", f"{table.id}/column/{cid}", f"Column header of table {table.id}")
+        columns.append(Column(cid, label, key, ctype, unit))
+    return columns
+
+
+def _read_rows(r: Reader, data, table: Table) -> None:
+    seen: dict = {}
+    for i, node in enumerate(_as_list(r, data, "rows", required=True)):
+        where = r.src.at(data["rows"], i)
+        if not check_map(r.src, node, r.problems, required=["cells"], optional=["id", "label", "key", "with"],
+                         what="row", where=where):
+            continue
+        key = None
+        if "key" in node:
+            key = r.value(node, "key", None)
+            if key is None or isinstance(key, Empty):
+                r.problems.add(r.src.at(node, "key", value=True), f"row key '{node['key']}' is not a value",
+                               "a number or range; or label: for text")
+        if "id" in node:
+            rid = r.ident(node, seen, "row")
+        elif key is not None and "label" not in node:
+            rid = f"row-{i + 1}"  # a row named by data alone has no text, so no msgctxt to keep stable
+        else:
+            r.problems.add(where, "a row with a label needs an id", "id: ... (the stable name translations follow)")
+            rid = None
+        if rid is None:
+            continue
+        label = r.label(node, "label", f"{table.id}/{rid}", f"Row label of table {table.id}")
+        table.rows.append(Row(rid, label, key, _read_cells(r, node, table, rid)))
+
+
+def _read_cells(r: Reader, node, table: Table, rid: str) -> list[Cell]:
+    cells = node.get("cells")
+    if not isinstance(cells, list):
+        r.problems.add(r.src.at(node, "cells", value=True), "cells must be a list", "[1, 2, ...]")
+        return []
+    if len(cells) != len(table.columns):
+        r.problems.add(r.src.at(node, "cells", value=True),
+                       f"row '{rid}' has {len(cells)} cells, the table has {len(table.columns)} columns",
+                       f"{len(table.columns)} cells ({', '.join(c.id for c in table.columns)})")
+        return []
+    out = [r.cell(cells, j, column, rid) for j, column in enumerate(table.columns)]
+    return [c for c in out if c is not None] if all(out) else []
+
+
+def _read_items(r: Reader, data, table: Table) -> None:
+    seen: dict = {}
+    for i, node in enumerate(_as_list(r, data, "items", required=True)):
+        if not check_map(r.src, node, r.problems, required=["id", "label"], optional=["value", "with"],
+                         what="item", where=r.src.at(data["items"], i)):
+            continue
+        rid = r.ident(node, seen, "item")
+        if rid is None:
+            continue
+        label = r.label(node, "label", f"{table.id}/{rid}", f"Item of the list {table.id}")
+        cells = [Cell(Empty())]
+        if "value" in node:
+            cell = r.cell(node, "value", table.columns[0], rid)
+            cells = [cell] if cell else []
+        table.rows.append(Row(rid, label, None, cells))
+
+
+def _read_bands(r: Reader, data, table: Table) -> None:
+    seen: dict = {}
+    placed: list[tuple[Range, Any, str]] = []
+    broken = False
+    for i, node in enumerate(_as_list(r, data, "bands", required=True)):
+        where = r.src.at(data["bands"], i)
+        if not check_map(r.src, node, r.problems, required=["id", "range", "cells"], what="band", where=where):
+            continue
+        rid = r.ident(node, seen, "band")
+        key = r.value(node, "range", None)
+        if isinstance(key, Num):
+            key = Range(key, key)
+        if not isinstance(key, Range):
+            r.problems.add(r.src.at(node, "range", value=True), f"'{node['range']}' is not a range",
+                           "4-7, 8+ (8 and more) or 12- (12 or less)")
+            broken = True
+            continue
+        if rid is None:
+            continue
+        placed.append((key, r.src.at(node, "range", value=True), str(node["range"])))
+        table.rows.append(Row(rid, None, key, _read_cells(r, node, table, rid)))
+    if not broken:  # with a band unreadable, gaps and overlaps would only echo that problem
+        _check_bands(r, placed)
+
+
+def _check_bands(r: Reader, placed: list[tuple[Range, Any, str]]) -> None:
+    """Bands must cover the scores without a gap or an overlap (whole numbers; open ends only at the ends)."""
+    ordered = sorted(placed, key=lambda b: (b[0].bounds()[0] is not None, b[0].bounds()[0] or 0))
+    for n, (band, where, written) in enumerate(ordered):
+        low, high = band.bounds()
+        if low is not None and high is not None and low > high:
+            r.problems.add(where, f"band {written} runs backwards", "low-high with low <= high")
+        if n == 0:
+            continue
+        previous = ordered[n - 1][2]
+        prev_high = ordered[n - 1][0].bounds()[1]
+        if low is None or prev_high is None:
+            r.problems.add(where, f"overlapping result bands: {written} and {previous} are both open-ended",
+                           "one band for every score")
+        elif low <= prev_high:
+            r.problems.add(where, f"overlapping result bands: {written} and {previous} share {low}",
+                           f"a band starting at {prev_high + 1}")
+        elif low > prev_high + 1:
+            missing = f"{prev_high + 1}" + (f"-{low - 1}" if low - 1 > prev_high + 1 else "")
+            r.problems.add(where, f"gap between result bands: no band for {missing}",
+                           f"a band starting at {prev_high + 1}")
+
+
+def _read_groups(r: Reader, data, table: Table) -> list[Group]:
+    groups = []
+    ids = [c.id for c in table.columns]
+    for i, node in enumerate(_as_list(r, data, "groups")):
+        if not check_map(r.src, node, r.problems, required=["label", "from", "to"], optional=["with"],
+                         what="column group", where=r.src.at(data["groups"], i)):
+            continue
+        ends = []
+        for key in ("from", "to"):
+            if str(node[key]) not in ids:
+                r.problems.add(r.src.at(node, key, value=True), f"unknown column '{node[key]}'", ", ".join(ids))
+            else:
+                ends.append(ids.index(str(node[key])))
+        if len(ends) < 2:
+            continue
+        if ends[1] < ends[0]:
+            r.problems.add(r.src.at(node, "to", value=True), "group ends before it starts", "to: a later column")
+            continue
+        label = r.label(node, "label", f"{table.id}/group/{node['from']}",
+                        f"Header over several columns of table {table.id}")
+        if label:
+            groups.append(Group(label, ends[0], ends[1] - ends[0] + 1))
+    return groups
+
+
+# --- localizing --------------------------------------------------------------------------------
+
+def localize_label(label: Label | None, lz, measure: Measure) -> Markup | None:
+    if label is None:
+        return None
+
+    def resolve(kind: str, name: str) -> Markup:
+        return escape(format_value(convert(label.values[name], measure), lz))
+
+    return lz.rich(label.text, resolve)
+
+
+def localize_table(table: Table, lz, edition=None) -> dict:
+    """A table as header rows and body rows of cells, numbers formatted in the language of `lz`."""
+    measure = measure_of(edition)
+    distance_units = {c.unit for c in table.columns if c.type == "distance"} | {
+        c.key.unit for c in table.columns if isinstance(c.key, Quantity) and c.key.unit in DISTANCE_UNITS}
+    title = lz.text(table.title)
+    if distance_units:
+        unit = measure.unit or sorted(distance_units)[0]
+        title = lz.pgettext("table title followed by the unit its distances are in", "%(title)s (%(unit)s)") % {
+            "title": title, "unit": unit_name(unit, lz)}
+
+    def value_text(value: Value | None, column: Column | None = None) -> str:
+        if value is None:
+            return ""
+        bare = column is not None and (column.type == "distance" or value is column.key)
+        return format_value(convert(value, measure), lz, bare=bare)
+
+    def header(text, scope: str | None = "col", span: int = 1, rows: int = 1, num: bool = False) -> dict:
+        return {"text": text, "scope": scope, "colspan": span, "rowspan": rows, "num": num}
+
+    head = []
+    has_labels = any(r.label is not None or r.key is not None for r in table.rows)
+    corner = localize_label(table.corner, lz, measure) or ""
+    if table.form != "modifiers":
+        if table.groups:
+            row, col = [header(corner, rows=2)], 0
+            for group in table.groups:
+                row.extend(header("", None) for _ in range(col, group.first))
+                row.append(header(localize_label(group.label, lz, measure), "colgroup", span=group.span))
+                col = group.first + group.span
+            row.extend(header("", None) for _ in range(col, len(table.columns)))
+            if table.keys_both_sides:
+                row.append(header("", None))
+            head.append(row)
+        cols = [] if table.groups else [header(corner)]
+        for column in table.columns:
+            text = localize_label(column.label, lz, measure) if column.label else value_text(column.key, column)
+            cols.append(header(text, num=column.key is not None))
+        if table.keys_both_sides:
+            cols.append(header("", None))
+        head.append(cols)
+    body = []
+    for row in table.rows:
+        th = localize_label(row.label, lz, measure) if row.label else value_text(row.key)
+        cells = []
+        for column, cell in zip(table.columns, row.cells):
+            if cell.text is not None:
+                text = localize_label(cell.text, lz, measure)
+                if cell.value is not None:
+                    text = lz.ui_markup("a value followed by a remark, e.g. 1 move, cavalry cannot cross",
+                                        "%(value)s, %(remark)s", value=value_text(cell.value, column), remark=text)
+                cells.append({"text": text, "num": False, "wrap": True})
+            else:  # numbers align right and never wrap; "¼ prędkości" may wrap like words
+                wordy = isinstance(cell.value, Quantity) and cell.value.unit not in DISTANCE_UNITS
+                cells.append({"text": value_text(cell.value, column), "num": True, "wrap": wordy})
+        body.append({"th": th if has_labels else None, "cells": cells,
+                     "key": value_text(row.key) if table.keys_both_sides else None})
+    return {
+        "id": table.id, "title": title, "form": table.form, "widths": column_widths(table),
+        "intro": localize_label(table.intro, lz, measure),
+        "head": head, "body": body, "columns": len(table.columns),
+        "notes": [localize_label(n, lz, measure) for n in table.notes],
+    }
+
+
+def column_widths(table: Table) -> list[float]:
+    """Percentages for a fixed table layout, so that tables fit narrow print columns exactly in every language.
+
+    Text takes more room than numbers: a row label 4 shares (6 in a list), a text column 3, a column of
+    "¼ move" 2, a distance 1.4, a number 1.
+    """
+    def share(column: Column) -> float:
+        texts = [c for r in table.rows for c in r.cells[table.columns.index(column):][:1] if c.text is not None]
+        values = [r.cells[table.columns.index(column)].value for r in table.rows if r.cells]
+        if texts or column.type == "text":
+            return 3.0
+        if any(isinstance(v, Quantity) and v.unit not in DISTANCE_UNITS for v in values):
+            return 2.0
+        return 1.4 if any(isinstance(v, Quantity) for v in values) else 1.0
+
+    shares = [share(c) for c in table.columns]
+    if table.keys_both_sides:
+        shares.append(1.0)
+    labelled = any(r.label is not None for r in table.rows)
+    first = (6.0 if table.form == "modifiers" else 4.0) if labelled else 2.5 if table.corner else 1.0
+    shares.insert(0, first if table.form != "bands" else 1.8)
+    total = sum(shares)
+    return [round(100 * s / total, 3) for s in shares]
+
+
+def localize(table: Table, lz, edition=None, rules=None) -> dict:
+    return {"title": lz.text(table.title), "table": localize_table(table, lz, edition)}

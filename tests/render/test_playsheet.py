@@ -1,0 +1,180 @@
+"""The Newbury fast-play playsheet as a reader gets it: every casualty figure per language, pages, editions, HTML."""
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from aids import pipeline
+from aids.config import read_project
+
+from ..helpers import REPO, page_sizes_mm, pdf_fonts, pdf_text
+
+LANGS = ["pl", "en", "ru"]
+EDITIONS = ["cm", "inch"]
+GAME = "newbury-fast-play"
+SEED = Path(__file__).parent / "data" / "newbury-casualties.txt"  # the seed's casualty table, as extracted
+NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+TURN = {"pl": "Kolejność tury", "en": "Turn sequence", "ru": "Порядок хода"}
+DECIMAL = {"pl": ",", "en": ".", "ru": ","}
+
+
+def pdf_of(project, edition, lang) -> Path:
+    return project.output / GAME / edition / lang / "playsheet.pdf"
+
+
+def html_of(project, edition, lang) -> Path:
+    return project.output / GAME / edition / lang / "playsheet.html"
+
+
+def seed_casualties() -> list[list[str]]:
+    """Header numbers, then per row its key, its figures (decimal comma) and its key again: what is printed."""
+    lines = [ln for ln in SEED.read_text(encoding="utf-8").splitlines() if ln.startswith("|") and "---" not in ln]
+    header, rows = lines[0], lines[1:]
+    out = [[c.strip() for c in header.strip("|").split("|") if c.strip()]]
+    for line in rows:
+        out.append([c.strip() for c in line.strip().strip("|").split("|") if c.strip()])
+    return out
+
+
+def test_seed_table_is_35_by_22():
+    rows = seed_casualties()
+    assert rows[0] == [str(n) for n in range(1, 21)] and len(rows) == 36
+    assert all(r[0] == r[-1] == str(n) for n, r in enumerate(rows[1:], start=1))
+    assert sum(len(r) - 2 for r in rows[1:]) == 22 * 35 - 64  # 64 blank cells in the top rows
+
+
+def test_twelve_files_no_warning_no_fallback(sample):
+    project, summary = sample
+    built = [b for b in summary.built if b.game == GAME]
+    assert sorted(f for b in built for f in b.files) == sorted(
+        f"build/{GAME}/{ed}/{lang}/playsheet.{ext}" for ed in EDITIONS for lang in LANGS for ext in ("html", "pdf"))
+    assert [w for b in built for w in b.warnings] == []
+    assert not [k for k in summary.fallbacks if k[0] == GAME]
+    assert {b.edition for b in built} == set(EDITIONS)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_within_the_page_budget_on_a4_landscape_with_package_fonts(sample, edition, lang):
+    pdf = pdf_of(sample[0], edition, lang)
+    assert page_sizes_mm(pdf) in ([(297.0, 210.0)], [(297.0, 210.0)] * 2)
+    fonts = pdf_fonts(pdf)
+    assert fonts and all(fonts.values()) and all("+Aids-" in name for name in fonts), fonts
+    assert any("Condensed" in name for name in fonts)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_casualty_figure_in_order_and_locale_format(sample, lang):
+    text = pdf_text(pdf_of(sample[0], "cm", lang))
+    lines = text.splitlines()
+    header = lines.index(" ".join(str(n) for n in range(1, 21)))
+    end = next(i for i, line in enumerate(lines) if line.startswith(TURN[lang]))
+    printed = [NUMBER.findall(line) for line in lines[header:end]]
+    expected = [[cell.replace(",", DECIMAL[lang]) for cell in row] for row in seed_casualties()]
+    assert printed == expected
+    figures = [n for row in printed[1:] for n in row[1:-1]]
+    assert len(figures) == 22 * 35 - 64 and all(("," in n) == (lang != "en") for n in figures)
+
+
+class Cells(HTMLParser):
+    """Rows of the casualty table from the HTML: (tag, scope, text) per cell."""
+
+    def __init__(self, table_id):
+        super().__init__()
+        self.table_id, self.inside, self.rows, self.captions, self.scopes = table_id, False, [], [], []
+        self.cell = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self.inside = attrs.get("id") == self.table_id
+        if tag == "th":
+            self.scopes.append(attrs.get("scope"))
+        if self.inside and tag == "tr":
+            self.rows.append([])
+        if self.inside and tag in ("td", "th"):
+            self.cell = [tag, attrs.get("scope"), ""]
+        if tag == "caption":
+            self.captions.append("")
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell[2] += data
+        elif self.captions and self.captions[-1] == "":
+            self.captions[-1] = data
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append(tuple(self.cell))
+            self.cell = None
+        if tag == "table":
+            self.inside = False
+
+
+def test_html_cells_in_their_columns_with_semantic_headers(sample):
+    page = Cells("casualties")
+    page.feed(html_of(sample[0], "cm", "en").read_text(encoding="utf-8"))
+    body = page.rows[2:]
+    assert len(body) == 35 and all(len(r) == 24 for r in body)
+    assert body[0][0] == ("th", "row", "1") and body[0][-1] == ("th", "row", "1")
+    assert [c[2] for c in body[0][1:-1]] == [""] * 21 + ["0.1"]  # row 1: its one figure in the last column
+    assert [c[2] for c in body[34][1:4]] == ["1.7", "3.4", "5.0"]
+    assert None not in page.scopes and "colgroup" in page.scopes
+    assert len(page.captions) == 16
+
+
+@pytest.mark.parametrize("lang, movement, charge", [
+    ("pl", "Ciężka kawaleria 13 19 16 25,5", "Kawaleria 3 cale"),
+    ("en", "Heavy cavalry 13 19 16 25.5", "Cavalry 3 in"),
+    ("ru", "Тяжёлая кавалерия 13 19 16 25,5", "Кавалерия 3 дюйм."),
+])
+def test_inch_edition_shows_inches_everywhere(sample, lang, movement, charge):
+    cm = re.sub(r"\s+", " ", pdf_text(pdf_of(sample[0], "cm", lang)))
+    inch = re.sub(r"\s+", " ", pdf_text(pdf_of(sample[0], "inch", lang)))
+    assert movement in inch and charge in inch
+    assert not re.search(r"\d\s?(cm|см)\b", inch) and re.search(r"\d\s?(cm|см)\b", cm)
+    assert len(re.findall(r"\b12 (in|cal|дюйм)", inch)) >= 10  # every 30 cm radius, band and label
+
+
+def test_one_number_changed_changes_every_language_and_no_catalog(sample, tmp_path):
+    project, _ = sample
+    root = tmp_path / "copy"
+    for name in ("games", "i18n"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
+    (root / "aids.yaml").write_text((REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
+    source = root / "games" / GAME / "tables" / "casualties.yaml"
+    source.write_text(source.read_text().replace("cells: [1.7, 3.4,", "cells: [1.7, 3.9,"))
+    copy = read_project(root)
+    summary = pipeline.build(copy, games=[GAME], editions=["cm"], formats=["html"])
+    assert not summary.failed
+    for lang in LANGS:
+        before = html_of(project, "cm", lang).read_text(encoding="utf-8")
+        after = html_of(copy, "cm", lang).read_text(encoding="utf-8")
+        old, new = f">3{DECIMAL[lang]}4<", f">3{DECIMAL[lang]}9<"
+        assert (after.count(old), after.count(new)) == (before.count(old) - 1, before.count(new) + 1)
+        assert len(after) == len(before)
+    assert pipeline.extract(copy, [GAME]) == [] and pipeline.update(copy, [GAME]) == []
+
+
+def test_no_table_value_in_the_catalog_template():
+    pot = (REPO / "i18n" / "templates" / f"{GAME}.pot").read_text(encoding="utf-8")
+    msgids = re.findall(r'^msgid "(.*)"', pot, re.M)
+    assert len(msgids) > 200
+    assert [m for m in msgids if re.search(r"\d", m)] == []
+
+
+def test_same_sources_same_bytes(sample):
+    project, _ = sample
+    game = project.read_game(GAME)
+    aids, _ = pipeline.read_aids(project, game)
+    sheet = next(a for a in aids if a.model.id == "playsheet")
+    inch = next(e for e in game.editions if e.id == "inch")
+    again = pipeline.render_aid(project, game, sheet, pipeline.localizer(project, game, "ru"), inch, ["pdf"])
+    assert again[".pdf"].data == pdf_of(project, "inch", "ru").read_bytes()
+
+
+def test_summary_names_the_type_size_each_sheet_fitted_at(sample):
+    notes = {b.notes[0] for b in sample[1].built if b.game == GAME}
+    assert notes == {"type 7.5 pt (designed 7.5 pt, minimum 6.5 pt)"}
