@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from . import __version__, pipeline
-from .config import find_root
+from .config import find_root, read_project
 from .errors import AidsError
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
@@ -79,7 +79,7 @@ def print_summary(summary: pipeline.Summary) -> None:
 
 def run(args) -> int:
     root = args.project.resolve() if args.project else find_root(Path.cwd())
-    project = pipeline.open_project(root)
+    project = read_project(root)
     if args.command == "extract":
         changed = pipeline.extract(project, args.game)
         print("\n".join(f"wrote {p}" for p in changed) or "templates up to date")

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, Iterable
 
-from .config import Edition, Game, Project, read_project
+from .config import Edition, Game, Project
 from .errors import AidsError, Position, Problem, Problems
 from .localize import catalogs, ui
 from .localize.localizer import Fallback, Localizer
@@ -294,8 +294,13 @@ def build(project: Project, *, games: list[str] | None = None, langs: list[str] 
     langs = langs or project.languages
     summary = Summary()
     plan = []
-    for game in select_games(project, games):
-        chosen = _editions(game, editions)
+    selected = select_games(project, games)
+    _check_editions(selected, editions)
+    for game in selected:
+        chosen = [e for e in game.editions if e.id in editions] if editions else (list(game.editions) or [None])
+        if not chosen:
+            summary.skipped.append(f"{game.id}: no edition {', '.join(editions)}")
+            continue
         aids, errors = read_aids(project, game)
         summary.failed.extend(errors)
         for error in errors:
@@ -309,26 +314,7 @@ def build(project: Project, *, games: list[str] | None = None, langs: list[str] 
     localizers: dict[tuple[str, str], Localizer] = {}
     for game, edition, aid in plan:
         try:
-            outputs: dict[Path, bytes] = {}
-            results = []
-            for lang in langs:
-                tick(f"{game.id} {aid.model.id} {lang}")
-                key = (game.id, lang)
-                if key not in localizers:
-                    localizers[key] = localizer(project, game, lang)
-                lz = localizers[key]
-                rendered = render_aid(project, game, aid, lz, edition, formats)
-                folder = output_dir(project, game, edition, lang)
-                files = []
-                for suffix, item in rendered.items():
-                    path = folder / f"{aid.model.id}{suffix}"
-                    outputs[path] = item.data
-                    files.append(project.show(path))
-                pages = rendered[".pdf"].pages if ".pdf" in rendered else 0
-                warnings = [w for item in rendered.values() for w in item.warnings]
-                notes = [n for item in rendered.values() for n in item.notes]
-                results.append(Built(game.id, edition.id if edition else None, lang, aid.model.id,
-                                     files, pages, warnings, notes))
+            results, outputs = build_aid(project, game, edition, aid, langs, formats, localizers, tick)
             write_all(outputs)
             summary.built.extend(results)
         except AidsError as exc:
@@ -341,16 +327,35 @@ def build(project: Project, *, games: list[str] | None = None, langs: list[str] 
     return summary
 
 
-def _editions(game: Game, wanted: list[str] | None) -> list[Edition | None]:
-    if not wanted:
-        return list(game.editions) or [None]
-    known = {e.id: e for e in game.editions}
-    for name in wanted:
+def build_aid(project: Project, game: Game, edition: Edition | None, aid: Aid, langs: list[str],
+              formats: list[str], localizers: dict, tick: Callable[[str], None]) -> tuple[list[Built], dict[Path, bytes]]:
+    """One aid in every language: what was built, and the files to write once all of it rendered."""
+    outputs: dict[Path, bytes] = {}
+    results = []
+    for lang in langs:
+        tick(f"{game.id} {aid.model.id} {lang}")
+        if (game.id, lang) not in localizers:
+            localizers[(game.id, lang)] = localizer(project, game, lang)
+        rendered = render_aid(project, game, aid, localizers[(game.id, lang)], edition, formats)
+        folder = output_dir(project, game, edition, lang)
+        files = []
+        for suffix, item in rendered.items():
+            path = folder / f"{aid.model.id}{suffix}"
+            outputs[path] = item.data
+            files.append(project.show(path))
+        results.append(Built(
+            game.id, edition.id if edition else None, lang, aid.model.id, files,
+            pages=rendered[".pdf"].pages if ".pdf" in rendered else 0,
+            warnings=[w for item in rendered.values() for w in item.warnings],
+            notes=[n for item in rendered.values() for n in item.notes]))
+    return results, outputs
+
+
+def _check_editions(games: list[Game], wanted: list[str] | None) -> None:
+    """Each edition asked for must exist in at least one of the chosen games (the others are skipped)."""
+    known = sorted({e.id for g in games for e in g.editions})
+    for name in wanted or []:
         if name not in known:
-            raise AidsError(Problem(Position("command line"), f"unknown edition '{name}' of {game.id}",
-                                    ", ".join(known) or f"no edition: {game.id} has a single one"))
-    return [known[name] for name in wanted]
+            raise AidsError(Problem(Position("command line"), f"unknown edition '{name}'",
+                                    ", ".join(known) or "no edition: these games have a single one"))
 
-
-def open_project(root: Path) -> Project:
-    return read_project(root)

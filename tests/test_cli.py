@@ -49,7 +49,7 @@ def test_build_finds_the_project_from_a_subfolder(demo):
 @pytest.mark.parametrize("args, message", [
     (["build", "--lang", "de"], "command line: unknown language 'de' (expected: pl, en, ru)"),
     (["build", "--game", "nothing"], "command line: unknown game 'nothing' (expected: demo)"),
-    (["build", "--edition", "inch"], "command line: unknown edition 'inch' of demo"),
+    (["build", "--edition", "inch"], "command line: unknown edition 'inch' (expected: no edition: these games have a single one)"),
 ])
 def test_unknown_names_on_the_command_line(demo, args, message):
     result = aids(demo, *args)

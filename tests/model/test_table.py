@@ -187,7 +187,7 @@ def test_unknown_unit_of_an_edition_is_reported_at_its_position(sheet):
 
 
 def test_unknown_edition_is_an_error(sheet):
-    with pytest.raises(AidsError, match="command line: unknown edition 'imperial' of demo .expected: cm, inch."):
+    with pytest.raises(AidsError, match="command line: unknown edition 'imperial' .expected: cm, inch."):
         pipeline.build(read_project(sheet), editions=["imperial"])
 
 

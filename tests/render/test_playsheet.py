@@ -178,3 +178,11 @@ def test_same_sources_same_bytes(sample):
 def test_summary_names_the_type_size_each_sheet_fitted_at(sample):
     notes = {b.notes[0] for b in sample[1].built if b.game == GAME}
     assert notes == {"type 7.5 pt (designed 7.5 pt, minimum 6.5 pt)"}
+
+
+def test_an_edition_builds_the_games_that_have_it_and_skips_the_others(sample):
+    project, _ = sample
+    summary = pipeline.build(project, editions=["inch"], formats=["html"])
+    assert not summary.failed
+    assert {(b.game, b.edition) for b in summary.built} == {(GAME, "inch")}
+    assert sorted(summary.skipped) == [f"{g}: no edition inch" for g in ("gcacw", "lwow-1920", "ostroleka-1831")]
