@@ -126,7 +126,9 @@ def update_catalog(path: Path, shown: str, template: Catalog, lang: str) -> tupl
                           msgid_bugs_address="", copyright_holder="", header_comment=HEADER)
     by_context = {m.context: m for m in catalog if m.id and m.context and m.string}
     previous = {(m.id, m.context): m.previous_id for m in catalog if m.id and m.fuzzy and m.previous_id}
+    known_texts = {m.id for m in catalog if m.id and m.string}
     new_keys = {(m.id, m.context) for m in template if m.id}
+    new_texts = {m.id for m in template if m.id}
     old_keys = {(m.id, m.context) for m in catalog if m.id}
     catalog.update(template, update_creation_date=False)
     for message in catalog:
@@ -135,6 +137,11 @@ def update_catalog(path: Path, shown: str, template: Catalog, lang: str) -> tupl
             message.previous_id = previous[key]  # still fuzzy: keep showing what it was
         old = by_context.get(message.context)
         if not message.id or key in old_keys or old is None or (old.id, old.context) in new_keys:
+            continue
+        # An edited text keeps its context; but when this text was already translated elsewhere,
+        # or the old text of this context lives on elsewhere, the text moved (a paragraph inserted
+        # before it shifts positional contexts): then Babel's own match, by text, is the right one.
+        if message.id in known_texts or old.id in new_texts:
             continue
         message.string = old.string
         message.previous_id = [old.id]

@@ -148,3 +148,23 @@ def test_sample_catalogs_complete_and_in_sync(tmp_path):
         for m in catalog(po):
             if m.id:
                 assert m.string and not m.fuzzy, f"{po.relative_to(root)}: {m.context} {m.id!r}"
+
+
+def test_inserted_text_does_not_shift_translations_onto_its_neighbours(tmp_path):
+    """Positional contexts (booklet paragraphs): a paragraph inserted before others moves them."""
+    from aids.errors import Position
+    from aids.localize.catalogs import template_from, update_catalog
+    from aids.model.text import Text
+
+    def texts(*ids):
+        return template_from([Text(msgid, f"rules/sec/{n}", "paragraph", Position("r.md", n))
+                              for n, msgid in enumerate(ids, start=1)], project="t", version="1")
+    po = tmp_path / "en.po"
+    update_catalog(po, "en.po", texts("Pierwszy akapit o ruchu.", "Drugi akapit o walce."), "en")
+    translate(po, {"rules/sec/1": "First, on movement.", "rules/sec/2": "Second, on combat."}, "en")
+    update_catalog(po, "en.po", texts("Nowy akapit na początku.", "Pierwszy akapit o ruchu.",
+                                      "Drugi akapit o walce."), "en")
+    got = {m.context: (m.string, m.fuzzy) for m in catalog(po) if m.id}
+    assert got["rules/sec/2"] == ("First, on movement.", True)
+    assert got["rules/sec/3"] == ("Second, on combat.", True)
+    assert got["rules/sec/1"][0] != "First, on movement."
