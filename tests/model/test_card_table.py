@@ -23,12 +23,8 @@ size: A6
 font_size: 9
 min_font_size: 6
 sections:
-  - id: rules
-    kind: rules
-    face: front
-    title: Zasady
-    items:
-      - {id: one, text: Jeden *żeton* na polu.}
+  - {id: setup, kind: steps, face: front, title: Przygotowanie, items: [{id: one, text: Rozłóż *żetony*.}]}
+  - {id: board, kind: text, face: front, items: [{id: one, text: Plansza leży między graczami.}]}
   - id: moves
     kind: table
     face: front
@@ -233,7 +229,7 @@ def test_a_table_too_narrow_for_its_words_shrinks_the_type_or_fails(tmp_path):
     no_room = two_columns.replace("min_font_size: 6", "min_font_size: 9")
     with pytest.raises(AidsError) as info:
         render(make_project(tmp_path / "fails", {**FILES, "games/demo/card.yaml": no_room}), "en")
-    assert str(info.value).startswith("games/demo/card.yaml:15:5: card 'ref', face front, language en: section "
+    assert str(info.value).startswith("games/demo/card.yaml:11:5: card 'ref', face front, language en: section "
                                       "'moves' has a table too narrow for its words even at the minimum size of 9 pt")
 
 
@@ -241,7 +237,7 @@ def test_a_table_past_the_minimum_fails_naming_card_face_language_section(tmp_pa
     root = make_project(tmp_path, {**FILES, "games/demo/bands.yaml": long_bands(300)})
     with pytest.raises(AidsError) as info:
         render(root, "ru")
-    assert str(info.value) == ("games/demo/card.yaml:28:5: card 'ref', face back, language ru: section 'results' "
+    assert str(info.value) == ("games/demo/card.yaml:24:5: card 'ref', face back, language ru: section 'results' "
                                "does not fit even at the minimum size of 6 pt (expected: shorter text, a larger "
                                "card, more columns or a smaller min_font_size)")
 
@@ -253,17 +249,17 @@ def problems(root) -> list[str]:
 
 @pytest.mark.parametrize("old, new, message", [
     ("table: mods", "table: modifiers",
-     "games/demo/card.yaml:26:12: embedded table 'modifiers' does not exist (expected: bands, fire, mods, move)"),
+     "games/demo/card.yaml:22:12: embedded table 'modifiers' does not exist (expected: bands, fire, mods, move)"),
     ("table: mods", "table: seq",
-     "games/demo/card.yaml:26:12: aid 'seq' of kind 'sequence' cannot be embedded in a card "
+     "games/demo/card.yaml:22:12: aid 'seq' of kind 'sequence' cannot be embedded in a card "
      "(expected: a table: bands, fire, mods, move)"),
     ("    table: mods\n", "",
-     "games/demo/card.yaml:23:5: table section 'modifiers' does not name a table "
+     "games/demo/card.yaml:19:5: table section 'modifiers' does not name a table "
      "(expected: table: <id of a table of this game>)"),
     ("    table: mods\n", "    table: mods\n    items: [{id: a, text: b}]\n",
-     "games/demo/card.yaml:27:5: table section 'modifiers' has items"),
-    ("    title: Zasady\n", "    title: Zasady\n    table: move\n",
-     "games/demo/card.yaml:12:5: section 'rules' of kind 'rules' cannot name a table"),
+     "games/demo/card.yaml:23:5: table section 'modifiers' has items"),
+    ("kind: text, face", "kind: text, table: move, face",
+     "games/demo/card.yaml:9:29: section 'board' of kind 'text' cannot name a table"),
 ])
 def test_a_bad_table_section_is_reported_at_its_position(tmp_path, old, new, message):
     assert old in CARD
@@ -275,5 +271,5 @@ def test_a_bad_table_section_is_reported_at_its_position(tmp_path, old, new, mes
 
 def test_a_card_naming_a_broken_table_does_not_call_it_unknown(tmp_path):
     found = problems(make_project(tmp_path, {**FILES, "games/demo/move.yaml": DEMO_MOVE.replace("[4, ", "[4, 5, ")}))
-    assert "games/demo/card.yaml:18:12: table 'move' has errors (reported above) (expected: the table fixed first)" \
+    assert "games/demo/card.yaml:14:12: table 'move' has errors (reported above) (expected: the table fixed first)" \
         in found
