@@ -265,7 +265,7 @@ def _column_widths(data: list[list], spans: list[tuple], shares: list[float], wi
     excess = sum(raised) - width
     if excess <= 0:
         return widths, False
-    surplus = [r - low for r, low in zip(raised, least)]  # room above the widest word, mostly the row labels'
+    surplus = [r - low for r, low in zip(raised, least)]  # room above the widest word: mostly the row labels
     return [r - excess * room / sum(surplus) for r, room in zip(raised, surplus)], False
 
 
