@@ -11,6 +11,10 @@ from aids.config import read_project
 
 REPO = Path(__file__).resolve().parent.parent
 MM = 72 / 25.4
+# The PDF base fonts a viewer substitutes instead of embedding: none may appear in an aid.
+STANDARD_14 = {"Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",
+               "Helvetica-Oblique", "Helvetica-BoldOblique", "Times-Roman", "Times-Bold", "Times-Italic",
+               "Times-BoldItalic", "Symbol", "ZapfDingbats"}
 
 DEMO_SEQUENCE = """\
 kind: sequence

@@ -12,6 +12,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..errors import Position, Problems
 from ..source.yamlfile import Source, check_map, is_text
+from . import table as tables
 from .text import PLACEHOLDER, Text
 
 KIND = "card"
@@ -37,7 +38,10 @@ ITEM_FIELDS: dict[str, tuple[list[str], list[str]]] = {
     "ladder": (["penalty", "text"], []),  # ordered penalties: warning, yellow card, ...
     "text": (["text"], []),            # free paragraphs
 }
-SECTION_FIELDS = ["id", "kind", "face", "title", "intro", "items", "note", "numbering"]
+# A section of kind `table` has no items: it names a table aid of the game (`table: <id>`), resolved by link().
+TABLE = "table"
+KINDS = [*ITEM_FIELDS, TABLE]
+SECTION_FIELDS = ["id", "kind", "face", "title", "intro", "items", "note", "numbering", "table"]
 CARD_FIELDS = ["kind", "id", "title", "subtitle", "size", "faces", "columns", "font_size", "min_font_size",
                "margin", "sheet", "sections", "signature"]
 SHEET_FIELDS = ["paper", "gutter", "bleed"]
@@ -64,6 +68,9 @@ class Section:
     items: list[Item]
     numbering: str
     where: Position
+    table_id: str | None = None  # kind `table`: the id it names, and where
+    table_where: Position | None = None
+    table: tables.Table | None = None  # set by link()
 
 
 @dataclass
@@ -228,8 +235,8 @@ def _read_sections(src, data, card_id, faces, problems) -> list[Section]:
         if not _check_id(src, node, problems, seen, "section"):
             continue
         kind = str(node["kind"])
-        if kind not in ITEM_FIELDS:
-            problems.add(src.at(node, "kind", value=True), f"unknown section kind '{kind}'", ", ".join(ITEM_FIELDS))
+        if kind not in KINDS:
+            problems.add(src.at(node, "kind", value=True), f"unknown section kind '{kind}'", ", ".join(KINDS))
             continue
         face = str(node["face"])
         if face not in faces:
@@ -247,10 +254,29 @@ def _read_sections(src, data, card_id, faces, problems) -> list[Section]:
             return _text(src, node, key, f"{ctx}/{key}", f"{what} of section {sid} ({kind})") \
                 if is_text(node.get(key)) else None
 
-        items = _read_items(src, node, kind, ctx, sid, problems)
+        table_id, table_where = _read_table_id(src, node, kind, sid, problems)
+        items = _read_items(src, node, kind, ctx, sid, problems) if kind != TABLE else []
         sections.append(Section(sid, kind, face, optional("title", "Title"), optional("intro", "Introduction"),
-                                optional("note", "Note at the end"), items, numbering, src.at(node)))
+                                optional("note", "Note at the end"), items, numbering, src.at(node),
+                                table_id, table_where))
     return sections
+
+
+def _read_table_id(src, node, kind, sid, problems) -> tuple[str | None, Position | None]:
+    """`table: <id>` on a section of kind table (and only there); link() checks that the id is a table."""
+    if kind != TABLE:
+        if "table" in node:
+            problems.add(src.at(node, "table"), f"section '{sid}' of kind '{kind}' cannot name a table",
+                         "kind: table with table: <id>, or items")
+        return None, None
+    if "items" in node:
+        problems.add(src.at(node, "items"), f"table section '{sid}' has items",
+                     "table: <id> alone (the rows are the table's own)")
+    if node.get("table") is None or not ID.match(str(node["table"])):
+        problems.add(src.at(node, "table", value=True) if "table" in node else src.at(node),
+                     f"table section '{sid}' does not name a table", "table: <id of a table of this game>")
+        return None, None
+    return str(node["table"]), src.at(node, "table", value=True)
 
 
 def _read_items(src, node, kind, ctx, sid, problems) -> list[Item]:
@@ -370,6 +396,25 @@ def _as_date(text: str) -> dt.date | None:
         return None
 
 
+def link(card: Card, models: dict, problems: Problems) -> None:
+    """Each section of kind table gets the table aid it names (None in `models`: an aid that failed to read)."""
+    known = ", ".join(sorted(i for i, m in models.items() if isinstance(m, tables.Table))) or "the id of a table aid"
+    for section in card.sections:
+        if section.table_id is None:
+            continue
+        target = models.get(section.table_id)
+        if section.table_id not in models:
+            problems.add(section.table_where, f"embedded table '{section.table_id}' does not exist", known)
+        elif target is None:
+            problems.add(section.table_where, f"table '{section.table_id}' has errors (reported above)",
+                         "the table fixed first")
+        elif not isinstance(target, tables.Table):
+            problems.add(section.table_where, f"aid '{section.table_id}' of kind '{target.kind}' cannot be embedded "
+                         "in a card", f"a table: {known}")
+        else:
+            section.table = target
+
+
 def display_name(lz) -> str:
     return lz.pgettext("aid kind", "Referee card")
 
@@ -409,6 +454,8 @@ def localize(card: Card, lz, edition=None) -> dict:
             "intro": rich(s.intro), "note": rich(s.note),
             "items": [{"id": i.id, "label": label(s, n), "value": value(s, i), "glyph": i.glyph,
                        "term": rich(i.term), "text": rich(i.text)} for n, i in enumerate(s.items, start=1)],
+            # an embedded table, as the table kind localizes it (numbers per language and edition)
+            "aid": tables.localize(s.table, lz, edition) if s.table else None,
         }
 
     face_names = {"front": lz.pgettext("face of a card", "Front"), "back": lz.pgettext("face of a card", "Back")}

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from markupsafe import Markup
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
@@ -24,6 +25,7 @@ from .pdf import fonts_dir
 BODY, HEAD = "AidsSansCondensed", "AidsSans"
 INK, MUTED, ACCENT, RULE = colors.HexColor("#1a1a1a"), colors.HexColor("#5a5a5a"), \
     colors.HexColor("#7a1f1f"), colors.HexColor("#b5b5b5")
+HEADER = colors.HexColor("#ececec")  # the background of table headers, as on screen
 STEP = 0.25  # pt: the fitting shrinks the type in steps of this size
 GAP = 4 * MM  # between columns
 BAND = 3 * MM  # the accent band along the top edge (it bleeds)
@@ -67,6 +69,11 @@ def para_markup(rich) -> str:
 
 def plain(text: str) -> str:
     return escape(str(text))
+
+
+def markup_of(text) -> str:
+    """Localized text as ReportLab markup: safe HTML (lz.rich, ui_markup) converted, anything else escaped."""
+    return para_markup(text) if isinstance(text, Markup) else plain(text)
 
 
 def visible(markup: str) -> str:
@@ -116,6 +123,10 @@ class Styles:
         self.running = ParagraphStyle("running", parent=self.subtitle, fontSize=size, leading=size * 1.25,
                                       spaceAfter=size * 0.3)
         self.signature = ParagraphStyle("signature", parent=self.body, alignment=TA_RIGHT, spaceAfter=0)
+        self.number = ParagraphStyle("number", parent=self.cell, alignment=TA_RIGHT)
+        self.header = ParagraphStyle("header", parent=self.cell, fontName=BODY + "-Bold")
+        self.header_number = ParagraphStyle("header-number", parent=self.header, alignment=TA_RIGHT)
+        self.caption = ParagraphStyle("caption", parent=self.body, fontName=BODY + "-Bold", spaceAfter=size * 0.2)
 
 
 def face_story(face: Face, size: float, width: float) -> list[Flowable]:
@@ -167,6 +178,8 @@ def keep(flowable: Flowable, st: Styles) -> Flowable:
 
 def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Flowable]:
     sid, kind, items = section["id"], section["kind"], section["items"]
+    if kind == "table":
+        return _embedded_table(section, st, width, para)
     if kind == "rules":
         return [para(para_markup(i["text"]), st.bullet, sid, bulletText="•") for i in items]
     if kind == "steps":
@@ -195,6 +208,85 @@ def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Fl
         ("TOPPADDING", (0, 0), (-1, -1), pad * 0.5), ("BOTTOMPADDING", (0, 0), (-1, -1), pad * 0.7),
         ("LINEBELOW", (0, 0), (-1, -2), 0.3, RULE),
     ]), spaceAfter=st.size * 0.3)]
+
+
+def _embedded_table(section: dict, st: Styles, width: float, para) -> list[Flowable]:
+    """A table aid as the table kind localizes it: its caption, header rows repeated in the next column,
+    spans kept, numbers right-aligned, notes under it."""
+    if section["aid"] is None:  # not linked (a card read on its own, outside a build)
+        return []
+    sid, t = section["id"], section["aid"]["table"]
+    caption = markup_of(t["title"]) + (f" <i>{markup_of(t['intro'])}</i>" if t["intro"] else "")
+    # (content, colspan, rowspan) per cell, header rows first; None is a blank cell
+    head = [[(para(markup_of(h["text"]), st.header_number if h["num"] else st.header, sid) if h["scope"] else None,
+              h["colspan"], h["rowspan"]) for h in row] for row in t["head"]]
+    body = []
+    for row in t["body"]:
+        cells = [(para(markup_of(row["th"] if row["th"] is not None else ""), st.cell, sid), 1, 1)]
+        cells += [(para(markup_of(c["text"]), st.number if c["num"] else st.cell, sid), 1, 1) for c in row["cells"]]
+        if row["key"] is not None:
+            cells.append((para(markup_of(row["key"]), st.cell, sid), 1, 1))
+        body.append(cells)
+    data, spans, blanks = _grid(head + body, len(t["widths"]))
+    pad = st.size * 0.3
+    style = [
+        ("FONTNAME", (0, 0), (-1, -1), BODY),  # tables default to Helvetica, a font that is never embedded
+        ("FONTSIZE", (0, 0), (-1, -1), st.size),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), pad), ("RIGHTPADDING", (0, 0), (-1, -1), pad),
+        ("TOPPADDING", (0, 0), (-1, -1), pad * 0.4), ("BOTTOMPADDING", (0, 0), (-1, -1), pad * 0.6),
+        ("GRID", (0, len(head)), (-1, -1), 0.3, RULE),
+    ]
+    for r in range(len(head)):
+        for c in range(len(t["widths"])):
+            if (r, c) not in blanks:
+                style += [("BOX", (c, r), (c, r), 0.3, RULE), ("BACKGROUND", (c, r), (c, r), HEADER)]
+    style += [("SPAN", start, end) for start, end in spans]
+    widths, cramped = _column_widths(data, spans, t["widths"], width, pad)
+    table = Table(data, colWidths=widths, repeatRows=len(head), style=TableStyle(style), hAlign="LEFT",
+                  spaceAfter=st.size * 0.3)
+    table._aids_cramped = cramped  # fit() shrinks the type until no word breaks
+    notes = [para(markup_of(n), st.note, sid) for n in t["notes"]]
+    return [keep(para(caption, st.caption, sid), st), table, *notes]
+
+
+def _column_widths(data: list[list], spans: list[tuple], shares: list[float], width: float,
+                   pad: float) -> tuple[list[float], bool]:
+    """The table kind's shares of `width`, except that every column keeps room for its widest word (a narrow
+    card column would break "normalny" into letters), taken from the columns with room to spare; and
+    whether some word cannot have that room at this type size."""
+    widths = [width * share / 100 for share in shares]
+    wide = {start for start, end in spans if end[0] > start[0]}  # (col, row) of cells across several columns
+    least = [max([cell.minWidth() + 2 * pad for r, row in enumerate(data) if isinstance(cell := row[c], Paragraph)
+                  and (c, r) not in wide] or [0]) for c in range(len(widths))]
+    if sum(least) > width:  # some word would break into letters: the type must shrink
+        return [width * low / sum(least) for low in least], True
+    raised = [max(w, low) for w, low in zip(widths, least)]
+    excess = sum(raised) - width
+    if excess <= 0:
+        return widths, False
+    surplus = [r - low for r, low in zip(raised, least)]  # room above the widest word: mostly the row labels
+    return [r - excess * room / sum(surplus) for r, room in zip(raised, surplus)], False
+
+
+def _grid(rows: list[list[tuple]], columns: int) -> tuple[list[list], list[tuple], set]:
+    """Cells with row and column spans placed as HTML places them: the data matrix, SPAN ranges, blank cells."""
+    taken: set[tuple[int, int]] = set()
+    data = [["" for _ in range(columns)] for _ in rows]
+    spans, blanks = [], set()
+    for r, row in enumerate(rows):
+        c = 0
+        for content, colspan, rowspan in row:
+            while (r, c) in taken:
+                c += 1
+            data[r][c] = "" if content is None else content
+            if content is None:
+                blanks.add((r, c))
+            taken.update((r + dr, c + dc) for dr in range(rowspan) for dc in range(colspan))
+            if colspan > 1 or rowspan > 1:
+                spans.append(((c, r), (c + colspan - 1, r + rowspan - 1)))
+            c += colspan
+    return data, spans, blanks
 
 
 @functools.lru_cache(maxsize=None)
@@ -270,14 +362,18 @@ def fit(card: Card, localized: dict, face: dict, lang: str) -> float:
     size = card.font_size
     while True:
         canv = Canvas(io.BytesIO(), pagesize=(card.width * MM, card.height * MM), invariant=1)
-        left = fill(canv, card, face_story(layout, size, width))
-        if not left:
+        story = face_story(layout, size, width)
+        # a table whose words cannot all fit its columns would break them into letters: that does not fit either
+        cramped = [f for f in story if getattr(f, "_aids_cramped", False)]
+        left = fill(canv, card, story)
+        if not left and not cramped:
             return size
         if size <= card.min_font_size:
-            section = left[0]._aids_section
+            section = (left or cramped)[0]._aids_section
+            what = "does not fit" if left else "has a table too narrow for its words"
             raise AidsError(Problem(layout.where(section),
                                     f"card '{card.id}', face {face['id']}, language {lang}: section '{section}' "
-                                    f"does not fit even at the minimum size of {card.min_font_size} pt",
+                                    f"{what} even at the minimum size of {card.min_font_size} pt",
                                     "shorter text, a larger card, more columns or a smaller min_font_size"))
         size = max(card.min_font_size, round(size - STEP, 2))
 

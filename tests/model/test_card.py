@@ -282,7 +282,8 @@ def test_backs_are_mirrored_for_duplex(tmp_path):
 
 @pytest.mark.parametrize("old, new, message", [
     ("kind: legend", "kind: legends",
-     "card.yaml:36:11: unknown section kind 'legends' (expected: rules, steps, legend, scoring, ranking, ladder, text)"),
+     "card.yaml:36:11: unknown section kind 'legends' (expected: rules, steps, legend, scoring, ranking, ladder, text, "
+     "table)"),
     ("    face: back\n    items:\n      - id: star", "    face: side\n    items:\n      - id: star",
      "card.yaml:37:11: section 'die' is on face 'side', which this card does not have (expected: front, back)"),
     ("size: A6", "size: 20x12",

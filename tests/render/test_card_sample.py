@@ -7,13 +7,10 @@ from pypdf import PdfReader
 
 from aids.source.yamlfile import read_yaml
 
-from ..helpers import MM, REPO, pdf_fonts, pdf_text, rerender
+from ..helpers import MM, REPO, STANDARD_14, pdf_fonts, pdf_text, rerender
 
 LANGS = ["pl", "en", "ru"]
 GAME = "lwow-1920"
-STANDARD_14 = {"Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",
-               "Helvetica-Oblique", "Helvetica-BoldOblique", "Times-Roman", "Times-Bold", "Times-Italic",
-               "Times-BoldItalic", "Symbol", "ZapfDingbats"}
 VICTORY_POINTS = ["+30", "+10", "+6", "+2", "+3", "+1", "\u22123", "\u22125"]
 
 
