@@ -8,7 +8,7 @@ from typing import Any, Iterator
 from markupsafe import Markup
 
 from ..errors import Problems
-from ..source.yamlfile import ID, Source, check_id, check_map, is_text
+from ..source.yamlfile import ID, Source, check_id, check_map, is_text, text_at
 from .text import PLACEHOLDER, Text
 
 KIND = "sequence"
@@ -113,7 +113,7 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
     if section and not re.fullmatch(r"\d+(\.\d+)*", section):
         problems.add(src.at(data, "section", value=True), f"section '{section}' is not a number",
                      "a section number such as 3.2")
-    title = _text(src, data, "title", aid_id, "Title of the sequence of play")
+    title = _text(src, data, "title", aid_id, "Title of the sequence of play", problems)
     sides = _read_sides(src, data.get("sides") or [], aid_id, problems)
     phases: list[Phase] = []
     raw_phases = data["phases"]
@@ -130,7 +130,7 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
         if not check_id(src, node, "id", problems, seen, "phase"):
             continue
         where = f"Title of phase {pid}"
-        phase = Phase(pid, i, _text(src, node, "title", f"{aid_id}/{pid}", where), BOTH, [])
+        phase = Phase(pid, i, _text(src, node, "title", f"{aid_id}/{pid}", where, problems), BOTH, [])
         if "mirror_of" in node:
             for key in ("steps", "side"):
                 if key in node:
@@ -150,8 +150,8 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
 
 
 
-def _text(src: Source, node, key: str, context: str, comment: str) -> Text:
-    return Text(str(node[key]).strip(), context, comment, src.at(node, key, value=True))
+def _text(src: Source, node, key: str, context: str, comment: str, problems: Problems) -> Text:
+    return text_at(src, node, key, context, comment, problems)
 
 
 def _read_sides(src, raw, aid_id, problems) -> list[Side]:
@@ -166,7 +166,7 @@ def _read_sides(src, raw, aid_id, problems) -> list[Side]:
             if node["id"] == BOTH:
                 problems.add(src.at(node, "id", value=True), f"'{BOTH}' is reserved", "another side id")
             sides.append(Side(str(node["id"]), _text(src, node, "name", f"{aid_id}/side/{node['id']}",
-                                                      "Name of a side, shown beside the phases it acts in")))
+                                                      "Name of a side, shown beside the phases it acts in", problems)))
     return sides
 
 
@@ -199,13 +199,13 @@ def _read_steps(src, node, ctx: str, phase_id: str, index: tuple, problems) -> l
         path = f"{ctx.split('/', 1)[1]}/{sid}"
         label = _label(index + (i,))
         comment = f"Step {label} of phase {phase_id}"
-        note = _text(src, child, "note", f"{ctx}/{sid}/note", f"Note to step {label} of phase {phase_id}") \
+        note = _text(src, child, "note", f"{ctx}/{sid}/note", f"Note to step {label} of phase {phase_id}", problems) \
             if is_text(child.get("note")) else None
         see = child.get("see") or []
         if not isinstance(see, list):
             problems.add(src.at(child, "see", value=True), "see must be a list of targets", '["rule:18.0"]')
             see = []
-        step = Step(sid, path, index + (i,), _text(src, child, "text", f"{ctx}/{sid}", comment), note,
+        step = Step(sid, path, index + (i,), _text(src, child, "text", f"{ctx}/{sid}", comment, problems), note,
                     [str(t) for t in see])
         step.steps = _read_steps(src, child, f"{ctx}/{sid}", phase_id, index + (i,), problems)
         steps.append(step)

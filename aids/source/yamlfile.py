@@ -129,3 +129,19 @@ def check_id(src: Source, node: Any, key: str, problems, seen: dict | None = Non
             return False
         seen[value] = src.at(node, key, value=True).line
     return True
+
+
+def text_at(src: Source, node: Any, key: Any, context: str, comment: str, problems) -> "Text":
+    """The translatable text under `node[key]`; a list or a mapping there is an error, not printed as Python.
+
+    Scalars YAML reads as something else (a year, a date) are taken as the text they were written as.
+    """
+    from ..model.text import Text  # the model's own type; the source layer only reads it from YAML
+    value = node[key]
+    where = src.at(node, key, value=True)
+    if isinstance(value, (CommentedMap, CommentedSeq, dict, list)) or isinstance(value, bool) or value is None:
+        kind = ("a list" if isinstance(value, (CommentedSeq, list)) else "a mapping"
+                if isinstance(value, (CommentedMap, dict)) else "empty" if value is None else f"'{value}'")
+        problems.add(where, f"'{key}' must be text, not {kind}", f'{key}: "..." (quote text YAML would read otherwise)')
+        return Text("", context, comment, where)
+    return Text(str(value).strip(), context, comment, where)

@@ -136,3 +136,10 @@ def test_every_problem_reported_at_once(tmp_path):
         "{ref:red-combat/resolve}", "{ref:nope}")
     message = error_of(tmp_path, source)
     assert "nowhere" in message and "nope" in message
+
+
+def test_text_must_be_text_not_a_list_or_mapping(tmp_path):
+    message = error_of(tmp_path, DEMO_SEQUENCE.replace("title: Przygotowanie", "title: {a: 1}")
+                       .replace("text: Połóż żetony.", "text: [a, b]"))
+    assert "sequence.yaml:12:12: 'title' must be text, not a mapping" in message
+    assert "sequence.yaml:15:15: 'text' must be text, not a list" in message
