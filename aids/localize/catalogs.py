@@ -7,13 +7,14 @@ from __future__ import annotations
 import datetime as dt
 import io
 import os
+import re
 from pathlib import Path
 from typing import Iterable
 
 from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import PoFileError, denormalize, read_po, write_po
+from babel.messages.pofile import PoFileError, PoFileParser, denormalize, write_po
 
 from ..errors import AidsError, Position, Problem
 from ..model.text import Text, placeholder_mismatch
@@ -50,24 +51,79 @@ def template_from(texts: Iterable[Text], *, project: str, version: str, root: Pa
 
 
 def read_catalog(path: Path, shown: str, lang: str | None = None) -> Catalog:
-    """Parse a .po/.pot file; a malformed one is an AidsError with its path and line."""
+    """Parse a .po/.pot file; a malformed one is an AidsError with its path, line and column.
+
+    Babel's reader is lenient where GNU msgfmt is not (an unterminated or unquoted string is read
+    as something else, a second definition silently replaces the first), so those are caught first.
+    """
+    data = path.read_bytes()
+    problems = lint_po(data, shown)
+    if problems:
+        raise AidsError(problems)
+    catalog = Catalog(locale=lang)
     try:
-        with path.open("rb") as fp:
-            catalog = read_po(fp, locale=lang, abort_invalid=True)
-        previous = _previous_ids(path.read_text(encoding="utf-8"))
-        for message in catalog:
-            # Babel's reader takes `#| msgid ...` for a translator comment "| msgid ..."
-            message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
-            if message.lineno in previous:
-                message.previous_id = [previous[message.lineno]]
-        return catalog
+        _StrictParser(catalog, ignore_obsolete=False, abort_invalid=True).parse(io.BytesIO(data))
     except PoFileError as exc:
         lineno = getattr(exc, "lineno", -1) + 1
         message = str(exc).rsplit(" on ", 1)[0]
         raise AidsError(Problem(Position(shown, lineno or 0), f"malformed catalog: {message}",
                                 "a gettext PO file")) from None
-    except (ValueError, UnicodeDecodeError, SyntaxError) as exc:
+    except (ValueError, SyntaxError) as exc:
         raise AidsError(Problem(Position(shown), f"malformed catalog: {exc}", "a gettext PO file")) from None
+    previous = _previous_ids(data.decode("utf-8"))
+    for message in catalog:
+        # Babel's reader takes `#| msgid ...` for a translator comment "| msgid ..."
+        message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
+        if message.lineno in previous:
+            message.previous_id = [previous[message.lineno]]
+    return catalog
+
+
+_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)(\s+)(.*)")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def lint_po(data: bytes, shown: str) -> list[Problem]:
+    """Lines Babel would misread: bytes that are not UTF-8, strings not closed or not quoted at all."""
+    problems = []
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(Position(shown, number, exc.start + 1), "not UTF-8 text", "a catalog in UTF-8"))
+            continue
+        body = line.rstrip("\r")
+        indent = len(body) - len(body.lstrip())
+        text = body.strip()
+        if text.startswith("#~"):  # obsolete entries keep the same syntax
+            indent, text = indent + 2 + (len(text[2:]) - len(text[2:].lstrip())), text[2:].lstrip()
+        elif not text or text.startswith("#"):
+            continue
+        keyword = _KEYWORD.fullmatch(text)
+        value, column = (keyword.group(3), indent + keyword.end(2) + 1) if keyword else (text, indent + 1)
+        if not keyword and not text.startswith('"'):
+            continue  # Babel reports unknown keywords itself
+        if not _STRING.fullmatch(value):
+            closed = value.startswith('"') and _STRING.match(value)
+            problems.append(Problem(Position(shown, number, column),
+                                    "text after the closing quote" if closed else
+                                    "string not closed" if value.startswith('"') else "string not quoted",
+                                    'one string in double quotes, e.g. msgstr "..."'))
+    return problems
+
+
+class _StrictParser(PoFileParser):
+    """Babel's parser, refusing a second definition of the same message as msgfmt does."""
+
+    def _add_message(self) -> None:
+        parts = [m.denormalize() for m in self.messages]
+        msgid = tuple(parts) if len(parts) > 1 else parts[0]
+        context = self.context.denormalize() if self.context else None
+        key = self.catalog._key_for(msgid, context)  # Babel's own key for (msgid, msgctxt)
+        defined = self.catalog.obsolete if self.obsolete else self.catalog._messages
+        if msgid and key in defined:
+            raise PoFileError(f"duplicate message definition of '{msgid}'", self.catalog, "", self.offset)
+        super()._add_message()
 
 
 def _previous_ids(text: str) -> dict[int, str]:

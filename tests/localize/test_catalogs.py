@@ -168,3 +168,33 @@ def test_inserted_text_does_not_shift_translations_onto_its_neighbours(tmp_path)
     assert got["rules/sec/2"] == ("First, on movement.", True)
     assert got["rules/sec/3"] == ("Second, on combat.", True)
     assert got["rules/sec/1"][0] != "First, on movement."
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda t: t.replace('msgstr ""\n', 'msgstr "Preparation\n', 1), ":{line}:8: string not closed"),
+    (lambda t: t.replace('msgstr ""\n', 'msgstr Preparation\n', 1), ":{line}:8: string not quoted"),
+    (lambda t: t.replace('msgstr ""\n', 'msgstr "Prep" x\n', 1), ":{line}:8: text after the closing quote"),
+])
+def test_strings_msgfmt_rejects_are_errors_with_line_and_column(demo, change, message):
+    extract_update(demo)
+    po = po_path(demo / "i18n", "en", "demo")
+    text = po.read_text(encoding="utf-8")
+    start = text.index('msgid "Gra')  # the first entry after the header
+    line = text[:text.index('msgstr ""\n', start)].count("\n") + 1
+    po.write_text(text[:start] + change(text[start:]), encoding="utf-8")
+    with pytest.raises(AidsError) as info:
+        read_catalog(po, "en.po", "en")
+    assert str(info.value).startswith("en.po" + message.format(line=line))
+
+
+def test_a_second_definition_and_bytes_not_utf8_are_errors(demo):
+    extract_update(demo)
+    po = po_path(demo / "i18n", "en", "demo")
+    text = po.read_text(encoding="utf-8")
+    lines = text.count("\n")
+    po.write_text(text + '\nmsgctxt "game/title"\nmsgid "Gra próbna"\nmsgstr "Again"\n', encoding="utf-8")
+    with pytest.raises(AidsError, match=rf"en.po:{lines + 3}: malformed catalog: duplicate message definition"):
+        read_catalog(po, "en.po", "en")
+    po.write_bytes(text.encode() + b'\n# Zaj\xeaczkowski\n')
+    with pytest.raises(AidsError, match=rf"en.po:{lines + 2}:6: not UTF-8 text"):
+        read_catalog(po, "en.po", "en")
