@@ -1,6 +1,7 @@
 """YAML sources read with ruamel.yaml, keeping line and column of every key and value."""
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 from typing import Any, Iterable
@@ -73,7 +74,27 @@ def load_yaml(text: str, path: Path, shown: str) -> Source:
         raise AidsError(Problem(where, f"malformed YAML: {problem}", "valid YAML")) from None
     except YAMLError as exc:
         raise AidsError(Problem(Position(shown), f"malformed YAML: {exc}", "valid YAML")) from None
+    except ValueError as exc:  # a scalar YAML resolves to a type it then cannot build: 2020-02-30
+        raise AidsError(Problem(_unbuildable(yaml, text, shown), f"impossible value: {exc}",
+                                "a real date YYYY-MM-DD, or quote the text")) from None
     return Source(path, shown, data, text)
+
+
+def _unbuildable(yaml: YAML, text: str, shown: str) -> Position:
+    """Where the date that failed to build is: the composed node tree still has every position."""
+    stack = [yaml.compose(text)]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        if isinstance(node.value, list):
+            stack.extend(item for pair in node.value for item in (pair if isinstance(pair, tuple) else (pair,)))
+        elif str(getattr(node.tag, "value", node.tag)).endswith(":timestamp"):
+            try:
+                dt.date.fromisoformat(str(node.value)[:10])
+            except ValueError:
+                return Position(shown, node.start_mark.line + 1, node.start_mark.column + 1)
+    return Position(shown)
 
 
 def check_map(

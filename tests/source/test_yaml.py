@@ -42,3 +42,12 @@ def test_game_config_checks_its_aids(tmp_path):
     with pytest.raises(AidsError) as info:
         project.read_game("demo")
     assert "games/demo/game.yaml:5:8: aid source 'nothing.yaml' not found" in str(info.value)
+
+
+def test_impossible_date_is_reported_where_it_is(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text("id: x\npublished: 2020-02-29\nparts:\n  - when: 2020-02-30\n", encoding="utf-8")
+    with pytest.raises(AidsError) as info:
+        read_yaml(path, "game.yaml")
+    assert str(info.value).startswith("game.yaml:4:11: impossible value: day is out of range for month")
+    assert "(expected: a real date YYYY-MM-DD, or quote the text)" in str(info.value)
