@@ -73,6 +73,8 @@ def print_summary(summary: pipeline.Summary) -> None:
             print(f"  {fb.text.where}: [{fb.text.context}] {fb.reason}")
         if len(fallbacks) > 20:
             print(f"  ... and {len(fallbacks) - 20} more")
+    for problem in summary.catalog_problems:
+        print(f"warning: {problem}")
     files = sum(len(b.files) for b in summary.built)
     print(f"{files} file(s) written, {len(summary.failed)} aid(s) failed, in {summary.seconds:.1f} s")
 
@@ -93,11 +95,11 @@ def run(args) -> int:
             print(f"warning: {problem}", file=sys.stderr)
     elif args.command == "build":
         summary = pipeline.build(project, games=args.game, langs=args.lang, formats=args.format or pipeline.FORMATS,
-                                 editions=args.edition, progress=progress_bar)
+                                 editions=args.edition, strict=args.strict, progress=progress_bar)
         print_summary(summary)
         for error in summary.failed:
             print(error, file=sys.stderr)
-        if summary.failed or (args.strict and summary.fallbacks):
+        if summary.failed:
             return EXIT_ERROR
     return 0
 

@@ -113,13 +113,17 @@ def game_texts(game: Game, aids: Iterable[Aid]) -> list[Text]:
 
 # --- catalogs ---------------------------------------------------------------------------------
 
-def select_games(project: Project, names: list[str] | None) -> list[Game]:
+def select_game_ids(project: Project, names: list[str] | None) -> list[str]:
     known = project.game_ids()
     for name in names or []:
         if name not in known:
             raise AidsError(Problem(Position("command line"), f"unknown game '{name}'",
                                     ", ".join(known) or "a folder under " + project.show(project.games_dir)))
-    return [project.read_game(g) for g in (names or known)]
+    return list(dict.fromkeys(names or known))
+
+
+def select_games(project: Project, names: list[str] | None) -> list[Game]:
+    return [project.read_game(g) for g in select_game_ids(project, names)]
 
 
 def extract(project: Project, games: list[str] | None = None) -> list[str]:
@@ -269,6 +273,7 @@ class Summary:
     skipped: list[str] = field(default_factory=list)
     failed: list[AidsError] = field(default_factory=list)
     fallbacks: dict[tuple[str, str], list[Fallback]] = field(default_factory=dict)  # (game, lang) -> ...
+    catalog_problems: list[Problem] = field(default_factory=list)  # faulty entries of the UI catalogs, not used
     seconds: float = 0.0
 
 
@@ -278,12 +283,13 @@ def output_dir(project: Project, game: Game, edition: Edition | None, lang: str)
 
 
 def build(project: Project, *, games: list[str] | None = None, langs: list[str] | None = None,
-          formats: Iterable[str] = FORMATS, editions: list[str] | None = None,
+          formats: Iterable[str] = FORMATS, editions: list[str] | None = None, strict: bool = False,
           progress: Callable[[int], Callable[[str], None]] | None = None) -> Summary:
     """Build every aid of the chosen games in every chosen language, edition and format.
 
     An aid is rendered in all its languages before anything of it is written, so an aid that
-    fails leaves its previous outputs as they were; the other aids are still built.
+    fails leaves its previous outputs as they were; the other aids (and games) are still built.
+    `strict` fails an aid, unwritten, when any of its text falls back to the source language.
     """
     started = time.monotonic()
     formats = [f for f in FORMATS if f in formats]
@@ -291,10 +297,21 @@ def build(project: Project, *, games: list[str] | None = None, langs: list[str] 
         if lang not in project.languages:
             raise AidsError(Problem(Position("command line"), f"unknown language '{lang}'",
                                     ", ".join(project.languages)))
-    langs = langs or project.languages
+    langs = list(dict.fromkeys(langs or project.languages))
+    editions = list(dict.fromkeys(editions)) if editions else None
     summary = Summary()
+    for lang in langs:
+        summary.catalog_problems.extend(ui.ui_problems(lang))
+    if strict and summary.catalog_problems:
+        raise AidsError([Problem(p.where, f"{p.message} (--strict)", p.expected) for p in summary.catalog_problems])
     plan = []
-    selected = select_games(project, games)
+    selected = []
+    for name in select_game_ids(project, games):
+        try:
+            selected.append(project.read_game(name))
+        except AidsError as exc:
+            summary.failed.append(exc)
+            summary.skipped.append(f"{name}: not built, its game.yaml has errors")
     _check_editions(selected, editions)
     for game in selected:
         chosen = [e for e in game.editions if e.id in editions] if editions else (list(game.editions) or [None])
@@ -314,7 +331,7 @@ def build(project: Project, *, games: list[str] | None = None, langs: list[str] 
     localizers: dict[tuple[str, str], Localizer] = {}
     for game, edition, aid in plan:
         try:
-            results, outputs = build_aid(project, game, edition, aid, langs, formats, localizers, tick)
+            results, outputs = build_aid(project, game, edition, aid, langs, formats, localizers, tick, strict)
             write_all(outputs)
             summary.built.extend(results)
         except AidsError as exc:
@@ -328,15 +345,22 @@ def build(project: Project, *, games: list[str] | None = None, langs: list[str] 
 
 
 def build_aid(project: Project, game: Game, edition: Edition | None, aid: Aid, langs: list[str],
-              formats: list[str], localizers: dict, tick: Callable[[str], None]) -> tuple[list[Built], dict[Path, bytes]]:
+              formats: list[str], localizers: dict, tick: Callable[[str], None],
+              strict: bool = False) -> tuple[list[Built], dict[Path, bytes]]:
     """One aid in every language: what was built, and the files to write once all of it rendered."""
     outputs: dict[Path, bytes] = {}
     results = []
+    fell_back: list[Problem] = []
     for lang in langs:
         tick(f"{game.id} {aid.model.id} {lang}")
         if (game.id, lang) not in localizers:
             localizers[(game.id, lang)] = localizer(project, game, lang)
-        rendered = render_aid(project, game, aid, localizers[(game.id, lang)], edition, formats)
+        lz = localizers[(game.id, lang)]
+        before = len(lz.fallbacks)
+        rendered = render_aid(project, game, aid, lz, edition, formats)
+        fell_back.extend(Problem(fb.text.where, f"{lang}: [{fb.text.context}] {fb.reason} (--strict)",
+                                 "a translation in " + project.show(catalogs.po_path(project.catalogs, lang, game.id)))
+                         for fb in lz.fallbacks[before:])
         folder = output_dir(project, game, edition, lang)
         files = []
         for suffix, item in rendered.items():
@@ -348,6 +372,8 @@ def build_aid(project: Project, game: Game, edition: Edition | None, aid: Aid, l
             pages=rendered[".pdf"].pages if ".pdf" in rendered else 0,
             warnings=[w for item in rendered.values() for w in item.warnings],
             notes=[n for item in rendered.values() for n in item.notes]))
+    if strict and fell_back:
+        raise AidsError(fell_back)
     return results, outputs
 
 

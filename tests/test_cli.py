@@ -35,9 +35,28 @@ def test_catalog_commands_and_build(demo, capsys):
     assert sorted(p.name for p in (demo / "build/demo/en").iterdir()) == ["seq.html"]
 
 
-def test_strict_fails_on_fallbacks(demo, capsys):
+def test_strict_fails_on_fallbacks_and_writes_nothing(demo, capsys):
     assert main(["--project", str(demo), "build", "--lang", "en", "--format", "html", "--strict"]) == 1
+    err = capsys.readouterr().err
+    assert "games/demo/sequence.yaml:12:12: en: [seq/prep] untranslated (--strict)" in err
+    assert not (demo / "build").exists()
     assert main(["--project", str(demo), "build", "--lang", "pl", "--format", "html", "--strict"]) == 0
+
+
+def test_a_game_with_a_broken_game_yaml_does_not_stop_the_others(demo, capsys):
+    other = demo / "games" / "other"
+    other.mkdir()
+    (other / "game.yaml").write_text("id: other\ntitle: T\nversion: '1'\nsource_language: pl\naids: [nope.yaml]\n")
+    assert main(["--project", str(demo), "build", "--lang", "pl", "--format", "html"]) == 1
+    out, err = capsys.readouterr()
+    assert "games/other/game.yaml:5:8: aid source 'nope.yaml' not found" in err
+    assert "skipped other: not built, its game.yaml has errors" in out
+    assert (demo / "build/demo/pl/seq.html").is_file()
+
+
+def test_a_language_named_twice_is_built_once(demo, capsys):
+    assert main(["--project", str(demo), "build", "--lang", "pl", "--lang", "pl", "--format", "html"]) == 0
+    assert "1 file(s) written" in capsys.readouterr().out
 
 
 def test_build_finds_the_project_from_a_subfolder(demo):

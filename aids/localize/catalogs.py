@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterable
 
 from babel import Locale
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, PoFileParser, denormalize, write_po
 
@@ -90,7 +90,8 @@ def lint_po(data: bytes, shown: str) -> list[Problem]:
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            problems.append(Problem(Position(shown, number, exc.start + 1), "not UTF-8 text", "a catalog in UTF-8"))
+            problems.append(Problem(Position(shown, number, exc.start + 1), "malformed catalog: not UTF-8 text",
+                                    "a catalog in UTF-8"))
             continue
         body = line.rstrip("\r")
         indent = len(body) - len(body.lstrip())
@@ -106,8 +107,8 @@ def lint_po(data: bytes, shown: str) -> list[Problem]:
         if not _STRING.fullmatch(value):
             closed = value.startswith('"') and _STRING.match(value)
             problems.append(Problem(Position(shown, number, column),
-                                    "text after the closing quote" if closed else
-                                    "string not closed" if value.startswith('"') else "string not quoted",
+                                    "malformed catalog: " + ("text after the closing quote" if closed else
+                                    "string not closed" if value.startswith('"') else "string not quoted"),
                                     'one string in double quotes, e.g. msgstr "..."'))
     return problems
 
@@ -220,26 +221,46 @@ def compile_catalog(po: Path, shown: str, lang: str) -> tuple[Path, list[Problem
     return mo, problems
 
 
-def check_catalog(catalog: Catalog, shown: str) -> list[Problem]:
-    """Babel's checkers plus what they miss: every plural form present, placeholders kept."""
-    problems = []
-    for message, errors in catalog.check():
-        for error in errors:
-            problems.append(Problem(Position(shown, message.lineno or 0), f"{error}"))
+_FIELD = re.compile(r"%\((\w+)\)[sd]")
+
+
+def faults(catalog: Catalog) -> list[tuple[Message, str, str]]:
+    """(message, what is wrong, what was expected) for every translation that cannot be used as it is.
+
+    Babel's checkers, plus what they let through: a plural form left empty (it compiles, and
+    ngettext then prints nothing or the source), a %(name)s field or a {kind:target} placeholder
+    lost or invented.
+    """
+    found = [(message, str(error), "") for message, errors in catalog.check() for error in errors]
     for message in catalog:
         if not message.id or not message.string or message.fuzzy:
             continue
-        where = Position(shown, (message.lineno or 0) + 1 if message.lineno is not None else 0)
-        if message.pluralizable:
-            forms = [s for s in message.string if s]
-            if 0 < len(forms) < catalog.num_plurals:
-                problems.append(Problem(where, f"'{message.id[0]}' has {len(forms)} of "
-                                        f"{catalog.num_plurals} plural forms", "every plural form filled"))
+        ids = message.id if message.pluralizable else (message.id,)
+        strings = message.string if message.pluralizable else (message.string,)
+        if message.pluralizable and not all(strings):
+            found.append((message, f"'{ids[0]}' has {sum(1 for s in strings if s)} of {catalog.num_plurals} "
+                          "plural forms", "every plural form filled"))
+            continue
+        want = set(_FIELD.findall(ids[-1]))
+        for string in strings:
+            got = set(_FIELD.findall(string))
+            if got != want:
+                lost, invented = sorted(want - got), sorted(got - want)
+                what = " and ".join(part for part in (
+                    "loses " + ", ".join(f"%({n})s" for n in lost) if lost else "",
+                    "invents " + ", ".join(f"%({n})s" for n in invented) if invented else "") if part)
+                found.append((message, f"translation {what} of '{ids[0]}'", "the same %(name)s fields"))
+                break
         else:
-            reason = placeholder_mismatch(message.id, message.string)
+            reason = "" if message.pluralizable else placeholder_mismatch(message.id, message.string)
             if reason:
-                problems.append(Problem(where, f"{reason} of '{message.id}'", "the same placeholders"))
-    return problems
+                found.append((message, f"{reason} of '{message.id}'", "the same placeholders"))
+    return found
+
+
+def check_catalog(catalog: Catalog, shown: str) -> list[Problem]:
+    return [Problem(Position(shown, message.lineno or 0), what, expected)
+            for message, what, expected in faults(catalog)]
 
 
 def translations_of(catalog: Catalog) -> dict[tuple[str, str], tuple[str, bool]]:

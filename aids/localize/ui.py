@@ -12,7 +12,8 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.support import Translations
 
-from .catalogs import read_catalog, template_from
+from ..errors import Position, Problem
+from .catalogs import faults, read_catalog, template_from
 
 DOMAIN = "aids"
 SOURCE_LANGUAGE = "en"
@@ -25,16 +26,30 @@ def package_catalogs() -> Path:
 
 
 @functools.lru_cache(maxsize=None)
-def ui_translations(lang: str) -> gettext.NullTranslations:
-    """The UI catalog of `lang` (fuzzy entries left out); English, the source, needs none."""
+def load_ui(lang: str) -> tuple[gettext.NullTranslations, tuple[Problem, ...]]:
+    """The UI catalog of `lang`, and its faults: a faulty or fuzzy entry is left out, so the English shows."""
+    shown = f"aids/i18n/{lang}/LC_MESSAGES/{DOMAIN}.po"
     po = package_catalogs() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     if lang == SOURCE_LANGUAGE or not po.is_file():
-        return gettext.NullTranslations()
-    catalog = read_catalog(po, f"aids/i18n/{lang}/LC_MESSAGES/{DOMAIN}.po", lang)
+        return gettext.NullTranslations(), ()
+    catalog = read_catalog(po, shown, lang)
+    found = faults(catalog)
+    for message, _, _ in found:
+        catalog.delete(message.id, message.context)
     buf = io.BytesIO()
     write_mo(buf, catalog, use_fuzzy=False)
     buf.seek(0)
-    return Translations(buf, domain=DOMAIN)
+    problems = tuple(Problem(Position(shown, m.lineno or 0), f"{what}: the English is used", expected)
+                     for m, what, expected in found)
+    return Translations(buf, domain=DOMAIN), problems
+
+
+def ui_translations(lang: str) -> gettext.NullTranslations:
+    return load_ui(lang)[0]
+
+
+def ui_problems(lang: str) -> tuple[Problem, ...]:
+    return load_ui(lang)[1]
 
 
 def ui_languages() -> list[str]:

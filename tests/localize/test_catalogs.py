@@ -171,9 +171,9 @@ def test_inserted_text_does_not_shift_translations_onto_its_neighbours(tmp_path)
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda t: t.replace('msgstr ""\n', 'msgstr "Preparation\n', 1), ":{line}:8: string not closed"),
-    (lambda t: t.replace('msgstr ""\n', 'msgstr Preparation\n', 1), ":{line}:8: string not quoted"),
-    (lambda t: t.replace('msgstr ""\n', 'msgstr "Prep" x\n', 1), ":{line}:8: text after the closing quote"),
+    (lambda t: t.replace('msgstr ""\n', 'msgstr "Preparation\n', 1), ":{line}:8: malformed catalog: string not closed"),
+    (lambda t: t.replace('msgstr ""\n', 'msgstr Preparation\n', 1), ":{line}:8: malformed catalog: string not quoted"),
+    (lambda t: t.replace('msgstr ""\n', 'msgstr "Prep" x\n', 1), ":{line}:8: malformed catalog: text after the closing quote"),
 ])
 def test_strings_msgfmt_rejects_are_errors_with_line_and_column(demo, change, message):
     extract_update(demo)
@@ -196,5 +196,41 @@ def test_a_second_definition_and_bytes_not_utf8_are_errors(demo):
     with pytest.raises(AidsError, match=rf"en.po:{lines + 3}: malformed catalog: duplicate message definition"):
         read_catalog(po, "en.po", "en")
     po.write_bytes(text.encode() + b'\n# Zaj\xeaczkowski\n')
-    with pytest.raises(AidsError, match=rf"en.po:{lines + 2}:6: not UTF-8 text"):
+    with pytest.raises(AidsError, match=rf"en.po:{lines + 2}:6: malformed catalog: not UTF-8 text"):
         read_catalog(po, "en.po", "en")
+
+
+def test_faulty_ui_entries_are_left_out_and_reported(tmp_path, monkeypatch):
+    """A translator's slip in the package's own catalog: the English shows, and the build says where."""
+    from aids.localize import ui
+    folder = tmp_path / "ru" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    text = (REPO / "i18n/ru/LC_MESSAGES/aids.po").read_text(encoding="utf-8")
+    text = text.replace('msgstr "Страница %(page)s из %(pages)s"', 'msgstr "Страница %(page)s"')
+    assert 'msgstr "Страница %(page)s"' in text
+    (folder / "aids.po").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(ui, "package_catalogs", lambda: tmp_path)
+    ui.load_ui.cache_clear()
+    try:
+        translations, problems = ui.load_ui("ru")
+        assert translations.pgettext("page footer; %(page)s and %(pages)s are numbers",
+                                     "Page %(page)s of %(pages)s") == "Page %(page)s of %(pages)s"
+        assert translations.pgettext("see", "see %(ref)s") == "см. %(ref)s"
+        assert [p.message for p in problems] == [
+            "translation loses %(pages)s of 'Page %(page)s of %(pages)s': the English is used"]
+        assert problems[0].where.path == "aids/i18n/ru/LC_MESSAGES/aids.po" and problems[0].where.line > 1
+    finally:
+        ui.load_ui.cache_clear()
+
+
+def test_empty_plural_form_and_invented_field_are_faults():
+    from babel.messages.catalog import Catalog
+    from aids.localize.catalogs import faults
+    cat = Catalog(locale="ru")
+    cat.add(("%(n)s point", "%(n)s points"), ("%(n)s очко", "", "%(n)s очков"), context="pts")
+    cat.add("Page %(page)s", "Страница %(page)s %(foo)s", context="page")
+    cat.add("ok %(x)s", "хорошо %(x)s", context="ok")
+    assert sorted(what for _, what, _ in faults(cat)) == [
+        "'%(n)s point' has 2 of 3 plural forms",
+        "translation invents %(foo)s of 'Page %(page)s'",
+        "unknown named placeholder 'foo'"]  # Babel's own checker agrees
