@@ -184,12 +184,24 @@ def update_catalog(path: Path, shown: str, template: Catalog, lang: str) -> tupl
     by_context = {m.context: m for m in catalog if m.id and m.context and m.string}
     previous = {(m.id, m.context): m.previous_id for m in catalog if m.id and m.fuzzy and m.previous_id}
     known_texts = {m.id for m in catalog if m.id and m.string}
+    places: dict = {}  # each translated text -> the (context, fuzzy) it had, to tell a move from a copy
+    for m in catalog:
+        if m.id and m.string:
+            places.setdefault(m.id, []).append((m.context, m.fuzzy))
     new_keys = {(m.id, m.context) for m in template if m.id}
     new_texts = {m.id for m in template if m.id}
     old_keys = {(m.id, m.context) for m in catalog if m.id}
     catalog.update(template, update_creation_date=False)
     for message in catalog:
         key = (message.id, message.context)
+        moved_from = places.get(message.id, [])
+        if (message.fuzzy and message.previous_id == [message.id] and len(moved_from) == 1
+                and not moved_from[0][1] and (message.id, moved_from[0][0]) not in new_keys):
+            # The very same text, translated once, now under another context (a paragraph
+            # inserted before it renumbers the positional ones): its translation still holds.
+            message.flags = set(message.flags) - {"fuzzy"}
+            message.previous_id = []
+            continue
         if key in previous and message.fuzzy and not message.previous_id:
             message.previous_id = previous[key]  # still fuzzy: keep showing what it was
         old = by_context.get(message.context)

@@ -165,9 +165,25 @@ def test_inserted_text_does_not_shift_translations_onto_its_neighbours(tmp_path)
     update_catalog(po, "en.po", texts("Nowy akapit na początku.", "Pierwszy akapit o ruchu.",
                                       "Drugi akapit o walce."), "en")
     got = {m.context: (m.string, m.fuzzy) for m in catalog(po) if m.id}
-    assert got["rules/sec/2"] == ("First, on movement.", True)
-    assert got["rules/sec/3"] == ("Second, on combat.", True)
+    assert got["rules/sec/2"] == ("First, on movement.", False)  # moved unchanged: still good
+    assert got["rules/sec/3"] == ("Second, on combat.", False)
     assert got["rules/sec/1"][0] != "First, on movement."
+
+
+def test_a_text_that_was_in_two_places_stays_fuzzy_when_moved(tmp_path):
+    from aids.errors import Position
+    from aids.localize.catalogs import template_from, update_catalog
+    from aids.model.text import Text
+
+    def texts(*pairs):
+        return template_from([Text(msgid, ctx, "c", Position("r.md", 1)) for ctx, msgid in pairs],
+                             project="t", version="1")
+    po = tmp_path / "en.po"
+    update_catalog(po, "en.po", texts(("a/1", "Ogień"), ("b/1", "Ogień")), "en")
+    translate(po, {"a/1": "Fire", "b/1": "Fire!"}, "en")
+    update_catalog(po, "en.po", texts(("c/1", "Ogień")), "en")
+    entry = next(m for m in catalog(po) if m.context == "c/1")
+    assert entry.fuzzy and entry.string in ("Fire", "Fire!")
 
 
 @pytest.mark.parametrize("change, message", [
