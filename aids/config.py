@@ -79,6 +79,9 @@ def find_root(start: Path) -> Path:
 
 
 def read_project(root: Path) -> Project:
+    if not (root / PROJECT_FILE).is_file():
+        raise AidsError(Problem(Position(str(root / PROJECT_FILE)), "no project here",
+                                f"a project folder holding {PROJECT_FILE}"))
     src = read_yaml(root / PROJECT_FILE, PROJECT_FILE)
     data, problems = src.data, Problems()
     if not check_map(src, data, problems, required=["languages"],
@@ -93,6 +96,10 @@ def read_project(root: Path) -> Project:
         check_language(str(code), src.at(languages, i), problems)
     if len(set(languages)) != len(languages):
         problems.add(src.at(data, "languages", value=True), "a language is listed twice")
+    if data.get("ui_domain") and not (root / "aids" / "__init__.py").is_file():
+        # Extracting the package's own words needs its sources; an installed aids has none here.
+        problems.add(src.at(data, "ui_domain"), "ui_domain is only for the aids source tree",
+                     "no ui_domain in a project of games (aids ships its own catalog)")
     problems.raise_if_any()
     return Project(
         root=root,

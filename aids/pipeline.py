@@ -197,6 +197,7 @@ def game_context(game: Game, lz: Localizer) -> dict:
         "title": lz.text(game_title(game)),
         "version": game.version,
         "published": lz.date(game.published) if game.published else "",
+        "published_iso": game.published.isoformat() if game.published else "",
         "author": game.author,
     }
 

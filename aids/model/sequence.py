@@ -225,7 +225,7 @@ def _resolve_mirror(src, seq: Sequence, phase: Phase, node, mirror_ids: set[str]
     where = src.at(node, "mirror_of", value=True)
     if not isinstance(target, Phase):
         problems.add(where, f"mirror of unknown phase '{node['mirror_of']}'",
-                     ", ".join(p.id for p in seq.phases if p is not phase))
+                     ", ".join(p.id for p in seq.phases if p.id not in mirror_ids))
     elif target is phase:
         problems.add(where, f"phase '{phase.id}' mirrors itself", "another phase")
     elif target.id in mirror_ids:

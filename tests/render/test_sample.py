@@ -87,6 +87,7 @@ def test_pdf_document_properties(sample, lang):
     reader = PdfReader(pdf_of(sample[0], lang))
     assert set(page_sizes_mm(pdf_of(sample[0], lang))) == {(210.0, 297.0)}
     assert reader.trailer["/Root"]["/Lang"] == lang
+    assert reader.metadata["/CreationDate"].startswith("D:20200229")  # the game's publication date
     assert reader.metadata.title.endswith(phase_titles(lang)[0].split()[0] and "") or reader.metadata.title
     outline = reader.outline
     flat = [item for item in outline if not isinstance(item, list)] + \
@@ -131,3 +132,10 @@ def test_same_sources_same_bytes(sample):
     again = rerender(project, GAME, "ru")
     assert again[".pdf"].data == pdf_of(project, "ru").read_bytes()
     assert again[".html"].data == html_of(project, "ru").read_bytes()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_bookmarks_read_number_and_title(sample, lang):
+    outline = PdfReader(pdf_of(sample[0], lang)).outline
+    phases = [item.title for item in outline[1]]
+    assert phases == [f"3.2.{n} {title}" for n, title in enumerate(phase_titles(lang), start=1)]

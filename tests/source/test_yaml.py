@@ -51,3 +51,14 @@ def test_impossible_date_is_reported_where_it_is(tmp_path):
         read_yaml(path, "game.yaml")
     assert str(info.value).startswith("game.yaml:4:11: impossible value: day is out of range for month")
     assert "(expected: a real date YYYY-MM-DD, or quote the text)" in str(info.value)
+
+
+def test_ui_domain_outside_the_aids_tree_is_refused(tmp_path):
+    make_project(tmp_path, {"aids.yaml": "languages: [pl]\nui_domain: true\n"})
+    with pytest.raises(AidsError, match=r"aids.yaml:2:1: ui_domain is only for the aids source tree"):
+        read_project(tmp_path)
+
+
+def test_no_project_at_the_given_folder(tmp_path):
+    with pytest.raises(AidsError, match=r"nowhere/aids.yaml: no project here \(expected: a project folder"):
+        read_project(tmp_path / "nowhere")
