@@ -178,7 +178,9 @@ def update_catalog(path: Path, shown: str, template: Catalog, lang: str) -> tupl
     if path.exists():
         catalog = read_catalog(path, shown, lang)
     else:
-        catalog = Catalog(locale=Locale.parse(lang), project=template.project, version=template.version,
+        locale = Locale.parse(lang)
+        catalog = Catalog(locale=locale, project=template.project, version=template.version,
+                          language_team=locale.english_name,
                           fuzzy=False, creation_date=template.creation_date, revision_date=now(),
                           msgid_bugs_address="", copyright_holder="", header_comment=HEADER)
     by_context = {m.context: m for m in catalog if m.id and m.context and m.string}
