@@ -12,7 +12,7 @@ from markupsafe import Markup
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..errors import Position, Problems
-from ..source.yamlfile import Source, check_map, text_at
+from ..source.yamlfile import Source, check_map, optional_text_at, text_at
 from . import table as tables
 from .quantity import parse_number
 from .text import PLACEHOLDER, Text
@@ -131,7 +131,7 @@ def read(src: Source, game, problems: Problems) -> Card | None:
     if not ID.match(card_id):
         problems.add(src.at(data, "id", value=True), f"malformed id '{card_id}'", "lowercase letters, digits and '-'")
     title = text_at(src, data, "title", f"{card_id}/title", "Title of the card", problems)
-    subtitle = _optional_text(src, data, "subtitle", f"{card_id}/subtitle", "Subtitle of the card, under its title",
+    subtitle = optional_text_at(src, data, "subtitle", f"{card_id}/subtitle", "Subtitle of the card, under its title",
                               problems)
     size = _read_size(src, data, problems)
     faces = _read_faces(src, data, problems)
@@ -154,13 +154,6 @@ def read(src: Source, game, problems: Problems) -> Card | None:
     return Card(card_id, title, subtitle, name, width, height, faces, columns, font_size, min_font_size,
                 margin, sheet, sections, signature, src)
 
-
-def _optional_text(src: Source, node, key: str, context: str, comment: str, problems) -> Text | None:
-    """An optional text: absent or blank is none; a list or a mapping is still an error."""
-    value = node.get(key)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    return text_at(src, node, key, context, comment, problems)
 
 
 def _number(src, node, key, default, problems, *, integer=False, low=None, high=None):
@@ -257,7 +250,7 @@ def _read_sections(src, data, card_id, faces, problems) -> list[Section]:
         ctx = f"{card_id}/{sid}"
 
         def optional(key, what):
-            return _optional_text(src, node, key, f"{ctx}/{key}", f"{what} of section {sid} ({kind})", problems)
+            return optional_text_at(src, node, key, f"{ctx}/{key}", f"{what} of section {sid} ({kind})", problems)
 
         table_id, table_where = _read_table_id(src, node, kind, sid, problems)
         items = _read_items(src, node, kind, ctx, sid, problems) if kind != TABLE else []
