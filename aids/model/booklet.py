@@ -520,6 +520,21 @@ def box_label(lz, kind: str) -> str:
     }[kind]
 
 
+def beside(booklet: Booklet, term: Term, name: str) -> str:
+    """What a term's printed `name` is followed by in brackets: its abbreviation, else its original name;
+    nothing when the name already says it (English "zone of control" needs no "(Zone of Control)", nor
+    "restricted zone of control" a "(Restricted ZOC)": abbreviations of the glossary are read spelled out)."""
+    aside = term.abbr or term.original
+    said = name.casefold()
+    if not aside or aside.casefold() in said:
+        return ""
+    spelled = aside
+    for other in booklet.glossary:
+        if other.abbr and other.original and other is not term:
+            spelled = re.sub(rf"\b{re.escape(other.abbr)}\b", other.original, spelled)
+    return "" if spelled.casefold() in said else aside
+
+
 def localize(booklet: Booklet, lz, edition=None) -> dict:
     """The template context of `booklet` in one language: numbers, references and terms resolved."""
     used: set[str] = set()
@@ -536,9 +551,9 @@ def localize(booklet: Booklet, lz, edition=None) -> dict:
         term = booklet.term(target)
         name = lz.text(term.name)
         shown = Markup('<span class="term">{}</span>').format(name)
-        beside = term.abbr or term.original
-        if first_use and target not in used and beside and beside.casefold() not in name.casefold():
-            shown += Markup(' <span class="original">({})</span>').format(beside)
+        aside = beside(booklet, term, name)
+        if first_use and target not in used and aside:
+            shown += Markup(' <span class="original">({})</span>').format(aside)
         if first_use:
             used.add(target)
         return shown
@@ -581,6 +596,7 @@ def localize(booklet: Booklet, lz, edition=None) -> dict:
             else:
                 out.append({"type": "glossary", "entries": [{
                     "id": t.id, "term": lz.text(t.name), "abbr": t.abbr, "original": t.original,
+                    "beside": beside(booklet, t, lz.text(t.name)),
                     "definition": text(t.definition) if t.definition else ""} for t in booklet.glossary]})
         return out
 

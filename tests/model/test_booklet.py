@@ -231,6 +231,18 @@ def test_term_shows_its_original_on_first_use_only(tmp_path):
     assert 'zmęczenie</span> <span class="original">(fatigue)</span>' in example["blocks"][0]["text"]
 
 
+def test_term_shows_nothing_beside_it_when_its_name_already_says_it(tmp_path):
+    root = project(tmp_path, rules_yaml=BOOKLET + "  - {id: rzoc, term: ograniczona strefa, original: Restricted ZOC}\n")
+    m = model(root)
+    zoc, fatigue, rzoc = m.term("zoc"), m.term("fatigue"), m.term("rzoc")
+    assert booklet.beside(m, zoc, "strefa kontroli") == "ZOC"
+    assert booklet.beside(m, zoc, "zone of control (ZOC)") == ""
+    assert booklet.beside(m, fatigue, "zmęczenie") == "fatigue"
+    assert booklet.beside(m, fatigue, "Fatigue") == ""  # an English reader reads the original already
+    assert booklet.beside(m, rzoc, "ograniczona strefa") == "Restricted ZOC"
+    assert booklet.beside(m, rzoc, "restricted zone of control") == ""  # ZOC spelled out by the glossary
+
+
 def test_abbreviations_generated_from_the_glossary(tmp_path):
     ctx, _ = localized(project(tmp_path))
     abbreviations = next(b for b in flat(ctx["blocks"]) if b["type"] == "abbreviations")
