@@ -16,7 +16,7 @@ from markupsafe import Markup
 from mdit_py_plugins.container import container_plugin
 
 from ..errors import Position, Problems
-from ..source.yamlfile import Source, check_map, is_text
+from ..source.yamlfile import Source, check_map, optional_text_at, text_at
 from .text import PLACEHOLDER, Text
 
 KIND = "booklet"
@@ -38,6 +38,9 @@ TERM_FIELDS = ["id", "term", "abbr", "original", "definition"]
 # Raw HTML is parsed (not passed through) only so that it can be reported where it stands.
 _MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable("table")
 container_plugin(_MARKDOWN, "block", validate=lambda params, *args: True)
+# markdown-it leaves a link or image to file:, data: or javascript: unparsed, as plain text that would then be
+# printed; parsed, every link and image is checked (and refused where it points outside the game) by the reader.
+_MARKDOWN.validateLink = lambda url: True
 _ESCAPE = re.compile(r"([\\`*_\[\]])")
 
 
@@ -182,14 +185,12 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
         published = None
 
     def text(key: str, comment: str) -> Text | None:
-        if not is_text(data.get(key)):
-            return None
-        return Text(str(data[key]).strip(), f"{bid}/{key}", comment, src.at(data, key, value=True))
+        return optional_text_at(src, data, key, f"{bid}/{key}", comment, problems)
 
     booklet = Booklet(
         bid, text("title", "Title of the rule booklet"), text("subtitle", "Subtitle of the rule booklet"),
-        str(data.get("author") or ""), _read_translator(src, data, problems),
-        str(data.get("version") or (game.version if game else "")),
+        _plain(src, data, "author", problems), _read_translator(src, data, problems),
+        _plain(src, data, "version", problems) or (game.version if game else ""),
         published or (game.published if game else None), PAGE_SIZES[page_size], [],
         _read_glossary(src, data.get("glossary") or [], bid, problems), src)
     reader = _Reader(booklet, src, game.folder if game else src.path.parent, problems)
@@ -229,14 +230,21 @@ def _read_glossary(src: Source, raw, bid: str, problems: Problems) -> list[Term]
             problems.add(src.at(node, "id", value=True), f"malformed or duplicate term id '{tid}'",
                          "unique lowercase letters, digits and '-'")
             continue
-        definition = Text(str(node["definition"]).strip(), f"{bid}/glossary/{tid}/definition",
-                          f"Definition of the glossary term {tid}", src.at(node, "definition", value=True)) \
-            if is_text(node.get("definition")) else None
-        terms.append(Term(tid, Text(str(node["term"]).strip(), f"{bid}/glossary/{tid}",
-                                    "Glossary term" + (f" (abbreviation {node['abbr']})" if node.get("abbr") else ""),
-                                    src.at(node, "term", value=True)),
-                          str(node.get("abbr") or ""), str(node.get("original") or ""), definition))
+        definition = optional_text_at(src, node, "definition", f"{bid}/glossary/{tid}/definition",
+                                    f"Definition of the glossary term {tid}", problems)
+        abbr_text, original_text = (_plain(src, node, key, problems) for key in ("abbr", "original"))
+        terms.append(Term(tid, text_at(src, node, "term", f"{bid}/glossary/{tid}",
+                                       "Glossary term" + (f" (abbreviation {abbr_text})" if abbr_text else ""),
+                                       problems),
+                          abbr_text, original_text, definition))
     return terms
+
+
+
+def _plain(src: Source, node, key: str, problems: Problems) -> str:
+    """A text printed as it is in every language (an author, an abbreviation): '' if absent, an error if not text."""
+    text = optional_text_at(src, node, key, "", "", problems)
+    return text.msgid if text else ""
 
 
 class _Reader:
@@ -435,6 +443,11 @@ class _Reader:
 
     def link(self, node, block) -> str:
         href = str(node.attrs.get("href", ""))
+        if node.markup == "autolink":  # <http://...>: the address is the link's text, as written
+            written = node.children[0].content if node.children else href
+            self.problems.add(self.at(block, f"<{written}>"), f"link to '{written}' outside the booklet",
+                              "[](#id) or [](term:id)")
+            return ""
         where = self.at(block, f"]({href}") if href else self.at(block)
         if where.line:  # point at the link's opening bracket, not at the middle of it
             line = self.lines[where.line - 1]
@@ -507,6 +520,21 @@ def box_label(lz, kind: str) -> str:
     }[kind]
 
 
+def beside(booklet: Booklet, term: Term, name: str) -> str:
+    """What a term's printed `name` is followed by in brackets: its abbreviation, else its original name;
+    nothing when the name already says it (English "zone of control" needs no "(Zone of Control)", nor
+    "restricted zone of control" a "(Restricted ZOC)": abbreviations of the glossary are read spelled out)."""
+    aside = term.abbr or term.original
+    said = name.casefold()
+    if not aside or aside.casefold() in said:
+        return ""
+    spelled = aside
+    for other in booklet.glossary:
+        if other.abbr and other.original and other is not term:
+            spelled = re.sub(rf"\b{re.escape(other.abbr)}\b", other.original, spelled)
+    return "" if spelled.casefold() in said else aside
+
+
 def localize(booklet: Booklet, lz, edition=None) -> dict:
     """The template context of `booklet` in one language: numbers, references and terms resolved."""
     used: set[str] = set()
@@ -523,9 +551,9 @@ def localize(booklet: Booklet, lz, edition=None) -> dict:
         term = booklet.term(target)
         name = lz.text(term.name)
         shown = Markup('<span class="term">{}</span>').format(name)
-        beside = term.abbr or term.original
-        if first_use and target not in used and beside and beside.casefold() not in name.casefold():
-            shown += Markup(' <span class="original">({})</span>').format(beside)
+        aside = beside(booklet, term, name)
+        if first_use and target not in used and aside:
+            shown += Markup(' <span class="original">({})</span>').format(aside)
         if first_use:
             used.add(target)
         return shown
@@ -568,6 +596,7 @@ def localize(booklet: Booklet, lz, edition=None) -> dict:
             else:
                 out.append({"type": "glossary", "entries": [{
                     "id": t.id, "term": lz.text(t.name), "abbr": t.abbr, "original": t.original,
+                    "beside": beside(booklet, t, lz.text(t.name)),
                     "definition": text(t.definition) if t.definition else ""} for t in booklet.glossary]})
         return out
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Iterator
 
 from babel.dates import format_skeleton
@@ -11,8 +12,9 @@ from markupsafe import Markup
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..errors import Position, Problems
-from ..source.yamlfile import Source, check_map, is_text
+from ..source.yamlfile import Source, check_map, optional_text_at, text_at
 from . import table as tables
+from .quantity import parse_number
 from .text import PLACEHOLDER, Text
 
 KIND = "card"
@@ -54,7 +56,7 @@ class Item:
     text: Text
     term: Text | None = None  # legend symbol or ladder penalty
     glyph: str | None = None  # a character drawn before a legend symbol (★)
-    points: int | float | None = None
+    points: int | float | Decimal | None = None
 
 
 @dataclass
@@ -128,9 +130,9 @@ def read(src: Source, game, problems: Problems) -> Card | None:
     card_id = str(data["id"])
     if not ID.match(card_id):
         problems.add(src.at(data, "id", value=True), f"malformed id '{card_id}'", "lowercase letters, digits and '-'")
-    title = _text(src, data, "title", f"{card_id}/title", "Title of the card")
-    subtitle = _text(src, data, "subtitle", f"{card_id}/subtitle", "Subtitle of the card, under its title") \
-        if is_text(data.get("subtitle")) else None
+    title = text_at(src, data, "title", f"{card_id}/title", "Title of the card", problems)
+    subtitle = optional_text_at(src, data, "subtitle", f"{card_id}/subtitle", "Subtitle of the card, under its title",
+                              problems)
     size = _read_size(src, data, problems)
     faces = _read_faces(src, data, problems)
     columns = _number(src, data, "columns", 1, problems, integer=True, low=1, high=4)
@@ -152,9 +154,6 @@ def read(src: Source, game, problems: Problems) -> Card | None:
     return Card(card_id, title, subtitle, name, width, height, faces, columns, font_size, min_font_size,
                 margin, sheet, sections, signature, src)
 
-
-def _text(src: Source, node, key: str, context: str, comment: str) -> Text:
-    return Text(str(node[key]).strip(), context, comment, src.at(node, key, value=True))
 
 
 def _number(src, node, key, default, problems, *, integer=False, low=None, high=None):
@@ -251,8 +250,7 @@ def _read_sections(src, data, card_id, faces, problems) -> list[Section]:
         ctx = f"{card_id}/{sid}"
 
         def optional(key, what):
-            return _text(src, node, key, f"{ctx}/{key}", f"{what} of section {sid} ({kind})") \
-                if is_text(node.get(key)) else None
+            return optional_text_at(src, node, key, f"{ctx}/{key}", f"{what} of section {sid} ({kind})", problems)
 
         table_id, table_where = _read_table_id(src, node, kind, sid, problems)
         items = _read_items(src, node, kind, ctx, sid, problems) if kind != TABLE else []
@@ -297,21 +295,21 @@ def _read_items(src, node, kind, ctx, sid, problems) -> list[Item]:
             continue
         iid = str(child["id"])
         where = f"item {n} of section {sid} ({kind})"
-        item = Item(iid, _text(src, child, "text", f"{ctx}/{iid}", where.capitalize()))
+        item = Item(iid, text_at(src, child, "text", f"{ctx}/{iid}", where.capitalize(), problems))
         if "symbol" in child:
-            item.term = _text(src, child, "symbol", f"{ctx}/{iid}/symbol", f"Symbol named in {where}")
+            item.term = text_at(src, child, "symbol", f"{ctx}/{iid}/symbol", f"Symbol named in {where}", problems)
         if "penalty" in child:
-            item.term = _text(src, child, "penalty", f"{ctx}/{iid}/penalty", f"Penalty of {where}")
+            item.term = text_at(src, child, "penalty", f"{ctx}/{iid}/penalty", f"Penalty of {where}", problems)
         if "glyph" in child:
             item.glyph = str(child["glyph"])
             if len(item.glyph) > 2:
                 problems.add(src.at(child, "glyph", value=True), f"glyph '{item.glyph}' is not one character",
                              "a single character such as ★")
         if "points" in child:
-            points = child["points"]
-            if isinstance(points, bool) or not isinstance(points, (int, float)):
-                problems.add(src.at(child, "points", value=True), f"points '{points}' is not a number",
-                             "a number such as 30, -3 or 2.5")
+            points = _points(child["points"])
+            if points is None:
+                problems.add(src.at(child, "points", value=True), f"points '{child['points']}' is not a number",
+                             "a number such as 30, -3, 2.5 or \"+30\"")
                 continue
             if kind == "ranking" and not isinstance(points, int):
                 # gettext's plural forms are defined for whole numbers only ("3 punkty", "5 punktów")
@@ -321,6 +319,18 @@ def _read_items(src, node, kind, ctx, sid, problems) -> list[Item]:
             item.points = points
         items.append(item)
     return items
+
+
+def _points(raw) -> int | float | Decimal | None:
+    """Points as YAML read them (30, -3, 2.5) or as text a designer quoted to keep the sign ("+30", "−3")."""
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, (int, float)):
+        return raw
+    num = parse_number(raw) if isinstance(raw, str) else None
+    if num is None:
+        return None
+    return int(num.value) if num.places == 0 else num.value
 
 
 def _check_id(src, node, problems, seen: dict, what: str) -> bool:
@@ -348,7 +358,8 @@ def _read_signature(src, data, card_id, faces, problems):
         problems.add(src.at(node, "face", value=True), f"signature on face '{face}', which this card does not have",
                      ", ".join(faces))
         return None
-    role = _text(src, node, "role", f"{card_id}/signature", "Role of the person who signs the card (before the name)")
+    role = text_at(src, node, "role", f"{card_id}/signature", "Role of the person who signs the card (before the name)",
+                 problems)
     return role, str(node["name"]), face
 
 

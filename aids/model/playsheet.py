@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Iterator
 
 from ..errors import AidsError, Position, Problem, Problems
-from ..source.yamlfile import Source, check_id, check_map, is_text
+from ..source.yamlfile import Source, check_id, check_map, optional_text_at, text_at
 from . import table as tables
 from .text import PLACEHOLDER, Text
 
@@ -87,11 +87,8 @@ def read(src: Source, game, problems: Problems) -> Playsheet | None:
         return None
     sheet_id = str(data["id"])
     check_id(src, data, "id", problems, what="playsheet")
-    title = Text(str(data["title"]).strip(), sheet_id, "Title of the playsheet", src.at(data, "title", value=True))
-    subtitle = None
-    if is_text(data.get("subtitle")):
-        subtitle = Text(str(data["subtitle"]).strip(), f"{sheet_id}/subtitle", "Subtitle of the playsheet",
-                        src.at(data, "subtitle", value=True))
+    title = text_at(src, data, "title", sheet_id, "Title of the playsheet", problems)
+    subtitle = optional_text_at(src, data, "subtitle", f"{sheet_id}/subtitle", "Subtitle of the playsheet", problems)
     page = _read_page(src, data.get("page"), data, problems)
     content = data["content"]
     if not isinstance(content, list):
@@ -127,7 +124,7 @@ def _read_checklist(src, node, sheet_id: str, problems) -> Checklist | None:
     if not check_id(src, node, "checklist", problems, what="checklist"):
         return None
     ctx = f"{sheet_id}/{cid}"
-    title = Text(str(node["title"]).strip(), ctx, "Title of a checklist", src.at(node, "title", value=True))
+    title = text_at(src, node, "title", ctx, "Title of a checklist", problems)
     items, seen = [], {}
     raw = node["items"]
     if not isinstance(raw, list):
@@ -140,11 +137,11 @@ def _read_checklist(src, node, sheet_id: str, problems) -> Checklist | None:
         if not check_id(src, item, "id", problems, seen, "checklist item"):
             continue
         iid = str(item["id"])
-        if PLACEHOLDER.search(str(item["text"])):
+        text = text_at(src, item, "text", f"{ctx}/{iid}", f"Item {i} of checklist {cid}", problems)
+        if PLACEHOLDER.search(text.msgid):
             problems.add(src.at(item, "text", value=True), "a checklist item cannot hold a placeholder",
                          "plain text with inline Markdown")
-        items.append(Text(str(item["text"]).strip(), f"{ctx}/{iid}", f"Item {i} of checklist {cid}",
-                          src.at(item, "text", value=True)))
+        items.append(text)
     return Checklist(cid, title, items)
 
 

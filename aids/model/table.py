@@ -7,7 +7,7 @@ from typing import Any, Iterator
 from markupsafe import Markup, escape
 
 from ..errors import Problems
-from ..source.yamlfile import Source, check_id, check_map, is_text
+from ..source.yamlfile import Source, check_id, check_map, is_text, text_at
 from .quantity import (DISTANCE_UNITS, UNITS, Empty, Measure, Num, Quantity, Range, Value, as_written,
                        convert, format_value, measure_of, parse_value, unit_name)
 from .text import PLACEHOLDER, Text
@@ -115,10 +115,12 @@ class Reader:
                              what=key, where=self.src.at(node, key, value=True)):
                 return None
             return self.label(value, "text", context, comment)
-        if not is_text(value):
+        if isinstance(value, str) and not value.strip():
             self.problems.add(self.src.at(node, key, value=True), f"{key} must be text", f"{key}: ...")
             return None
-        text = Text(str(value).strip(), context, comment, self.src.at(node, key, value=True))
+        text = text_at(self.src, node, key, context, comment, self.problems)
+        if not text.msgid:  # a list or a mapping, reported by text_at
+            return None
         return Label(text, self.values_of(node, key, str(value), node.get("with")))
 
     def values_of(self, node, key, text: str, raw) -> dict[str, Value]:
@@ -205,7 +207,7 @@ def read(src: Source, game, problems: Problems) -> Table | None:
     if unit is not None and str(unit) not in UNITS:
         problems.add(src.at(data, "unit", value=True), f"unknown unit '{unit}'", ", ".join(UNITS))
         unit = None
-    title = Text(str(data["title"]).strip(), table_id, f"Title of table {table_id}", src.at(data, "title", value=True))
+    title = text_at(src, data, "title", table_id, f"Title of table {table_id}", problems)
     table = Table(table_id, title, form, [], [], src, unit=str(unit) if unit else None,
                   intro=r.label(data, "intro", f"{table_id}/intro", f"Text before table {table_id}"),
                   corner=r.label(data, "corner", f"{table_id}/corner",

@@ -166,3 +166,11 @@ def text_at(src: Source, node: Any, key: Any, context: str, comment: str, proble
         problems.add(where, f"'{key}' must be text, not {kind}", f'{key}: "..." (quote text YAML would read otherwise)')
         return Text("", context, comment, where)
     return Text(str(value).strip(), context, comment, where)
+
+
+def optional_text_at(src: Source, node: Any, key: Any, context: str, comment: str, problems) -> "Text | None":
+    """Like text_at for an optional field: absent or blank is no text, but a list or a mapping is still an error."""
+    value = node.get(key)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return text_at(src, node, key, context, comment, problems)

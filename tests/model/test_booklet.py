@@ -231,6 +231,18 @@ def test_term_shows_its_original_on_first_use_only(tmp_path):
     assert 'zmęczenie</span> <span class="original">(fatigue)</span>' in example["blocks"][0]["text"]
 
 
+def test_term_shows_nothing_beside_it_when_its_name_already_says_it(tmp_path):
+    root = project(tmp_path, rules_yaml=BOOKLET + "  - {id: rzoc, term: ograniczona strefa, original: Restricted ZOC}\n")
+    m = model(root)
+    zoc, fatigue, rzoc = m.term("zoc"), m.term("fatigue"), m.term("rzoc")
+    assert booklet.beside(m, zoc, "strefa kontroli") == "ZOC"
+    assert booklet.beside(m, zoc, "zone of control (ZOC)") == ""
+    assert booklet.beside(m, fatigue, "zmęczenie") == "fatigue"
+    assert booklet.beside(m, fatigue, "Fatigue") == ""  # an English reader reads the original already
+    assert booklet.beside(m, rzoc, "ograniczona strefa") == "Restricted ZOC"
+    assert booklet.beside(m, rzoc, "restricted zone of control") == ""  # ZOC spelled out by the glossary
+
+
 def test_abbreviations_generated_from_the_glossary(tmp_path):
     ctx, _ = localized(project(tmp_path))
     abbreviations = next(b for b in flat(ctx["blocks"]) if b["type"] == "abbreviations")
@@ -296,6 +308,17 @@ def test_image_outside_the_game_or_on_the_network(tmp_path, src, what):
     assert f"games/demo/two.md:3:9: image '{src}' {what}" in message
 
 
+@pytest.mark.parametrize("line, message", [
+    # markdown-it leaves such addresses unparsed: they must not come out as printed text
+    ("Tekst ![x](file:///etc/passwd) dalej.", "games/demo/two.md:3:7: an image inside text"),
+    ("![x](file:///etc/passwd)", "games/demo/two.md:3:6: image 'file:///etc/passwd' is not a file of the game"),
+    ("Tekst [](javascript:alert(1)) dalej.", "games/demo/two.md:3:7: link to 'javascript:alert(1)' outside the booklet"),
+    ("Tekst i <http://example.com/a> dalej.", "games/demo/two.md:3:9: link to 'http://example.com/a' outside the booklet"),
+])
+def test_images_and_links_with_any_address_are_checked(tmp_path, line, message):
+    assert message in error_of(tmp_path, two_md=f"# A {{#a}}\n\n{line}\n")
+
+
 def test_image_inside_the_game_is_embedded(tmp_path):
     root = project(tmp_path, two_md="# A {#a}\n\n![Mapa](map.png)\n")
     (root / "games/demo/map.png").write_bytes(b"\x89PNG")
@@ -336,6 +359,18 @@ def test_image_inside_the_game_is_embedded(tmp_path):
     ({"one_md": ONE.replace("[](#intro)", "[](https://example.com)")},
      "games/demo/one.md:7:33: link to 'https://example.com' outside the booklet"),
     ({"one_md": ONE.replace("{see:zoc}", "{sea:zoc}")}, "games/demo/one.md:3:28: unknown placeholder '{sea:zoc}'"),
+    ({"rules_yaml": BOOKLET.replace("title: Zasady", "title: [a, b]")},
+     "games/demo/rules.yaml:3:8: 'title' must be text, not a list"),
+    ({"rules_yaml": BOOKLET.replace("subtitle: Próba", "subtitle: {a: b}")},
+     "games/demo/rules.yaml:4:11: 'subtitle' must be text, not a mapping"),
+    ({"rules_yaml": BOOKLET.replace("translator: Ktoś", "author: [Ktoś]")},
+     "games/demo/rules.yaml:5:9: 'author' must be text, not a list"),
+    ({"rules_yaml": BOOKLET.replace("term: punkty ruchu", "term: [punkty, ruchu]")},
+     "games/demo/rules.yaml:10:20: 'term' must be text, not a list"),
+    ({"rules_yaml": BOOKLET.replace("abbr: MP", "abbr: [MP]")},
+     "games/demo/rules.yaml:10:40: 'abbr' must be text, not a list"),
+    ({"rules_yaml": BOOKLET.replace("definition: Miara *wysiłku*.", "definition: {a: b}")},
+     "games/demo/rules.yaml:11:67: 'definition' must be text, not a mapping"),
 ])
 def test_bad_input_is_reported_where_it_is(tmp_path, change, message):
     assert message in error_of(tmp_path, **change)

@@ -147,6 +147,13 @@ def test_labels_and_numbers_follow_the_language(tmp_path, lang, steps, turn, sig
     assert f"Ruch o {number} pola." in section(ctx, "turn")["items"][0]["text"]
 
 
+@pytest.mark.parametrize("written", ['"+30"', "'+30'", '"30"'])
+def test_scoring_points_quoted_to_keep_their_sign_are_numbers(tmp_path, written):
+    source = DEMO_CARD.replace("points: 30\n", f"points: {written}\n").replace("points: -3\n", 'points: "−3"\n')
+    ctx, _ = localized(project_with(tmp_path, source), "en")
+    assert [i["value"] for i in section(ctx, "score")["items"]] == ["+30", "−3"]
+
+
 def test_legend_ladder_and_rules_carry_their_parts(tmp_path):
     ctx, _ = localized(project_with(tmp_path), "pl")
     star = section(ctx, "die")["items"][0]
@@ -290,7 +297,16 @@ def test_backs_are_mirrored_for_duplex(tmp_path):
      "card.yaml:5:7: card 20 × 12 mm cannot fit a single line of text at 6 pt within 5 mm margins "
      "(expected: a card of at least 23 × 15 mm)"),
     ("points: -3", "points: minus trzy",
-     "card.yaml:51:17: points 'minus trzy' is not a number (expected: a number such as 30, -3 or 2.5)"),
+     "card.yaml:51:17: points 'minus trzy' is not a number (expected: a number such as 30, -3, 2.5 or \"+30\")"),
+    ("points: 30\n", "points: trzydzieści\n",
+     "card.yaml:48:17: points 'trzydzieści' is not a number (expected: a number such as 30, -3, 2.5 or \"+30\")"),
+    ("points: 30\n", 'points: "+trzydzieści"\n', "card.yaml:48:17: points '+trzydzieści' is not a number"),
+    ("title: Karta\n", "title: [a, b]\n", "card.yaml:3:8: 'title' must be text, not a list"),
+    ("subtitle: Dla sędziego", "subtitle: {a: 1}", "card.yaml:4:11: 'subtitle' must be text, not a mapping"),
+    ("text: pierwsze przewinienie", "text: [a]", "card.yaml:72:15: 'text' must be text, not a list"),
+    ("penalty: Ostrzeżenie", "penalty: {a: b}", "card.yaml:71:18: 'penalty' must be text, not a mapping"),
+    ("    title: Zasady\n", "    title: [Zasady]\n", "card.yaml:13:12: 'title' must be text, not a list"),
+    ("  role: Sędzia", "  role: [Sędzia]", "card.yaml:83:9: 'role' must be text, not a list"),
     ("points: 3\n", "points: 2.5\n", "card.yaml:58:17: ranking points '2.5' are not a whole number"),
     ("size: A6", "size: B7", "card.yaml:5:7: unknown card size 'B7' (expected: A7, A6, A5, A4, poker, bridge, tarot"),
     ("{num:2.5}", "{num:dwa}", "card.yaml:32:22: 'dwa' in {num:dwa} is not a number"),

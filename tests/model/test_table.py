@@ -168,6 +168,13 @@ def test_playsheet_links_its_tables_and_tables_are_not_built_alone(sheet):
      "games/demo/bands.yaml:10:22: 'sporo' is not a range (expected: 4-7, 8+ (8 and more) or 12- (12 or less))"),
     ("sheet.yaml", "table: bands", "table: bandz",
      "games/demo/sheet.yaml:8:12: reference to unknown table 'bandz' (expected: bands, mods, move)"),
+    ("move.yaml", "title: Ruch", "title: [a, b]", "games/demo/move.yaml:3:8: 'title' must be text, not a list"),
+    ("move.yaml", "label: normalny", "label: [normalny]", "games/demo/move.yaml:7:25: 'label' must be text, not a list"),
+    ("bands.yaml", "corner: Wynik", "corner: [Wynik]", "games/demo/bands.yaml:5:9: 'corner' must be text, not a list"),
+    ("sheet.yaml", "title: Ściągawka", "title: {a: b}", "games/demo/sheet.yaml:3:8: 'title' must be text, not a mapping"),
+    ("sheet.yaml", "title: Tura", "title: [Tura]", "games/demo/sheet.yaml:10:12: 'title' must be text, not a list"),
+    ("sheet.yaml", "text: Zapisz rozkazy.", "text: [Zapisz]",
+     "games/demo/sheet.yaml:12:28: 'text' must be text, not a list"),
     ("mods.yaml", "{q:radius}", "{q:promien}",
      "games/demo/mods.yaml:7:46: placeholder '{q:promien}' has no value (expected: with: {promien: ...})"),
 ])

@@ -113,6 +113,18 @@ def test_title_page_version_date_and_running_footer(sample, lang, version, date,
     assert "1863 i 1864" in abbreviations or "1863 and 1864" in abbreviations or "1863 и 1864" in abbreviations
 
 
+@pytest.mark.parametrize("lang, allowance, restricted", [
+    ("pl", "Jej liczba punktów ruchu (MA) zależy", "ograniczona strefa kontroli (Restricted ZOC)"),
+    ("en", "Its movement allowance (MA) depends", "restricted zone of control."),
+    ("ru", "Её запас движения (MA) зависит", "ограниченная зона контроля (Restricted ZOC)"),
+])
+def test_terms_on_first_use_say_only_what_their_name_does_not(sample, lang, allowance, restricted):
+    html = (sample[0].output / GAME / lang / f"{AID}.html").read_text(encoding="utf-8")
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+    assert allowance in text and "movement allowance)" not in text
+    assert restricted in text
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_pdf_fonts_embedded_page_size_and_words_rejoined(sample, lang):
     path = pdf_of(sample[0], lang)
