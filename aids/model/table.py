@@ -20,6 +20,9 @@ FORMS = ("grid", "modifiers", "bands")
 TYPES = ("any", "number", "distance", "text")
 TOP_FIELDS = ["kind", "id", "title", "form", "intro", "corner", "unit", "type", "columns", "groups",
               "rows", "items", "bands", "notes", "row_keys"]
+# A table of at most this many rows prints whole in one column; a longer one may continue in the next,
+# but keeps its title with its first rows and never leaves its last row alone (see table.css).
+KEEP_WHOLE = 10
 QUANTITY = "q"  # {q:name}: a value of the label's `with:` map, formatted and converted per edition
 
 
@@ -480,6 +483,7 @@ def localize_table(table: Table, lz, edition=None) -> dict:
                      "key": value_text(row.key) if table.keys_both_sides else None})
     return {
         "id": table.id, "title": title, "form": table.form, "widths": column_widths(table),
+        "whole": len(body) <= KEEP_WHOLE,
         "intro": localize_label(table.intro, lz, measure),
         "head": head, "body": body, "columns": len(table.columns),
         "notes": [localize_label(n, lz, measure) for n in table.notes],

@@ -186,3 +186,83 @@ def test_an_edition_builds_the_games_that_have_it_and_skips_the_others(sample):
     assert not summary.failed
     assert {(b.game, b.edition) for b in summary.built} == {(GAME, "inch")}
     assert sorted(summary.skipped) == [f"{g}: no edition inch" for g in ("gcacw", "lwow-1920", "ostroleka-1831")]
+
+
+class Tables(HTMLParser):
+    """Each table of a page as (title, row labels): the caption before its intro, each body row's first cell."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.field, self.depth = [], None, 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append(["", []])
+        elif tag == "caption":
+            self.field = "caption"
+        elif tag == "span" and self.field == "caption":
+            self.field = None  # the intro: not part of the title
+        elif tag == "tbody":
+            self.field = "body"
+        elif tag == "tr" and self.field == "body":
+            self.tables[-1][1].append(None)
+        elif tag in ("th", "td") and self.field == "body" and self.tables[-1][1][-1] is None:
+            self.tables[-1][1][-1] = ""
+            self.field = "cell"
+
+    def handle_data(self, data):
+        if self.field == "caption":
+            self.tables[-1][0] += data
+        elif self.field == "cell":
+            self.tables[-1][1][-1] += data
+
+    def handle_endtag(self, tag):
+        if tag in ("caption", "tbody"):
+            self.field = None
+        elif tag in ("th", "td") and self.field == "cell":
+            self.field = "body"
+
+
+def column_texts(pdf: Path, columns: int = 3) -> list[str]:
+    """The text of each print column of each page, top to bottom, whitespace collapsed.
+
+    pypdf's layout mode places every text run at its position on a grid of characters; the page's
+    longest line runs from margin to margin (the footer), so column k starts at k/columns of it.
+    """
+    from pypdf import PdfReader
+    out = []
+    for page in PdfReader(pdf).pages:
+        lines = page.extract_text(extraction_mode="layout").splitlines()
+        width = max(len(line) for line in lines)
+        cuts = [round(k * width / columns) for k in range(columns)] + [width]
+        for k in range(columns):
+            text = " ".join(line[cuts[k]:cuts[k + 1]] for line in lines)
+            out.append(re.sub(r"\s+", " ", text).strip())
+    return out
+
+
+def first_word(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().split(" ")[0]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_table_title_apart_from_its_first_rows_and_short_tables_whole(sample, edition, lang):
+    from aids.model.table import KEEP_WHOLE
+    page = Tables()
+    page.feed(html_of(sample[0], edition, lang).read_text(encoding="utf-8"))
+    texts = column_texts(pdf_of(sample[0], edition, lang))
+    titles = [re.sub(r"\s+", " ", t).strip() for t, _ in page.tables]
+    assert len(titles) == 16
+    for title, rows in page.tables:
+        title = re.sub(r"\s+", " ", title).strip()
+        where = [n for n, text in enumerate(texts) if title in text]
+        assert len(where) == 1, (title, where)
+        column = texts[where[0]]
+        after = column[column.index(title) + len(title):]
+        # up to the next table's title in that column: rows found beyond it would belong to another table
+        ends = [after.index(t) for t in titles if t != title and t in after]
+        after = after[:min(ends)] if ends else after
+        kept = rows if len(rows) <= KEEP_WHOLE else rows[:3]
+        pattern = ".*?".join(re.escape(first_word(r)) for r in kept)
+        assert re.search(pattern, after), (title, [first_word(r) for r in kept], after[:300])
