@@ -365,26 +365,40 @@ def _read_bands(r: Reader, data, table: Table) -> None:
 
 
 def _check_bands(r: Reader, placed: list[tuple[Range, Any, str]]) -> None:
-    """Bands must cover the scores without a gap or an overlap (whole numbers; open ends only at the ends)."""
-    ordered = sorted(placed, key=lambda b: (b[0].bounds()[0] is not None, b[0].bounds()[0] or 0))
+    """Bands must cover the scores without a gap or an overlap (whole numbers; open ends only at the ends).
+
+    Bands are checked in the direction they are written, upwards (3-, 4-7, 8+) or downwards (8+, 4-7, 3-):
+    a problem is reported at the later of two bands, with the bound it needs to follow the one before it.
+    """
+    def by_low(band):
+        low = band[0].bounds()[0]
+        return (low is not None, low or 0)
+
+    ordered = sorted(placed, key=by_low)
+    down = len(placed) > 1 and by_low(placed[0]) > by_low(placed[-1])
+    if down:
+        ordered.reverse()
     for n, (band, where, written) in enumerate(ordered):
         low, high = band.bounds()
         if low is not None and high is not None and low > high:
             r.problems.add(where, f"band {written} runs backwards", "low-high with low <= high")
         if n == 0:
             continue
-        previous = ordered[n - 1][2]
-        prev_high = ordered[n - 1][0].bounds()[1]
-        if low is None or prev_high is None:
+        before, _, previous = ordered[n - 1]
+        # upwards this band starts after the one before ends; downwards it ends before that one starts
+        edge, limit = (high, before.bounds()[0]) if down else (low, before.bounds()[1])
+        step = -1 if down else 1
+        expected = f"a band ending at {limit - 1}" if down and limit is not None else \
+            f"a band starting at {limit + 1}" if limit is not None else ""
+        if edge is None or limit is None:
             r.problems.add(where, f"overlapping result bands: {written} and {previous} are both open-ended",
                            "one band for every score")
-        elif low <= prev_high:
-            r.problems.add(where, f"overlapping result bands: {written} and {previous} share {low}",
-                           f"a band starting at {prev_high + 1}")
-        elif low > prev_high + 1:
-            missing = f"{prev_high + 1}" + (f"-{low - 1}" if low - 1 > prev_high + 1 else "")
-            r.problems.add(where, f"gap between result bands: no band for {missing}",
-                           f"a band starting at {prev_high + 1}")
+        elif (edge - limit) * step <= 0:
+            r.problems.add(where, f"overlapping result bands: {written} and {previous} share {edge}", expected)
+        elif (edge - limit) * step > 1:
+            first, last = sorted((limit + step, edge - step))
+            missing = f"{first}" + (f"-{last}" if last > first else "")
+            r.problems.add(where, f"gap between result bands: no band for {missing}", expected)
 
 
 def _read_groups(r: Reader, data, table: Table) -> list[Group]:

@@ -161,9 +161,11 @@ def test_playsheet_links_its_tables_and_tables_are_not_built_alone(sheet):
      "games/demo/move.yaml:11:44: non-numeric value 'cztery' in numeric column 'normal'"),
     ("move.yaml", "unit: cm", "unit: furlong", "games/demo/move.yaml:4:7: unknown unit 'furlong' (expected: mm, cm, in, move, speed)"),
     ("bands.yaml", "range: 4-7", "range: 4-8",
-     "games/demo/bands.yaml:9:23: overlapping result bands: 8+ and 4-8 share 8 (expected: a band starting at 9)"),
-    ("bands.yaml", "range: 4-7", "range: 5-7",
-     "games/demo/bands.yaml:10:22: gap between result bands: no band for 4 (expected: a band starting at 4)"),
+     "games/demo/bands.yaml:10:22: overlapping result bands: 4-8 and 8+ share 8 (expected: a band ending at 7)"),
+    ("bands.yaml", "range: 4-7", "range: 5-7",  # the bands run downwards: 3- should end at 4
+     "games/demo/bands.yaml:11:22: gap between result bands: no band for 4 (expected: a band ending at 4)"),
+    ("bands.yaml", "range: 3-", "range: 4-",
+     "games/demo/bands.yaml:11:22: overlapping result bands: 4- and 4-7 share 4 (expected: a band ending at 3)"),
     ("bands.yaml", "range: 4-7", "range: sporo",
      "games/demo/bands.yaml:10:22: 'sporo' is not a range (expected: 4-7, 8+ (8 and more) or 12- (12 or less))"),
     ("sheet.yaml", "table: bands", "table: bandz",
@@ -176,6 +178,18 @@ def test_bad_tables_are_reported_at_their_position(sheet, name, old, new, messag
     path.write_text(path.read_text().replace(old, new, 1))
     found = problems(sheet)
     assert found[0].startswith(message), found
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("range: 4-7", "range: 4-8", "11:23: overlapping result bands: 8+ and 4-8 share 8 (expected: a band starting at 9)"),
+    ("range: 4-7", "range: 5-7", "10:22: gap between result bands: no band for 4 (expected: a band starting at 4)"),
+    ("range: 4-7", "range: 6-7", "10:22: gap between result bands: no band for 4-5 (expected: a band starting at 4)"),
+])
+def test_bands_written_upwards_are_checked_upwards(sheet, old, new, message):
+    path = sheet / "games/demo/bands.yaml"
+    head, bands = path.read_text().split("bands:\n")
+    path.write_text(head + "bands:\n" + "".join(reversed(bands.splitlines(keepends=True))).replace(old, new))
+    assert problems(sheet)[0] == f"games/demo/bands.yaml:{message}"
 
 
 def test_unknown_unit_of_an_edition_is_reported_at_its_position(sheet):
@@ -261,5 +275,5 @@ def test_a_rule_booklet_embeds_a_table_by_id(sheet):
     summary = pipeline.build(read_project(sheet), langs=["en"], formats=["html"], editions=["inch"])
     assert not summary.failed, summary.failed
     html = (sheet / "build/demo/inch/en/rules.html").read_text(encoding="utf-8")
-    assert '<table class="data form-grid" id="move">' in html and "<caption>Ruch (inches)</caption>" in html
+    assert '<table class="data form-grid whole" id="move">' in html and "<caption>Ruch (inches)</caption>" in html
     assert '<td class="num">13</td><td class="num">16</td>' in html
