@@ -107,6 +107,7 @@ class Reader:
 
     def __init__(self, src: Source, problems: Problems, table_id: str):
         self.src, self.problems, self.id = src, problems, table_id
+        self.unit_reported = False  # the table's unit is unknown: its columns have none, already said
 
     def label(self, node, key: str, context: str, comment: str) -> Label | None:
         """node[key] as a Label; its `{q:name}` values come from the `with:` map beside it."""
@@ -208,6 +209,7 @@ def read(src: Source, game, problems: Problems) -> Table | None:
     if unit is not None and str(unit) not in UNITS:
         problems.add(src.at(data, "unit", value=True), f"unknown unit '{unit}'", ", ".join(UNITS))
         unit = None
+        r.unit_reported = True
     title = Text(str(data["title"]).strip(), table_id, f"Title of table {table_id}", src.at(data, "title", value=True))
     table = Table(table_id, title, form, [], [], src, unit=str(unit) if unit else None,
                   intro=r.label(data, "intro", f"{table_id}/intro", f"Text before table {table_id}"),
@@ -265,10 +267,11 @@ def _read_columns(r: Reader, data, table: Table, default_type: str) -> list[Colu
             r.problems.add(r.src.at(node, "type", value=True), f"unknown column type '{ctype}'", ", ".join(TYPES))
             ctype = "any"
         unit = str(node.get("unit") or table.unit or "") or None
+        reported = r.unit_reported and node.get("unit") is None
         if unit is not None and unit not in UNITS:
             r.problems.add(r.src.at(node, "unit", value=True), f"unknown unit '{unit}'", ", ".join(UNITS))
-            unit = None
-        if ctype == "distance" and unit not in DISTANCE_UNITS:
+            unit, reported = None, True
+        if ctype == "distance" and unit not in DISTANCE_UNITS and not reported:  # not the same mistake again
             r.problems.add(r.src.at(node), f"distance column '{cid}' without a distance unit",
                            "unit: cm (on the column or the table)")
         key = None

@@ -181,6 +181,17 @@ def test_bad_tables_are_reported_at_their_position(sheet, name, old, new, messag
 
 
 @pytest.mark.parametrize("old, new, message", [
+    ("unit: cm", "unit: furlong", "4:7: unknown unit 'furlong' (expected: mm, cm, in, move, speed)"),
+    ("{id: normal, label: normalny}", "{id: normal, label: normalny, unit: furlong}",
+     "7:41: unknown unit 'furlong' (expected: mm, cm, in, move, speed)"),
+])
+def test_an_unknown_unit_is_reported_once_not_again_for_each_distance_column(sheet, old, new, message):
+    path = sheet / "games/demo/move.yaml"
+    path.write_text(path.read_text().replace(old, new))
+    assert [p for p in problems(sheet) if "move.yaml" in p] == [f"games/demo/move.yaml:{message}"]
+
+
+@pytest.mark.parametrize("old, new, message", [
     ("range: 4-7", "range: 4-8", "11:23: overlapping result bands: 8+ and 4-8 share 8 (expected: a band starting at 9)"),
     ("range: 4-7", "range: 5-7", "10:22: gap between result bands: no band for 4 (expected: a band starting at 4)"),
     ("range: 4-7", "range: 6-7", "10:22: gap between result bands: no band for 4-5 (expected: a band starting at 4)"),
