@@ -9,7 +9,7 @@ from markupsafe import Markup, escape
 from ..errors import Problems
 from ..source.yamlfile import Source, check_id, check_map, is_text
 from .quantity import (DISTANCE_UNITS, UNITS, Empty, Measure, Num, Quantity, Range, Value, as_written,
-                       convert, format_value, measure_of, parse_value, unit_name)
+                       convert, format_value, measure_of, number_as_written, parse_value, unit_name)
 from .text import PLACEHOLDER, Text
 
 KIND = "table"
@@ -134,6 +134,8 @@ class Reader:
             raw = {}
         for name in raw:
             value = self.value(raw, name, None)
+            if value is None and self.misspelt(raw, name):
+                continue
             if value is None or isinstance(value, Empty):
                 self.problems.add(self.src.at(raw, name, value=True), f"'{raw[name]}' is not a value",
                                   "a number, fraction, percentage or quantity such as 30 cm")
@@ -158,6 +160,16 @@ class Reader:
         text = as_written(self.src, node, key)
         return parse_value(text, unit) if text is not None or node[key] is None else None
 
+    def misspelt(self, node, key) -> bool:
+        """A number written as the source must not (1,5 or .5) is reported, not taken for text."""
+        text = as_written(self.src, node, key)
+        fixed = number_as_written(text) if text else None
+        if fixed:
+            self.problems.add(self.src.at(node, key, value=not isinstance(key, int)),
+                              f"'{text}' is not a number as a source writes it",
+                              f"{fixed} (a decimal point; each language prints its own separator)")
+        return bool(fixed)
+
     def ident(self, node, seen: dict, what: str) -> str | None:
         return str(node["id"]) if check_id(self.src, node, "id", self.problems, seen, what) else None
 
@@ -171,10 +183,17 @@ class Reader:
                              what="cell", where=where):
                 return None
             value = self.value(raw, "value", column.unit) if "value" in raw else None
+            if "value" in raw and (value is None or isinstance(value, Empty)):
+                if not self.misspelt(raw, "value"):
+                    self.problems.add(self.src.at(raw, "value", value=True), f"'{raw['value']}' is not a value",
+                                      "a number, fraction, percentage or quantity such as 1 move")
+                return None
             if column.type in ("number", "distance") and "value" not in raw:
                 self.problems.add(where, f"text in numeric column '{column.id}'", "a number, or - for none")
             return Cell(value, self.label(raw, "text", context, comment))
         value = self.value(node, index, column.unit if column.type == "distance" else None)
+        if value is None and column.type != "text" and self.misspelt(node, index):
+            return None
         if column.type == "text" or (value is None and column.type == "any"):
             if raw is None:
                 return Cell(Empty())

@@ -49,6 +49,13 @@ def cells(ctx):
     ("+1", Num(Decimal(1), 0, True)),
     ("-2", Num(Decimal(-2), 0, True)),
     ("−10", Num(Decimal(-10), 0, True)),
+    ("–1", Num(Decimal(-1), 0, True)),  # the en dash a word processor puts for a minus
+    ("+0", Num(Decimal(0), 0, True)),
+    ("+½", Frac(Fraction(1, 2), True)),
+    ("−1½", Frac(Fraction(-3, 2), True)),
+    ("-20%", Percent(Decimal(-20), True)),
+    ("+5 cm", Quantity(Num(Decimal(5), 0, True), "cm")),
+    ("1,5", None),  # a decimal comma: not a number as written (reported by the reader)
     ("½", Frac(Fraction(1, 2))),
     ("1¼", Frac(Fraction(5, 4))),
     ("3/8", Frac(Fraction(3, 8))),
@@ -81,6 +88,18 @@ class Lz:
     ("10.0", "10,0", "10.0", "10,0"),
     ("-2", "\u22122", "\u22122", "\u22122"),
     ("+4", "+4", "+4", "+4"),
+    ("−1", "\u22121", "\u22121", "\u22121"),  # a true minus typed by the user
+    ("–1", "\u22121", "\u22121", "\u22121"),
+    ("+0", "0", "0", "0"),  # zero has no sign
+    ("+1.5", "+1,5", "+1.5", "+1,5"),
+    ("+½", "+½", "+½", "+½"),
+    ("-½", "\u2212½", "\u2212½", "\u2212½"),
+    ("+10%", "+10%", "+10%", "+10\u00a0%"),
+    ("-20%", "\u221220%", "\u221220%", "\u221220\u00a0%"),
+    ("+5 cm", "+5 cm", "+5 cm", "+5 см"),
+    ("-5 cm", "\u22125 cm", "\u22125 cm", "\u22125 см"),
+    ("−1 move", "\u22121 ruch", "\u22121 move", "\u22121 ход"),
+    ("−½ move", "\u2212½ ruchu", "\u2212½ move", "\u2212½ хода"),
     ("½", "½", "½", "½"),
     ("20%", "20%", "20%", "20\u00a0%"),
     ("4-7", "4–7", "4–7", "4–7"),
@@ -170,6 +189,15 @@ def test_playsheet_links_its_tables_and_tables_are_not_built_alone(sheet):
      "games/demo/bands.yaml:10:22: 'sporo' is not a range (expected: 4-7, 8+ (8 and more) or 12- (12 or less))"),
     ("sheet.yaml", "table: bands", "table: bandz",
      "games/demo/sheet.yaml:8:12: reference to unknown table 'bandz' (expected: bands, mods, move)"),
+    ("move.yaml", "cells: [4, ", "cells: ['1,5', ",
+     "games/demo/move.yaml:11:44: '1,5' is not a number as a source writes it (expected: 1.5 (a decimal point; "
+     "each language prints its own separator))"),
+    ("move.yaml", "cells: [4, ", "cells: [.5, ",
+     "games/demo/move.yaml:11:44: '.5' is not a number as a source writes it (expected: 0.5"),
+    ("move.yaml", "cells: [4, ", "cells: [{text: zawsze, value: dużo}, ",
+     "games/demo/move.yaml:11:66: 'dużo' is not a value (expected: a number, fraction, percentage or quantity"),
+    ("move.yaml", "cells: [4, ", "cells: [+-4, ",
+     "games/demo/move.yaml:11:44: non-numeric value '+-4' in numeric column 'normal'"),
     ("mods.yaml", "{q:radius}", "{q:promien}",
      "games/demo/mods.yaml:7:46: placeholder '{q:promien}' has no value (expected: with: {promien: ...})"),
 ])
