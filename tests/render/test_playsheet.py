@@ -255,15 +255,21 @@ def test_no_table_title_apart_from_its_first_rows_and_short_tables_whole(sample,
     texts = column_texts(pdf_of(sample[0], edition, lang))
     titles = [re.sub(r"\s+", " ", t).strip() for t, _ in page.tables]
     assert len(titles) == 16
+
+    def under(title: str, column: str) -> str:
+        """The text under `title` in `column`, up to the next table's title (rows beyond are another table's)."""
+        after = column[column.index(title) + len(title):]
+        ends = [after.index(t) for t in titles if t != title and t in after]
+        return after[:min(ends)] if ends else after
+
+    def in_order(rows: list[str], text: str) -> bool:
+        return bool(re.search(".*?".join(re.escape(first_word(r)) for r in rows), text))
+
     for title, rows in page.tables:
         title = re.sub(r"\s+", " ", title).strip()
-        where = [n for n, text in enumerate(texts) if title in text]  # a continued table repeats its title
-        assert where, title
-        column = texts[where[0]]
-        after = column[column.index(title) + len(title):]
-        # up to the next table's title in that column: rows found beyond it would belong to another table
-        ends = [after.index(t) for t in titles if t != title and t in after]
-        after = after[:min(ends)] if ends else after
+        fragments = [under(title, text) for text in texts if title in text]  # a continued table repeats it
+        assert fragments, title
         kept = rows if len(rows) <= KEEP_WHOLE else rows[:3]
-        pattern = ".*?".join(re.escape(first_word(r)) for r in kept)
-        assert re.search(pattern, after), (title, [first_word(r) for r in kept], after[:300])
+        assert in_order(kept, fragments[0]), (title, [first_word(r) for r in kept], fragments[0][:300])
+        # the last fragment, under its repeated title, holds at least the last two rows
+        assert in_order(rows[-2:], fragments[-1]), (title, [first_word(r) for r in rows[-2:]], fragments[-1][:300])
