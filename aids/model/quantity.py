@@ -11,7 +11,7 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, InvalidO
 from fractions import Fraction
 from typing import Any, Union
 
-from babel.numbers import format_percent
+from babel.numbers import format_percent, get_plus_sign_symbol
 from babel.units import format_unit, get_unit_name
 from ruamel.yaml.comments import CommentedMap
 
@@ -30,10 +30,14 @@ GLYPHS = {v: k for k, v in VULGAR.items()}
 MINUS = "\u2212"
 
 _NUMBER = r"[0-9]+(?:\.[0-9]+)?"
-_SIGNED = re.compile(rf"([+\-−])\s*({_NUMBER})\Z")
+# A sign as users type it: +, a hyphen, a true minus, or the en dash word processors put for a minus.
+_SIGN = r"[+\-−–]"
+_SIGNED = re.compile(rf"({_SIGN})\s*({_NUMBER})\Z")
 _PLAIN = re.compile(rf"{_NUMBER}\Z")
-_FRACTION = re.compile(r"([0-9]*)\s*([½¼¾⅓⅔⅛]|[0-9]+/[0-9]+)\Z")
-_PERCENT = re.compile(rf"({_NUMBER})\s*%\Z")
+_FRACTION = re.compile(rf"({_SIGN}?)\s*([0-9]*)\s*([½¼¾⅓⅔⅛]|[0-9]+/[0-9]+)\Z")
+_PERCENT = re.compile(rf"({_SIGN}?)\s*({_NUMBER})\s*%\Z")
+# A number as a source must not write it: a decimal comma (1,5) or no digit before the point (.5).
+_MISSPELT = re.compile(rf"({_SIGN}?)\s*([0-9]*)[.,]([0-9]+)(\s*(?:%|mm|cm|in|move|speed))?\Z")
 _RANGE = re.compile(rf"({_NUMBER})\s*[-–]\s*({_NUMBER})\Z")
 _OPEN = re.compile(rf"({_NUMBER})\s*([+-])\Z")  # 8+ "8 and more", 12- "12 or less"
 _QUANTITY = re.compile(r"(.+?)\s*(mm|cm|in|move|speed)\Z")
@@ -51,11 +55,13 @@ class Num:
 @dataclass(frozen=True)
 class Frac:
     value: Fraction
+    signed: bool = False  # +½, −¼: a modifier
 
 
 @dataclass(frozen=True)
 class Percent:
     value: Decimal  # 20 for 20 %
+    signed: bool = False  # +10 %, −20 %
 
 
 @dataclass(frozen=True)
@@ -110,7 +116,7 @@ def parse_number(text: str) -> Num | None:
     m = _SIGNED.match(text)
     if m:
         value = Decimal(m.group(2))
-        return Num(-value if m.group(1) != "+" else value, _places(m.group(2)), True)
+        return Num(value if m.group(1) == "+" else -value, _places(m.group(2)), True)
     if _PLAIN.match(text):
         return Num(Decimal(text), _places(text))
     return None
@@ -119,9 +125,8 @@ def parse_number(text: str) -> Num | None:
 def parse_amount(text: str) -> Num | Frac | None:
     m = _FRACTION.match(text.strip())
     if m:
-        whole = int(m.group(1) or 0)
-        part = VULGAR.get(m.group(2)) or Fraction(m.group(2))
-        return Frac(whole + part)
+        value = int(m.group(2) or 0) + (VULGAR.get(m.group(3)) or Fraction(m.group(3)))
+        return Frac(value if m.group(1) in ("", "+") else -value, bool(m.group(1)))
     return parse_number(text)
 
 
@@ -134,7 +139,8 @@ def parse_value(text: str | None, unit: str | None = None) -> Value | None:
         return Dash()
     m = _PERCENT.match(text)
     if m:
-        return Percent(Decimal(m.group(1)))
+        value = Decimal(m.group(2))
+        return Percent(value if m.group(1) in ("", "+") else -value, bool(m.group(1)))
     m = _QUANTITY.match(text)
     if m and (amount := parse_amount(m.group(1))) is not None:
         return Quantity(amount, m.group(2))
@@ -149,6 +155,14 @@ def parse_value(text: str | None, unit: str | None = None) -> Value | None:
         n = parse_number(m.group(1))
         return Range(n, None) if m.group(2) == "+" else Range(None, n)
     return None
+
+
+def number_as_written(text: str) -> str | None:
+    """How a source writes the number `text` misspells (1,5 → 1.5, .5 → 0.5); None if it is no such number."""
+    m = _MISSPELT.match(text.strip())
+    if not m or parse_value(text) is not None:
+        return None
+    return f"{m.group(1)}{m.group(2) or 0}.{m.group(3)}{m.group(4) or ''}"
 
 
 def as_decimal(amount: Num | Frac) -> Decimal:
@@ -183,7 +197,7 @@ class Measure:
             places = 2
         value = value.quantize(Decimal(1).scaleb(-places)).normalize()
         places = max(0, -value.as_tuple().exponent)
-        signed = isinstance(q.amount, Num) and q.amount.signed
+        signed = q.amount.signed
         return Quantity(Num(value.quantize(Decimal(1).scaleb(-places)), places, signed), self.unit)
 
 
@@ -252,12 +266,11 @@ def format_value(value: Value, lz, *, bare: bool = False) -> str:
     if isinstance(value, Dash):
         return "–"
     if isinstance(value, Num):
-        text = lz.number(value.value, places=value.places)
-        return "+" + text if value.signed and value.value > 0 else text
+        return _sign(value, lz.number(value.value, places=value.places), lz)
     if isinstance(value, Frac):
-        return format_fraction(value.value)
+        return _sign(value, (MINUS if value.value < 0 else "") + format_fraction(abs(value.value)), lz)
     if isinstance(value, Percent):
-        return format_percent(value.value / 100, locale=lz.locale)
+        return _sign(value, format_percent(value.value / 100, locale=lz.locale).replace("-", MINUS), lz)
     if isinstance(value, Range):
         low = format_value(value.low, lz) if value.low else ""
         high = format_value(value.high, lz) if value.high else ""
@@ -273,12 +286,17 @@ def format_value(value: Value, lz, *, bare: bool = False) -> str:
         if value.unit in DISTANCE_UNITS and isinstance(value.amount, Num):
             # CLDR knows each language's unit and its plural: 1 cal, 2 cale, 12,5 cala
             pattern = "#,##0" + ("." + "0" * value.amount.places if value.amount.places else "")
-            return format_unit(value.amount.value, CLDR_UNITS[value.unit], "short", format=pattern,
-                               locale=lz.locale).replace("-", MINUS)
+            return _sign(value.amount, format_unit(value.amount.value, CLDR_UNITS[value.unit], "short",
+                                                   format=pattern, locale=lz.locale).replace("-", MINUS), lz)
         if value.unit in DISTANCE_UNITS:
             return f"{amount}\u00a0{unit_name(value.unit, lz)}"
         return game_unit(value, lz) % {"n": amount}
     raise TypeError(value)
+
+
+def _sign(value: Num | Frac | Percent, text: str, lz) -> str:
+    """`text` with the locale's plus sign when the source wrote one (+1, +½, +10 %); a minus is already there."""
+    return get_plus_sign_symbol(lz.locale) + text if value.signed and value.value > 0 else text
 
 
 def format_fraction(value: Fraction) -> str:
@@ -294,7 +312,7 @@ def unit_name(unit: str, lz) -> str:
 
 def game_unit(q: Quantity, lz) -> str:
     """The pattern "%(n)s move" for `q`: a fraction below one takes its own form (½ ruchu, ½ хода)."""
-    amount = as_decimal(q.amount)
+    amount = abs(as_decimal(q.amount))  # −1 move takes the form of 1 move
     if q.unit == "speed":
         if amount < 1:
             return lz.pgettext("a fraction of the normal speed, e.g. ¼ speed", "%(n)s speed")

@@ -9,7 +9,7 @@ from markupsafe import Markup, escape
 from ..errors import Problems
 from ..source.yamlfile import Source, check_id, check_map, is_text, text_at
 from .quantity import (DISTANCE_UNITS, UNITS, Empty, Measure, Num, Quantity, Range, Value, as_written,
-                       convert, format_value, measure_of, parse_value, unit_name)
+                       convert, format_value, measure_of, number_as_written, parse_value, unit_name)
 from .text import PLACEHOLDER, Text
 
 KIND = "table"
@@ -20,6 +20,9 @@ FORMS = ("grid", "modifiers", "bands")
 TYPES = ("any", "number", "distance", "text")
 TOP_FIELDS = ["kind", "id", "title", "form", "intro", "corner", "unit", "type", "columns", "groups",
               "rows", "items", "bands", "notes", "row_keys"]
+# A table of at most this many rows prints whole in one column; a longer one may continue in the next,
+# but keeps its title with its first rows and never leaves its last row alone (see table.css).
+KEEP_WHOLE = 10
 QUANTITY = "q"  # {q:name}: a value of the label's `with:` map, formatted and converted per edition
 
 
@@ -104,6 +107,7 @@ class Reader:
 
     def __init__(self, src: Source, problems: Problems, table_id: str):
         self.src, self.problems, self.id = src, problems, table_id
+        self.unit_reported = False  # the table's unit is unknown: its columns have none, already said
 
     def label(self, node, key: str, context: str, comment: str) -> Label | None:
         """node[key] as a Label; its `{q:name}` values come from the `with:` map beside it."""
@@ -132,6 +136,8 @@ class Reader:
             raw = {}
         for name in raw:
             value = self.value(raw, name, None)
+            if value is None and self.misspelt(raw, name):
+                continue
             if value is None or isinstance(value, Empty):
                 self.problems.add(self.src.at(raw, name, value=True), f"'{raw[name]}' is not a value",
                                   "a number, fraction, percentage or quantity such as 30 cm")
@@ -156,6 +162,16 @@ class Reader:
         text = as_written(self.src, node, key)
         return parse_value(text, unit) if text is not None or node[key] is None else None
 
+    def misspelt(self, node, key) -> bool:
+        """A number written as the source must not (1,5 or .5) is reported, not taken for text."""
+        text = as_written(self.src, node, key)
+        fixed = number_as_written(text) if text else None
+        if fixed:
+            self.problems.add(self.src.at(node, key, value=not isinstance(key, int)),
+                              f"'{text}' is not a number as a source writes it",
+                              f"{fixed} (a decimal point; each language prints its own separator)")
+        return bool(fixed)
+
     def ident(self, node, seen: dict, what: str) -> str | None:
         return str(node["id"]) if check_id(self.src, node, "id", self.problems, seen, what) else None
 
@@ -169,10 +185,17 @@ class Reader:
                              what="cell", where=where):
                 return None
             value = self.value(raw, "value", column.unit) if "value" in raw else None
+            if "value" in raw and (value is None or isinstance(value, Empty)):
+                if not self.misspelt(raw, "value"):
+                    self.problems.add(self.src.at(raw, "value", value=True), f"'{raw['value']}' is not a value",
+                                      "a number, fraction, percentage or quantity such as 1 move")
+                return None
             if column.type in ("number", "distance") and "value" not in raw:
                 self.problems.add(where, f"text in numeric column '{column.id}'", "a number, or - for none")
             return Cell(value, self.label(raw, "text", context, comment))
         value = self.value(node, index, column.unit if column.type == "distance" else None)
+        if value is None and column.type != "text" and self.misspelt(node, index):
+            return None
         if column.type == "text" or (value is None and column.type == "any"):
             if raw is None:
                 return Cell(Empty())
@@ -207,6 +230,7 @@ def read(src: Source, game, problems: Problems) -> Table | None:
     if unit is not None and str(unit) not in UNITS:
         problems.add(src.at(data, "unit", value=True), f"unknown unit '{unit}'", ", ".join(UNITS))
         unit = None
+        r.unit_reported = True
     title = text_at(src, data, "title", table_id, f"Title of table {table_id}", problems)
     table = Table(table_id, title, form, [], [], src, unit=str(unit) if unit else None,
                   intro=r.label(data, "intro", f"{table_id}/intro", f"Text before table {table_id}"),
@@ -264,10 +288,11 @@ def _read_columns(r: Reader, data, table: Table, default_type: str) -> list[Colu
             r.problems.add(r.src.at(node, "type", value=True), f"unknown column type '{ctype}'", ", ".join(TYPES))
             ctype = "any"
         unit = str(node.get("unit") or table.unit or "") or None
+        reported = r.unit_reported and node.get("unit") is None
         if unit is not None and unit not in UNITS:
             r.problems.add(r.src.at(node, "unit", value=True), f"unknown unit '{unit}'", ", ".join(UNITS))
-            unit = None
-        if ctype == "distance" and unit not in DISTANCE_UNITS:
+            unit, reported = None, True
+        if ctype == "distance" and unit not in DISTANCE_UNITS and not reported:  # not the same mistake again
             r.problems.add(r.src.at(node), f"distance column '{cid}' without a distance unit",
                            "unit: cm (on the column or the table)")
         key = None
@@ -364,26 +389,40 @@ def _read_bands(r: Reader, data, table: Table) -> None:
 
 
 def _check_bands(r: Reader, placed: list[tuple[Range, Any, str]]) -> None:
-    """Bands must cover the scores without a gap or an overlap (whole numbers; open ends only at the ends)."""
-    ordered = sorted(placed, key=lambda b: (b[0].bounds()[0] is not None, b[0].bounds()[0] or 0))
+    """Bands must cover the scores without a gap or an overlap (whole numbers; open ends only at the ends).
+
+    Bands are checked in the direction they are written, upwards (3-, 4-7, 8+) or downwards (8+, 4-7, 3-):
+    a problem is reported at the later of two bands, with the bound it needs to follow the one before it.
+    """
+    def by_low(band):
+        low = band[0].bounds()[0]
+        return (low is not None, low or 0)
+
+    ordered = sorted(placed, key=by_low)
+    down = len(placed) > 1 and by_low(placed[0]) > by_low(placed[-1])
+    if down:
+        ordered.reverse()
     for n, (band, where, written) in enumerate(ordered):
         low, high = band.bounds()
         if low is not None and high is not None and low > high:
             r.problems.add(where, f"band {written} runs backwards", "low-high with low <= high")
         if n == 0:
             continue
-        previous = ordered[n - 1][2]
-        prev_high = ordered[n - 1][0].bounds()[1]
-        if low is None or prev_high is None:
+        before, _, previous = ordered[n - 1]
+        # upwards this band starts after the one before ends; downwards it ends before that one starts
+        edge, limit = (high, before.bounds()[0]) if down else (low, before.bounds()[1])
+        step = -1 if down else 1
+        expected = f"a band ending at {limit - 1}" if down and limit is not None else \
+            f"a band starting at {limit + 1}" if limit is not None else ""
+        if edge is None or limit is None:
             r.problems.add(where, f"overlapping result bands: {written} and {previous} are both open-ended",
                            "one band for every score")
-        elif low <= prev_high:
-            r.problems.add(where, f"overlapping result bands: {written} and {previous} share {low}",
-                           f"a band starting at {prev_high + 1}")
-        elif low > prev_high + 1:
-            missing = f"{prev_high + 1}" + (f"-{low - 1}" if low - 1 > prev_high + 1 else "")
-            r.problems.add(where, f"gap between result bands: no band for {missing}",
-                           f"a band starting at {prev_high + 1}")
+        elif (edge - limit) * step <= 0:
+            r.problems.add(where, f"overlapping result bands: {written} and {previous} share {edge}", expected)
+        elif (edge - limit) * step > 1:
+            first, last = sorted((limit + step, edge - step))
+            missing = f"{first}" + (f"-{last}" if last > first else "")
+            r.problems.add(where, f"gap between result bands: no band for {missing}", expected)
 
 
 def _read_groups(r: Reader, data, table: Table) -> list[Group]:
@@ -482,6 +521,7 @@ def localize_table(table: Table, lz, edition=None) -> dict:
                      "key": value_text(row.key) if table.keys_both_sides else None})
     return {
         "id": table.id, "title": title, "form": table.form, "widths": column_widths(table),
+        "whole": len(body) <= KEEP_WHOLE,
         "intro": localize_label(table.intro, lz, measure),
         "head": head, "body": body, "columns": len(table.columns),
         "notes": [localize_label(n, lz, measure) for n in table.notes],

@@ -49,6 +49,13 @@ def cells(ctx):
     ("+1", Num(Decimal(1), 0, True)),
     ("-2", Num(Decimal(-2), 0, True)),
     ("−10", Num(Decimal(-10), 0, True)),
+    ("–1", Num(Decimal(-1), 0, True)),  # the en dash a word processor puts for a minus
+    ("+0", Num(Decimal(0), 0, True)),
+    ("+½", Frac(Fraction(1, 2), True)),
+    ("−1½", Frac(Fraction(-3, 2), True)),
+    ("-20%", Percent(Decimal(-20), True)),
+    ("+5 cm", Quantity(Num(Decimal(5), 0, True), "cm")),
+    ("1,5", None),  # a decimal comma: not a number as written (reported by the reader)
     ("½", Frac(Fraction(1, 2))),
     ("1¼", Frac(Fraction(5, 4))),
     ("3/8", Frac(Fraction(3, 8))),
@@ -81,6 +88,18 @@ class Lz:
     ("10.0", "10,0", "10.0", "10,0"),
     ("-2", "\u22122", "\u22122", "\u22122"),
     ("+4", "+4", "+4", "+4"),
+    ("−1", "\u22121", "\u22121", "\u22121"),  # a true minus typed by the user
+    ("–1", "\u22121", "\u22121", "\u22121"),
+    ("+0", "0", "0", "0"),  # zero has no sign
+    ("+1.5", "+1,5", "+1.5", "+1,5"),
+    ("+½", "+½", "+½", "+½"),
+    ("-½", "\u2212½", "\u2212½", "\u2212½"),
+    ("+10%", "+10%", "+10%", "+10\u00a0%"),
+    ("-20%", "\u221220%", "\u221220%", "\u221220\u00a0%"),
+    ("+5 cm", "+5 cm", "+5 cm", "+5 см"),
+    ("-5 cm", "\u22125 cm", "\u22125 cm", "\u22125 см"),
+    ("−1 move", "\u22121 ruch", "\u22121 move", "\u22121 ход"),
+    ("−½ move", "\u2212½ ruchu", "\u2212½ move", "\u2212½ хода"),
     ("½", "½", "½", "½"),
     ("20%", "20%", "20%", "20\u00a0%"),
     ("4-7", "4–7", "4–7", "4–7"),
@@ -161,9 +180,11 @@ def test_playsheet_links_its_tables_and_tables_are_not_built_alone(sheet):
      "games/demo/move.yaml:11:44: non-numeric value 'cztery' in numeric column 'normal'"),
     ("move.yaml", "unit: cm", "unit: furlong", "games/demo/move.yaml:4:7: unknown unit 'furlong' (expected: mm, cm, in, move, speed)"),
     ("bands.yaml", "range: 4-7", "range: 4-8",
-     "games/demo/bands.yaml:9:23: overlapping result bands: 8+ and 4-8 share 8 (expected: a band starting at 9)"),
-    ("bands.yaml", "range: 4-7", "range: 5-7",
-     "games/demo/bands.yaml:10:22: gap between result bands: no band for 4 (expected: a band starting at 4)"),
+     "games/demo/bands.yaml:10:22: overlapping result bands: 4-8 and 8+ share 8 (expected: a band ending at 7)"),
+    ("bands.yaml", "range: 4-7", "range: 5-7",  # the bands run downwards: 3- should end at 4
+     "games/demo/bands.yaml:11:22: gap between result bands: no band for 4 (expected: a band ending at 4)"),
+    ("bands.yaml", "range: 3-", "range: 4-",
+     "games/demo/bands.yaml:11:22: overlapping result bands: 4- and 4-7 share 4 (expected: a band ending at 3)"),
     ("bands.yaml", "range: 4-7", "range: sporo",
      "games/demo/bands.yaml:10:22: 'sporo' is not a range (expected: 4-7, 8+ (8 and more) or 12- (12 or less))"),
     ("sheet.yaml", "table: bands", "table: bandz",
@@ -175,6 +196,15 @@ def test_playsheet_links_its_tables_and_tables_are_not_built_alone(sheet):
     ("sheet.yaml", "title: Tura", "title: [Tura]", "games/demo/sheet.yaml:10:12: 'title' must be text, not a list"),
     ("sheet.yaml", "text: Zapisz rozkazy.", "text: [Zapisz]",
      "games/demo/sheet.yaml:12:28: 'text' must be text, not a list"),
+    ("move.yaml", "cells: [4, ", "cells: ['1,5', ",
+     "games/demo/move.yaml:11:44: '1,5' is not a number as a source writes it (expected: 1.5 (a decimal point; "
+     "each language prints its own separator))"),
+    ("move.yaml", "cells: [4, ", "cells: [.5, ",
+     "games/demo/move.yaml:11:44: '.5' is not a number as a source writes it (expected: 0.5"),
+    ("move.yaml", "cells: [4, ", "cells: [{text: zawsze, value: dużo}, ",
+     "games/demo/move.yaml:11:66: 'dużo' is not a value (expected: a number, fraction, percentage or quantity"),
+    ("move.yaml", "cells: [4, ", "cells: [+-4, ",
+     "games/demo/move.yaml:11:44: non-numeric value '+-4' in numeric column 'normal'"),
     ("mods.yaml", "{q:radius}", "{q:promien}",
      "games/demo/mods.yaml:7:46: placeholder '{q:promien}' has no value (expected: with: {promien: ...})"),
 ])
@@ -183,6 +213,29 @@ def test_bad_tables_are_reported_at_their_position(sheet, name, old, new, messag
     path.write_text(path.read_text().replace(old, new, 1))
     found = problems(sheet)
     assert found[0].startswith(message), found
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("unit: cm", "unit: furlong", "4:7: unknown unit 'furlong' (expected: mm, cm, in, move, speed)"),
+    ("{id: normal, label: normalny}", "{id: normal, label: normalny, unit: furlong}",
+     "7:41: unknown unit 'furlong' (expected: mm, cm, in, move, speed)"),
+])
+def test_an_unknown_unit_is_reported_once_not_again_for_each_distance_column(sheet, old, new, message):
+    path = sheet / "games/demo/move.yaml"
+    path.write_text(path.read_text().replace(old, new))
+    assert [p for p in problems(sheet) if "move.yaml" in p] == [f"games/demo/move.yaml:{message}"]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("range: 4-7", "range: 4-8", "11:23: overlapping result bands: 8+ and 4-8 share 8 (expected: a band starting at 9)"),
+    ("range: 4-7", "range: 5-7", "10:22: gap between result bands: no band for 4 (expected: a band starting at 4)"),
+    ("range: 4-7", "range: 6-7", "10:22: gap between result bands: no band for 4-5 (expected: a band starting at 4)"),
+])
+def test_bands_written_upwards_are_checked_upwards(sheet, old, new, message):
+    path = sheet / "games/demo/bands.yaml"
+    head, bands = path.read_text().split("bands:\n")
+    path.write_text(head + "bands:\n" + "".join(reversed(bands.splitlines(keepends=True))).replace(old, new))
+    assert problems(sheet)[0] == f"games/demo/bands.yaml:{message}"
 
 
 def test_unknown_unit_of_an_edition_is_reported_at_its_position(sheet):
@@ -268,5 +321,5 @@ def test_a_rule_booklet_embeds_a_table_by_id(sheet):
     summary = pipeline.build(read_project(sheet), langs=["en"], formats=["html"], editions=["inch"])
     assert not summary.failed, summary.failed
     html = (sheet / "build/demo/inch/en/rules.html").read_text(encoding="utf-8")
-    assert '<table class="data form-grid" id="move">' in html and "<caption>Ruch (inches)</caption>" in html
+    assert '<table class="data form-grid whole" id="move">' in html and "<caption>Ruch (inches)</caption>" in html
     assert '<td class="num">13</td><td class="num">16</td>' in html

@@ -116,7 +116,8 @@ class Cells(HTMLParser):
 def test_html_cells_in_their_columns_with_semantic_headers(sample):
     page = Cells("casualties")
     page.feed(html_of(sample[0], "cm", "en").read_text(encoding="utf-8"))
-    body = page.rows[2:]
+    title, body = page.rows[0], page.rows[3:]
+    assert title == [("th", "colgroup", "Casualty table")]  # repeated, printed, where the table continues
     assert len(body) == 35 and all(len(r) == 24 for r in body)
     assert body[0][0] == ("th", "row", "1") and body[0][-1] == ("th", "row", "1")
     assert [c[2] for c in body[0][1:-1]] == [""] * 21 + ["0.1"]  # row 1: its one figure in the last column
@@ -186,3 +187,89 @@ def test_an_edition_builds_the_games_that_have_it_and_skips_the_others(sample):
     assert not summary.failed
     assert {(b.game, b.edition) for b in summary.built} == {(GAME, "inch")}
     assert sorted(summary.skipped) == [f"{g}: no edition inch" for g in ("gcacw", "lwow-1920", "ostroleka-1831")]
+
+
+class Tables(HTMLParser):
+    """Each table of a page as (title, row labels): the caption before its intro, each body row's first cell."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.field, self.depth = [], None, 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append(["", []])
+        elif tag == "caption":
+            self.field = "caption"
+        elif tag == "span" and self.field == "caption":
+            self.field = None  # the intro: not part of the title
+        elif tag == "tbody":
+            self.field = "body"
+        elif tag == "tr" and self.field == "body":
+            self.tables[-1][1].append(None)
+        elif tag in ("th", "td") and self.field == "body" and self.tables[-1][1][-1] is None:
+            self.tables[-1][1][-1] = ""
+            self.field = "cell"
+
+    def handle_data(self, data):
+        if self.field == "caption":
+            self.tables[-1][0] += data
+        elif self.field == "cell":
+            self.tables[-1][1][-1] += data
+
+    def handle_endtag(self, tag):
+        if tag in ("caption", "tbody"):
+            self.field = None
+        elif tag in ("th", "td") and self.field == "cell":
+            self.field = "body"
+
+
+def column_texts(pdf: Path, columns: int = 3) -> list[str]:
+    """The text of each print column of each page, top to bottom, whitespace collapsed.
+
+    pypdf's layout mode places every text run at its position on a grid of characters; the page's
+    longest line runs from margin to margin (the footer), so column k starts at k/columns of it.
+    """
+    from pypdf import PdfReader
+    out = []
+    for page in PdfReader(pdf).pages:
+        lines = page.extract_text(extraction_mode="layout").splitlines()
+        width = max(len(line) for line in lines)
+        cuts = [round(k * width / columns) for k in range(columns)] + [width]
+        for k in range(columns):
+            text = " ".join(line[cuts[k]:cuts[k + 1]] for line in lines)
+            out.append(re.sub(r"\s+", " ", text).strip())
+    return out
+
+
+def first_word(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().split(" ")[0]
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_table_title_apart_from_its_first_rows_and_short_tables_whole(sample, edition, lang):
+    from aids.model.table import KEEP_WHOLE
+    page = Tables()
+    page.feed(html_of(sample[0], edition, lang).read_text(encoding="utf-8"))
+    texts = column_texts(pdf_of(sample[0], edition, lang))
+    titles = [re.sub(r"\s+", " ", t).strip() for t, _ in page.tables]
+    assert len(titles) == 16
+
+    def under(title: str, column: str) -> str:
+        """The text under `title` in `column`, up to the next table's title (rows beyond are another table's)."""
+        after = column[column.index(title) + len(title):]
+        ends = [after.index(t) for t in titles if t != title and t in after]
+        return after[:min(ends)] if ends else after
+
+    def in_order(rows: list[str], text: str) -> bool:
+        return bool(re.search(".*?".join(re.escape(first_word(r)) for r in rows), text))
+
+    for title, rows in page.tables:
+        title = re.sub(r"\s+", " ", title).strip()
+        fragments = [under(title, text) for text in texts if title in text]  # a continued table repeats it
+        assert fragments, title
+        kept = rows if len(rows) <= KEEP_WHOLE else rows[:3]
+        assert in_order(kept, fragments[0]), (title, [first_word(r) for r in kept], fragments[0][:300])
+        # the last fragment, under its repeated title, holds at least the last two rows
+        assert in_order(rows[-2:], fragments[-1]), (title, [first_word(r) for r in rows[-2:]], fragments[-1][:300])
