@@ -215,16 +215,20 @@ class Rendered:
     notes: list[str] = field(default_factory=list)  # facts for the summary, e.g. the type size a card fitted at
 
 
-def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
-               formats: Iterable[str]) -> dict[str, Rendered]:
+def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None) -> tuple[dict, str]:
+    """The localized template context of one aid, and its HTML."""
     localized = aid.kind.localize(aid.model, lz, edition)
     game_ctx = game_context(game, lz)
-    kind_label = aid.kind.display_name(lz)
     context = {
-        "aid": localized, "game": game_ctx, "kind": aid.kind.KIND, "kind_name": kind_label,
+        "aid": localized, "game": game_ctx, "kind": aid.kind.KIND, "kind_name": aid.kind.display_name(lz),
         "document_title": f"{game_ctx['title']} – {localized['title']}",
     }
-    html = render_template(aid.kind.TEMPLATE, lz, context)
+    return context, render_template(aid.kind.TEMPLATE, lz, context)
+
+
+def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
+               formats: Iterable[str]) -> dict[str, Rendered]:
+    context, html = document(game, aid, lz, edition)
     out: dict[str, Rendered] = {}
     if "html" in formats:
         out[".html"] = Rendered(html.encode("utf-8"))
@@ -233,23 +237,28 @@ def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: E
         if custom is not None:
             # e.g. {".pdf": card, "-sheet.pdf": n-up sheet}; print_pdf prints other HTML the default way
             def printer(other: str, page_size: str, margins: str | None = None) -> Rendered:
-                return print_pdf(game, lz, game_ctx, other, page_size, margins)
-            out.update(custom(aid.model, localized, lz, {**context, "print_pdf": printer}, edition))
+                return print_pdf(game, lz, context["game"], other, page_size, margins)
+            out.update(custom(aid.model, context["aid"], lz, {**context, "print_pdf": printer}, edition))
         else:
-            out[".pdf"] = print_pdf(game, lz, game_ctx, html, getattr(aid.model, "page_size", "A4"))
+            out[".pdf"] = print_pdf(game, lz, context["game"], html, getattr(aid.model, "page_size", "A4"))
     return out
 
 
-def print_pdf(game: Game, lz: Localizer, game_ctx: dict, html: str, page_size: str,
-              margins: str | None = None) -> Rendered:
-    """`html` through WeasyPrint with print.css: package fonts, page size, footer with the version."""
+def print_css(game: Game, lz: Localizer, game_ctx: dict, page_size: str, margins: str | None = None) -> str:
+    """The PDF's own stylesheet (print.css): package fonts, page size and margins, footer with the version."""
     version = lz.pgettext("colophon", "Version %(version)s") % {"version": game.version}
-    css = render_template("print.css", lz, {
+    return render_template("print.css", lz, {
         "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
         "page_size": page_size,
         "margins": margins or "14mm 14mm 16mm 14mm",
         "footer": f"{game_ctx['title']} · {version}",
     })
+
+
+def print_pdf(game: Game, lz: Localizer, game_ctx: dict, html: str, page_size: str,
+              margins: str | None = None) -> Rendered:
+    """`html` through WeasyPrint with print.css."""
+    css = print_css(game, lz, game_ctx, page_size, margins)
     data, pages, warnings = render_pdf(html, css, base=game.folder, allowed=[game.folder], epoch=epoch_of(game))
     return Rendered(data, pages, warnings)
 

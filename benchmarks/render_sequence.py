@@ -14,8 +14,7 @@ from pathlib import Path
 
 from aids import pipeline
 from aids.config import read_project
-from aids.render.html import render_template
-from aids.render.pdf import FONTS, fonts_dir, weasyprint
+from aids.render.pdf import weasyprint
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "ostroleka-1831"
@@ -49,13 +48,8 @@ def main() -> None:
         aids_time = best(lambda: pipeline.render_aid(project, game, aid, lz, None, ["pdf"]), args.repeat)
 
         # The same HTML and print CSS aids renders, handed to WeasyPrint directly.
-        localized = aid.kind.localize(aid.model, lz, None)
-        context = {"aid": localized, "game": pipeline.game_context(game, lz), "kind": aid.kind.KIND,
-                   "kind_name": aid.kind.display_name(lz), "document_title": localized["title"]}
-        html = render_template(aid.kind.TEMPLATE, lz, context)
-        css = render_template("print.css", lz, {
-            "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
-            "page_size": "A4", "footer": "footer"})
+        context, html = pipeline.document(game, aid, lz, None)
+        css = pipeline.print_css(game, lz, context["game"], "A4")
 
         def raw():
             fonts = wp.text.fonts.FontConfiguration()

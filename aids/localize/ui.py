@@ -52,12 +52,6 @@ def ui_problems(lang: str) -> tuple[Problem, ...]:
     return load_ui(lang)[1]
 
 
-def ui_languages() -> list[str]:
-    folder = package_catalogs()
-    return sorted([SOURCE_LANGUAGE] + [p.name for p in folder.iterdir()
-                                       if (p / "LC_MESSAGES" / f"{DOMAIN}.po").is_file()])
-
-
 def extract_ui(root: Path, version: str) -> Catalog:
     """Template of the UI domain from the package's Python code and its Jinja2 templates (aids' own tree)."""
     catalog = template_from([], project="aids", version=version)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterator
 
@@ -61,7 +61,6 @@ class Playsheet:
     blocks: list[Block]
     source: Source
     kind: str = KIND
-    checklists: list[Checklist] = field(default_factory=list)
 
     def messages(self) -> Iterator[Text]:
         # The embedded tables are aids of their own: their texts are extracted with them.

@@ -90,7 +90,6 @@ class Empty:
 
 
 Value = Union[Num, Frac, Percent, Range, Quantity, Dash, Empty]
-NUMERIC = (Num, Frac, Percent, Quantity, Dash, Empty)
 
 
 def as_written(src, node: Any, key: Any) -> str | None:

@@ -8,7 +8,7 @@ from typing import Any, Iterator
 from markupsafe import Markup
 
 from ..errors import Problems
-from ..source.yamlfile import ID, Source, check_id, check_map, is_text, text_at
+from ..source.yamlfile import Source, check_id, check_map, is_text, text_at
 from .text import PLACEHOLDER, Text
 
 KIND = "sequence"

@@ -4,13 +4,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from ..errors import AidsError, Position, Problem
+
+if TYPE_CHECKING:  # the model's type; imported at run time inside text_at, as model imports this module
+    from ..model.text import Text
 
 
 class Source:

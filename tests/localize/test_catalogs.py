@@ -11,7 +11,7 @@ from aids.config import read_project
 from aids.errors import AidsError
 from aids.localize.catalogs import po_path, pot_path, read_catalog, save_catalog
 
-from ..helpers import DEMO_SEQUENCE, REPO, make_project
+from ..helpers import DEMO_SEQUENCE, REPO
 
 
 def catalog(path: Path):

@@ -3,7 +3,6 @@ import pytest
 
 from aids import pipeline
 from aids.config import read_project
-from aids.errors import AidsError
 from aids.localize.localizer import Localizer
 from aids.model import booklet
 
