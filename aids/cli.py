@@ -89,10 +89,8 @@ def run(args) -> int:
         changed = pipeline.update(project, args.game)
         print("\n".join(f"updated {p}" for p in changed) or "catalogs up to date")
     elif args.command == "compile":
-        written, problems = pipeline.compile(project, args.game)
+        written = pipeline.compile(project, args.game)
         print("\n".join(f"wrote {p}" for p in written) or "no catalogs")
-        for problem in problems:
-            print(f"warning: {problem}", file=sys.stderr)
     elif args.command == "build":
         summary = pipeline.build(project, games=args.game, langs=args.lang, formats=args.format or pipeline.FORMATS,
                                  editions=args.edition, strict=args.strict, progress=progress_bar)

@@ -135,12 +135,12 @@ def extract(project: Project, games: list[str] | None = None) -> list[str]:
             raise AidsError([p for e in errors for p in e.problems])
         template = catalogs.template_from(game_texts(game, aids), project=game.title, version=game.version)
         path = catalogs.pot_path(project.catalogs, game.id)
-        if catalogs.save_catalog(path, template):
+        if catalogs.save(path, template):
             changed.append(project.show(path))
     if project.ui_domain:
         from . import __version__
         path = catalogs.pot_path(project.catalogs, ui.DOMAIN)
-        if catalogs.save_catalog(path, ui.extract_ui(project.root, __version__)):
+        if catalogs.save(path, ui.extract_ui(project.root, __version__)):
             changed.append(project.show(path))
     return changed
 
@@ -169,16 +169,20 @@ def update(project: Project, games: list[str] | None = None) -> list[str]:
     return changed
 
 
-def compile(project: Project, games: list[str] | None = None) -> tuple[list[str], list[Problem]]:
+def compile(project: Project, games: list[str] | None = None) -> list[str]:
+    """.po -> .mo for every catalog; a catalog with faulty entries is refused (every fault named), not compiled."""
     written, problems = [], []
     for domain, langs in domains(project, games):
         for lang in langs:
             po = catalogs.po_path(project.catalogs, lang, domain)
             if po.exists():
-                mo, found = catalogs.compile_catalog(po, project.show(po), lang)
-                written.append(project.show(mo))
-                problems.extend(found)
-    return written, problems
+                try:
+                    written.append(project.show(catalogs.compile_catalog(po, project.show(po))))
+                except AidsError as exc:
+                    problems.extend(exc.problems)
+    if problems:
+        raise AidsError(problems)
+    return written
 
 
 # --- model -> localized -> rendered -------------------------------------------------------------
@@ -188,7 +192,7 @@ def localizer(project: Project, game: Game, lang: str) -> Localizer:
     if lang != game.source_language:
         po = catalogs.po_path(project.catalogs, lang, game.id)
         if po.exists():
-            translations = catalogs.translations_of(catalogs.read_catalog(po, project.show(po), lang))
+            translations = catalogs.translations_of(catalogs.read_catalog(po, project.show(po)))
     return Localizer(lang, game.source_language, translations, ui.ui_translations(lang))
 
 
@@ -366,11 +370,12 @@ def build_aid(project: Project, game: Game, edition: Edition | None, aid: Aid, l
         if (game.id, lang) not in localizers:
             localizers[(game.id, lang)] = localizer(project, game, lang)
         lz = localizers[(game.id, lang)]
-        before = len(lz.fallbacks)
+        lz.recent()
         rendered = render_aid(project, game, aid, lz, edition, formats)
-        fell_back.extend(Problem(fb.text.where, f"{lang}: [{fb.text.context}] {fb.reason} (--strict)",
+        where = ", ".join([lang, *([f"edition {edition.id}"] if edition else []), *formats])
+        fell_back.extend(Problem(fb.text.where, f"{where}: [{fb.text.context}] {fb.reason} (--strict)",
                                  "a translation in " + project.show(catalogs.po_path(project.catalogs, lang, game.id)))
-                         for fb in lz.fallbacks[before:])
+                         for fb in lz.recent())
         folder = output_dir(project, game, edition, lang)
         files = []
         for suffix, item in rendered.items():

@@ -38,9 +38,21 @@ def test_catalog_commands_and_build(demo, capsys):
 def test_strict_fails_on_fallbacks_and_writes_nothing(demo, capsys):
     assert main(["--project", str(demo), "build", "--lang", "en", "--format", "html", "--strict"]) == 1
     err = capsys.readouterr().err
-    assert "games/demo/sequence.yaml:12:12: en: [seq/prep] untranslated (--strict)" in err
+    assert "games/demo/sequence.yaml:12:12: en, html: [seq/prep] untranslated (--strict)" in err
     assert not (demo / "build").exists()
     assert main(["--project", str(demo), "build", "--lang", "pl", "--format", "html", "--strict"]) == 0
+
+
+def test_strict_fails_every_edition_that_falls_back(tmp_path, capsys):
+    """Before: fallbacks were recorded once per game and language, so a second edition was still written."""
+    from .helpers import DEMO_PLAYSHEET, make_project
+    root = make_project(tmp_path, DEMO_PLAYSHEET)
+    (root / "games/demo/sequence.yaml").unlink()
+    assert main(["--project", str(root), "build", "--lang", "en", "--format", "html", "--strict"]) == 1
+    out, err = capsys.readouterr()
+    assert "games/demo/sheet.yaml:3:8: en, edition cm, html: [sheet] untranslated (--strict)" in err
+    assert "games/demo/sheet.yaml:3:8: en, edition inch, html: [sheet] untranslated (--strict)" in err
+    assert not (root / "build").exists()
 
 
 def test_a_game_with_a_broken_game_yaml_does_not_stop_the_others(demo, capsys):

@@ -1,29 +1,38 @@
-"""Gettext catalogs through Babel: templates (.pot) from the model, updates that lose nothing, .mo files.
+"""Gettext catalogs: templates (.pot) from the model, updates that lose nothing, checks, .mo files.
 
-Layout: i18n/templates/<domain>.pot, i18n/<lang>/LC_MESSAGES/<domain>.po (and .mo); a game's domain is its id.
+Layout: i18n/templates/<domain>.pot, i18n/<lang>/LC_MESSAGES/<domain>.po (and .mo); a game's domain
+is its id. Files are read and written by `po` (translate-toolkit, in GNU's layout); the update
+itself is `merge`.
 """
 from __future__ import annotations
 
 import datetime as dt
-import io
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from babel import Locale
-from babel.messages.catalog import Catalog, Message
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import PoFileError, PoFileParser, denormalize, write_po
+from babel.messages.catalog import Message as BabelMessage
+from babel.messages.catalog import TranslationError
+from babel.messages.checkers import python_format
+from babel.messages.plurals import get_plural
+from translate.misc.multistring import multistring
+from translate.tools.pocompile import POCompile
 
 from ..errors import AidsError, Position, Problem
 from ..model.text import Text, placeholder_mismatch
 from ..write.files import write_atomic
+from . import merge, po
+from .po import Catalog, Entry, read_catalog, save
 
-WIDTH = 76  # what Poedit and Weblate wrap to, so a translator's save is not a large diff
-DATE_HEADERS = ("POT-Creation-Date", "PO-Revision-Date")
-HEADER = ("# Translations of PROJECT, kept by `aids extract` and `aids update`.\n"
-          "# Keep each msgctxt; keep placeholders such as {ref:...} or %(name)s.\n#")
+__all__ = ["Catalog", "Entry", "read_catalog", "save", "pot_path", "po_path", "template_from", "update_catalog",
+           "compile_catalog", "faults", "check_catalog", "translations_of"]
+
+NOTE = ("Translations of {project}, kept by `aids extract` and `aids update`.\n"
+        "Keep each msgctxt; keep placeholders such as {{ref:...}} or %(name)s.")
+_PYTHON_FORMAT = re.compile(r"%(?:\([\w]+\))?[#0 +-]*\d*(?:\.\d+)?[sdifr%]")
 
 
 def pot_path(catalogs: Path, domain: str) -> Path:
@@ -40,244 +49,165 @@ def now() -> dt.datetime:
     return moment.replace(second=0, microsecond=0)
 
 
-def template_from(texts: Iterable[Text], *, project: str, version: str, root: Path | None = None) -> Catalog:
-    """A template catalog with one message per Text: msgctxt = stable id, `#.` where it appears, `#:` source line."""
-    catalog = Catalog(project=project, version=version, fuzzy=False, creation_date=now(),
-                      msgid_bugs_address="", copyright_holder="", header_comment=HEADER)
-    for t in texts:
-        catalog.add(t.msgid, context=t.context, auto_comments=[t.comment],
-                    locations=[(t.where.path, t.where.line)] if t.where.line else [])
+def po_date(moment: dt.datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M%z")
+
+
+# -- templates -----------------------------------------------------------------------------------
+
+@dataclass
+class Message:
+    """One message of a template: what aids extracts, before it is a PO entry."""
+    context: str
+    msgid: str
+    plural: str = ""
+    comments: list[str] = field(default_factory=list)  # `#.`: where it appears
+    locations: list[str] = field(default_factory=list)  # `#:`: the file, without a line
+
+
+def new_catalog(fields: list[tuple[str, str]], note: str) -> Catalog:
+    """An empty catalog with this header (fields in this order) and this translator comment above it."""
+    header = "".join(f"# {line}\n" if line else "#\n" for line in note.split("\n"))
+    header += 'msgid ""\nmsgstr ""\n' + "".join(f'"{name}: {value}\\n"\n' for name, value in fields)
+    return Catalog(header.encode("utf-8"), width=po.WIDTH)
+
+
+def template(messages: Iterable[Message], *, project: str, version: str) -> Catalog:
+    """The template of a domain: one entry per (msgctxt, msgid), the places of a repeated text joined."""
+    catalog = new_catalog([
+        ("Project-Id-Version", f"{project} {version}".strip()),
+        ("Report-Msgid-Bugs-To", ""),
+        ("POT-Creation-Date", po_date(now())),
+        ("PO-Revision-Date", "YEAR-MO-DA HO:MI+ZONE"),
+        ("Last-Translator", "FULL NAME <EMAIL@ADDRESS>"),
+        ("Language-Team", "LANGUAGE <LL@li.org>"),
+        ("MIME-Version", "1.0"),
+        ("Content-Type", "text/plain; charset=UTF-8"),
+        ("Content-Transfer-Encoding", "8bit"),
+    ], "\n".join([NOTE.format(project=project), ""]))
+    by_key: dict[po.Key, Entry] = {}
+    for message in messages:
+        entry = by_key.get((message.context, message.msgid))
+        if entry is None:
+            entry = Entry(multistring([message.msgid, message.plural]) if message.plural else message.msgid)
+            entry.setcontext(message.context)
+            if _PYTHON_FORMAT.search(message.msgid):
+                entry.settypecomment("python-format")
+            catalog.addunit(entry)
+            by_key[(message.context, message.msgid)] = entry
+        known_comments = entry.getnotes("developer").split("\n")
+        for comment in message.comments:
+            if comment and comment not in known_comments:
+                entry.addnote(comment, origin="developer")
+        for location in message.locations:
+            if location not in entry.getlocations():
+                entry.addlocation(location)
     return catalog
 
 
-def read_catalog(path: Path, shown: str, lang: str | None = None) -> Catalog:
-    """Parse a .po/.pot file; a malformed one is an AidsError with its path, line and column.
-
-    Babel's reader is lenient where GNU msgfmt is not (an unterminated or unquoted string is read
-    as something else, a second definition silently replaces the first), so those are caught first.
-    """
-    data = path.read_bytes()
-    problems = lint_po(data, shown)
-    if problems:
-        raise AidsError(problems)
-    catalog = Catalog(locale=lang)
-    try:
-        _StrictParser(catalog, ignore_obsolete=False, abort_invalid=True).parse(io.BytesIO(data))
-    except PoFileError as exc:
-        lineno = getattr(exc, "lineno", -1) + 1
-        message = str(exc).rsplit(" on ", 1)[0]
-        raise AidsError(Problem(Position(shown, lineno or 0), f"malformed catalog: {message}",
-                                "a gettext PO file")) from None
-    except (ValueError, SyntaxError) as exc:
-        raise AidsError(Problem(Position(shown), f"malformed catalog: {exc}", "a gettext PO file")) from None
-    previous = _previous_ids(data.decode("utf-8"))
-    for message in catalog:
-        # Babel's reader takes `#| msgid ...` for a translator comment "| msgid ..."
-        message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
-        if message.lineno in previous:
-            message.previous_id = [previous[message.lineno]]
-    return catalog
+def template_from(texts: Iterable[Text], *, project: str, version: str) -> Catalog:
+    """The template of a game: msgctxt = the stable id, `#.` where the text appears, `#:` its file."""
+    return template((Message(t.context, t.msgid, comments=[t.comment], locations=[t.where.path] if t.where.path else [])
+                     for t in texts), project=project, version=version)
 
 
-_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)(\s+)(.*)")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+# -- updates -------------------------------------------------------------------------------------
+
+def catalog_for(template_catalog: Catalog, lang: str) -> Catalog:
+    """A new, empty catalog of `lang` for this template (header filled in as msginit would)."""
+    locale = Locale.parse(lang)
+    head = template_catalog.parseheader()
+    stamp = head.get("POT-Creation-Date", po_date(now()))
+    return new_catalog([
+        ("Project-Id-Version", head.get("Project-Id-Version", "")),
+        ("Report-Msgid-Bugs-To", head.get("Report-Msgid-Bugs-To", "")),
+        ("POT-Creation-Date", stamp),
+        ("PO-Revision-Date", stamp),
+        ("Last-Translator", ""),
+        ("Language-Team", locale.english_name or lang),
+        ("Language", lang),
+        ("MIME-Version", "1.0"),
+        ("Content-Type", "text/plain; charset=UTF-8"),
+        ("Content-Transfer-Encoding", "8bit"),
+        ("Plural-Forms", get_plural(lang).plural_forms),
+    ], template_catalog.header().getnotes("translator").rstrip("\n"))
 
 
-def lint_po(data: bytes, shown: str) -> list[Problem]:
-    """Lines Babel would misread: bytes that are not UTF-8, strings not closed or not quoted at all."""
-    problems = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            problems.append(Problem(Position(shown, number, exc.start + 1), "malformed catalog: not UTF-8 text",
-                                    "a catalog in UTF-8"))
-            continue
-        body = line.rstrip("\r")
-        indent = len(body) - len(body.lstrip())
-        text = body.strip()
-        if text.startswith("#~"):  # obsolete entries keep the same syntax
-            indent, text = indent + 2 + (len(text[2:]) - len(text[2:].lstrip())), text[2:].lstrip()
-        elif not text or text.startswith("#"):
-            continue
-        keyword = _KEYWORD.fullmatch(text)
-        value, column = (keyword.group(3), indent + keyword.end(2) + 1) if keyword else (text, indent + 1)
-        if not keyword and not text.startswith('"'):
-            continue  # Babel reports unknown keywords itself
-        if not _STRING.fullmatch(value):
-            closed = value.startswith('"') and _STRING.match(value)
-            problems.append(Problem(Position(shown, number, column),
-                                    "malformed catalog: " + ("text after the closing quote" if closed else
-                                    "string not closed" if value.startswith('"') else "string not quoted"),
-                                    'one string in double quotes, e.g. msgstr "..."'))
-    return problems
+def update_catalog(path: Path, shown: str, template_catalog: Catalog, lang: str) -> tuple[bool, Catalog]:
+    """Bring the catalog at `path` in line with the template, keeping every translation (see `merge`)."""
+    old = read_catalog(path, shown) if path.exists() else catalog_for(template_catalog, lang)
+    catalog = merge.merge(old, template_catalog)
+    return save(path, catalog), catalog
 
 
-class _StrictParser(PoFileParser):
-    """Babel's parser, refusing a second definition of the same message as msgfmt does."""
-
-    def _add_message(self) -> None:
-        parts = [m.denormalize() for m in self.messages]
-        msgid = tuple(parts) if len(parts) > 1 else parts[0]
-        context = self.context.denormalize() if self.context else None
-        key = self.catalog._key_for(msgid, context)  # Babel's own key for (msgid, msgctxt)
-        defined = self.catalog.obsolete if self.obsolete else self.catalog._messages
-        if msgid and key in defined:
-            raise PoFileError(f"duplicate message definition of '{msgid}'", self.catalog, "", self.offset)
-        super()._add_message()
-
-
-def _previous_ids(text: str) -> dict[int, str]:
-    """Line of each msgid -> the previous msgid in its `#| msgid` comment.
-
-    Babel writes these comments (include_previous) but its reader drops them; without this, the
-    next update of an unchanged tree would lose a fuzzy entry's previous msgid.
-    """
-    found, block, pending = {}, None, None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.startswith("#| msgid "):
-            block = [line[len("#| msgid "):]]
-        elif line.startswith('#| "') and block is not None:
-            block.append(line[len("#| "):])
-        else:
-            if block is not None:
-                pending, block = block, None
-            if line.startswith("msgid ") and pending is not None:
-                found[number] = denormalize("\n".join(pending))
-                pending = None
-    return found
-
-
-def serialize(catalog: Catalog) -> bytes:
-    out = io.BytesIO()
-    write_po(out, catalog, width=WIDTH, include_previous=True, ignore_obsolete=False, sort_output=False)
-    return out.getvalue()
-
-
-def _without_dates(data: bytes) -> bytes:
-    return b"\n".join(line for line in data.split(b"\n")
-                      if not any(line.startswith(f'"{h}:'.encode()) for h in DATE_HEADERS))
-
-
-def save_catalog(path: Path, catalog: Catalog) -> bool:
-    """Write `catalog` unless only its dates would change; returns whether the file changed."""
-    data = serialize(catalog)
-    if path.exists() and _without_dates(path.read_bytes()) == _without_dates(data):
-        return False
-    write_atomic(path, data)
-    return True
-
-
-def update_catalog(path: Path, shown: str, template: Catalog, lang: str) -> tuple[bool, Catalog]:
-    """Bring the catalog at `path` in line with `template`, keeping every translation.
-
-    A changed string keeps its translation as fuzzy with the previous msgid (`#|`); the stable
-    msgctxt decides which old entry it was, before Babel's own similarity matching is consulted.
-    Strings no longer in the template become obsolete (`#~`), never dropped.
-    """
-    if path.exists():
-        catalog = read_catalog(path, shown, lang)
-    else:
-        locale = Locale.parse(lang)
-        catalog = Catalog(locale=locale, project=template.project, version=template.version,
-                          language_team=locale.english_name,
-                          fuzzy=False, creation_date=template.creation_date, revision_date=now(),
-                          msgid_bugs_address="", copyright_holder="", header_comment=HEADER)
-    by_context = {m.context: m for m in catalog if m.id and m.context and m.string}
-    previous = {(m.id, m.context): m.previous_id for m in catalog if m.id and m.fuzzy and m.previous_id}
-    known_texts = {m.id for m in catalog if m.id and m.string}
-    places: dict = {}  # each translated text -> the (context, fuzzy) it had, to tell a move from a copy
-    for m in catalog:
-        if m.id and m.string:
-            places.setdefault(m.id, []).append((m.context, m.fuzzy))
-    new_keys = {(m.id, m.context) for m in template if m.id}
-    new_texts = {m.id for m in template if m.id}
-    old_keys = {(m.id, m.context) for m in catalog if m.id}
-    catalog.update(template, update_creation_date=False)
-    for message in catalog:
-        key = (message.id, message.context)
-        moved_from = places.get(message.id, [])
-        if (message.fuzzy and message.previous_id == [message.id] and len(moved_from) == 1
-                and not moved_from[0][1] and (message.id, moved_from[0][0]) not in new_keys):
-            # The very same text, translated once, now under another context (a paragraph
-            # inserted before it renumbers the positional ones): its translation still holds.
-            message.flags = set(message.flags) - {"fuzzy"}
-            message.previous_id = []
-            continue
-        if key in previous and message.fuzzy and not message.previous_id:
-            message.previous_id = previous[key]  # still fuzzy: keep showing what it was
-        old = by_context.get(message.context)
-        if not message.id or key in old_keys or old is None or (old.id, old.context) in new_keys:
-            continue
-        # An edited text keeps its context; but when this text was already translated elsewhere,
-        # or the old text of this context lives on elsewhere, the text moved (a paragraph inserted
-        # before it shifts positional contexts): then Babel's own match, by text, is the right one.
-        if message.id in known_texts or old.id in new_texts:
-            continue
-        message.string = old.string
-        message.previous_id = [old.id]
-        message.user_comments = list(old.user_comments)
-        message.flags = set(message.flags) | {"fuzzy"}
-        catalog.obsolete.pop((old.id, old.context), None)
-        catalog.obsolete.pop(old.id, None)
-    catalog.project, catalog.version = template.project, template.version
-    return save_catalog(path, catalog), catalog
-
-
-def compile_catalog(po: Path, shown: str, lang: str) -> tuple[Path, list[Problem]]:
-    """Write the .mo beside `po` (fuzzy entries left out); returns it with the problems found on the way."""
-    catalog = read_catalog(po, shown, lang)
-    problems = check_catalog(catalog, shown)
-    out = io.BytesIO()
-    write_mo(out, catalog, use_fuzzy=False)
-    mo = po.with_suffix(".mo")
-    write_atomic(mo, out.getvalue())
-    return mo, problems
-
+# -- checks and .mo files ------------------------------------------------------------------------
 
 _FIELD = re.compile(r"%\((\w+)\)[sd]")
 
 
-def faults(catalog: Catalog) -> list[tuple[Message, str, str]]:
-    """(message, what is wrong, what was expected) for every translation that cannot be used as it is.
+def faults(catalog: Catalog) -> list[tuple[Entry, str, str]]:
+    """(entry, what is wrong, what was expected) for every translation that cannot be used as it is.
 
-    Babel's checkers, plus what they let through: a plural form left empty (it compiles, and
-    ngettext then prints nothing or the source), a %(name)s field or a {kind:target} placeholder
-    lost or invented.
+    Babel's python-format checker, plus what it lets through: a plural form left empty (it compiles,
+    and ngettext then prints nothing or the source), a %(name)s field or a {kind:target}
+    placeholder lost or invented.
     """
-    found = [(message, str(error), "") for message, errors in catalog.check() for error in errors]
-    for message in catalog:
-        if not message.id or not message.string or message.fuzzy:
+    found = []
+    count = po.nplurals(catalog) or 2
+    for entry in po.entries(catalog):
+        texts = po.strings(entry)
+        if not any(texts) or entry.isfuzzy():
             continue
-        ids = message.id if message.pluralizable else (message.id,)
-        strings = message.string if message.pluralizable else (message.string,)
-        if message.pluralizable and not all(strings):
-            found.append((message, f"'{ids[0]}' has {sum(1 for s in strings if s)} of {catalog.num_plurals} "
-                          "plural forms", "every plural form filled"))
-            continue
-        want = set(_FIELD.findall(ids[-1]))
-        for string in strings:
-            got = set(_FIELD.findall(string))
-            if got != want:
-                lost, invented = sorted(want - got), sorted(got - want)
-                what = " and ".join(part for part in (
-                    "loses " + ", ".join(f"%({n})s" for n in lost) if lost else "",
-                    "invents " + ", ".join(f"%({n})s" for n in invented) if invented else "") if part)
-                found.append((message, f"translation {what} of '{ids[0]}'", "the same %(name)s fields"))
-                break
-        else:
-            reason = "" if message.pluralizable else placeholder_mismatch(message.id, message.string)
-            if reason:
-                found.append((message, f"{reason} of '{message.id}'", "the same placeholders"))
+        ids = [str(s) for s in entry.source.strings] if entry.hasplural() else [str(entry.source)]
+        problem = _fault(entry, ids, texts, count)
+        if problem:
+            found.append((entry, *problem))
     return found
 
 
+def _fault(entry: Entry, ids: list[str], texts: list[str], count: int) -> tuple[str, str] | None:
+    if entry.hasplural() and (len(texts) < count or not all(texts[:count])):
+        return (f"'{ids[0]}' has {sum(1 for s in texts[:count] if s)} of {count} plural forms",
+                "every plural form filled")
+    want = set(_FIELD.findall(ids[-1]))
+    for text in texts:
+        got = set(_FIELD.findall(text))
+        if got != want:
+            lost, invented = sorted(want - got), sorted(got - want)
+            what = " and ".join(part for part in (
+                "loses " + ", ".join(f"%({n})s" for n in lost) if lost else "",
+                "invents " + ", ".join(f"%({n})s" for n in invented) if invented else "") if part)
+            return f"translation {what} of '{ids[0]}'", "the same %(name)s fields"
+    if entry.hastypecomment("python-format"):
+        try:
+            python_format(None, BabelMessage(tuple(ids) if len(ids) > 1 else ids[0],
+                                             tuple(texts) if len(ids) > 1 else texts[0], flags={"python-format"}))
+        except TranslationError as exc:
+            return f"{exc} in '{ids[0]}'", "the same % fields"
+    reason = "" if entry.hasplural() else placeholder_mismatch(ids[0], texts[0])
+    return (f"{reason} of '{ids[0]}'", "the same placeholders") if reason else None
+
+
 def check_catalog(catalog: Catalog, shown: str) -> list[Problem]:
-    return [Problem(Position(shown, message.lineno or 0), what, expected)
-            for message, what, expected in faults(catalog)]
+    return [Problem(Position(shown, po.line(entry)), what, expected) for entry, what, expected in faults(catalog)]
+
+
+def mo_bytes(catalog: Catalog) -> bytes:
+    """The .mo of the catalog: translated entries only (fuzzy and obsolete ones left out, as msgfmt does)."""
+    return bytes(POCompile().convertstore(catalog, includefuzzy=False))
+
+
+def compile_catalog(path: Path, shown: str) -> Path:
+    """Write the .mo beside the .po; a catalog with faulty entries is refused, every fault named."""
+    catalog = read_catalog(path, shown)
+    problems = check_catalog(catalog, shown)
+    if problems:
+        raise AidsError(problems)
+    mo = path.with_suffix(".mo")
+    write_atomic(mo, mo_bytes(catalog))
+    return mo
 
 
 def translations_of(catalog: Catalog) -> dict[tuple[str, str], tuple[str, bool]]:
     """(msgctxt, msgid) -> (msgstr, fuzzy): what the Localizer looks up."""
-    return {(m.context or "", m.id): (m.string, m.fuzzy) for m in catalog
-            if m.id and isinstance(m.id, str) and isinstance(m.string, str)}
+    return {po.key(e): (po.strings(e)[0], e.isfuzzy()) for e in po.entries(catalog) if not e.hasplural()}

@@ -38,6 +38,7 @@ class Localizer:
     def __post_init__(self) -> None:
         self.locale = Locale.parse(self.lang)
         self._seen: set[tuple[str, str]] = set()
+        self._recent: dict[tuple[str, str], Fallback] = {}  # since the last `recent()`: what one render used
 
     # -- game text ---------------------------------------------------------------------------
     def text(self, t: Text) -> str:
@@ -54,7 +55,13 @@ class Localizer:
         if (t.context, t.msgid) not in self._seen:
             self._seen.add((t.context, t.msgid))
             self.fallbacks.append(Fallback(t, reason))
+        self._recent.setdefault((t.context, t.msgid), Fallback(t, reason))
         return t.msgid, False
+
+    def recent(self) -> list[Fallback]:
+        """The fallbacks since the last call, each once: those of one aid in one edition (for --strict)."""
+        found, self._recent = list(self._recent.values()), {}
+        return found
 
     def rich(self, t: Text, resolve: Callable[[str, str], Markup]) -> Markup:
         """`t` as safe HTML: inline Markdown rendered, placeholders replaced by `resolve(kind, target)`."""

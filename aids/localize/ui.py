@@ -7,13 +7,11 @@ import io
 from importlib import resources
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
-from babel.messages.mofile import write_mo
-from babel.support import Translations
 
 from ..errors import Position, Problem
-from .catalogs import faults, read_catalog, template_from
+from . import po
+from .catalogs import Catalog, Message, faults, mo_bytes, read_catalog, template
 
 DOMAIN = "aids"
 SOURCE_LANGUAGE = "en"
@@ -27,21 +25,19 @@ def package_catalogs() -> Path:
 
 @functools.lru_cache(maxsize=None)
 def load_ui(lang: str) -> tuple[gettext.NullTranslations, tuple[Problem, ...]]:
-    """The UI catalog of `lang`, and its faults: a faulty or fuzzy entry is left out, so the English shows."""
+    """The UI catalog of `lang`, and what of it is not used: a faulty or fuzzy entry is left out, so the English shows."""
     shown = f"aids/i18n/{lang}/LC_MESSAGES/{DOMAIN}.po"
-    po = package_catalogs() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if lang == SOURCE_LANGUAGE or not po.is_file():
+    path = package_catalogs() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if lang == SOURCE_LANGUAGE or not path.is_file():
         return gettext.NullTranslations(), ()
-    catalog = read_catalog(po, shown, lang)
-    found = faults(catalog)
-    for message, _, _ in found:
-        catalog.delete(message.id, message.context)
-    buf = io.BytesIO()
-    write_mo(buf, catalog, use_fuzzy=False)
-    buf.seek(0)
-    problems = tuple(Problem(Position(shown, m.lineno or 0), f"{what}: the English is used", expected)
-                     for m, what, expected in found)
-    return Translations(buf, domain=DOMAIN), problems
+    catalog = read_catalog(path, shown)
+    found = [*faults(catalog), *((e, f"'{po.msgid(e)}' is fuzzy", "a reviewed translation (no fuzzy flag)")
+                                 for e in po.entries(catalog) if e.isfuzzy() and po.translated(e))]
+    for entry, _, _ in found:
+        catalog.removeunit(entry)
+    problems = tuple(Problem(Position(shown, po.line(e)), f"{what}: the English is used", expected)
+                     for e, what, expected in found)
+    return gettext.GNUTranslations(io.BytesIO(mo_bytes(catalog))), problems
 
 
 def ui_translations(lang: str) -> gettext.NullTranslations:
@@ -54,18 +50,18 @@ def ui_problems(lang: str) -> tuple[Problem, ...]:
 
 def extract_ui(root: Path, version: str) -> Catalog:
     """Template of the UI domain from the package's Python code and its Jinja2 templates (aids' own tree)."""
-    catalog = template_from([], project="aids", version=version)
     sources = [
         (root / "aids", [("**.py", "python")], {}),
         (root / "templates", [("**.html", "jinja2"), ("**.css", "jinja2")],
          {"**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"},
           "**.css": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}),
     ]
+    messages = []
     for folder, method_map, options in sources:
-        for filename, lineno, message, comments, context in extract_from_dir(
+        for filename, _, message, comments, context in extract_from_dir(
                 folder, method_map, options_map=options, keywords={**DEFAULT_KEYWORDS, **KEYWORDS},
                 comment_tags=("Translators:",), strip_comment_tags=True):
+            singular, plural = (message[0], message[1]) if isinstance(message, tuple) else (message, "")
             # File names without line numbers: editing the code must not churn every catalog.
-            path = f"{folder.name}/{filename}"
-            catalog.add(message, locations=[(path, None)], auto_comments=comments, context=context)
-    return catalog
+            messages.append(Message(context or "", singular, plural, comments, [f"{folder.name}/{filename}"]))
+    return template(messages, project="aids", version=version)

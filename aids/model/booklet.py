@@ -253,8 +253,7 @@ class _Reader:
     def __init__(self, booklet: Booklet, src: Source, folder: Path, problems: Problems):
         self.booklet, self.src, self.folder, self.problems = booklet, src, folder.resolve(), problems
         self.counters: list[int] = []
-        self.section = "start"  # id of the heading the next message belongs to
-        self.count = 0  # messages since that heading
+        self.section = "start"  # id of the heading the next message belongs to: its msgctxt
         self.placeholders: list[tuple[str, str, Position]] = []
         self.first_line: dict[str, Position] = {}
         self.file, self.shown, self.lines = folder, "", []  # the Markdown file being read
@@ -284,10 +283,11 @@ class _Reader:
         return Position(self.shown, first + 1, col + 1)
 
     def message(self, msgid: str, node, what: str) -> Text:
-        self.count += 1
+        """A text of the current section. Its msgctxt is the section's id, not its position, so inserting,
+        deleting or moving a paragraph leaves every other entry as it was (identical texts share one)."""
         heading = self.booklet.headings.get(self.section)
         place = f"section {heading.label}" if heading and heading.number else f"section '{self.section}'"
-        return Text(msgid, f"{self.booklet.id}/{self.section}/{self.count}", f"{what} in {place}", self.at(node))
+        return Text(msgid, f"{self.booklet.id}/{self.section}", f"{what} in {place}", self.at(node))
 
     # -- blocks --------------------------------------------------------------------------------
     def blocks(self, nodes, context: str) -> list[Block]:
@@ -353,7 +353,7 @@ class _Reader:
                 self.counters.append(0)
             self.counters[level - 1] += 1
             number = tuple(self.counters)
-        self.section, self.count = hid, 0
+        self.section = hid
         heading = Heading(hid, level, number, Text("", "", "", self.at(node)))
         self.booklet.headings[hid] = heading
         label = f"Heading {heading.label}" if number else "Unnumbered heading"

@@ -257,7 +257,7 @@ def read(src: Source, game, problems: Problems) -> Table | None:
         if not is_text(note):
             problems.add(src.at(data["notes"], i), "a note must be text", "- ...")
             continue
-        table.notes.append(Label(Text(str(note).strip(), f"{table_id}/note/{i + 1}", f"Note {i + 1} under table {table_id}",
+        table.notes.append(Label(Text(str(note).strip(), f"{table_id}/notes", f"Note under table {table_id}",
                                       src.at(data["notes"], i))))
     return table
 

@@ -1,4 +1,4 @@
-"""The catalog workflow: extract, update (nothing lost), compile; the Babel extractor; repo catalogs valid."""
+"""The catalog workflow: extract, update (nothing lost), compile; the Babel extractor; GNU's layout and checks."""
 import shutil
 import subprocess
 import sys
@@ -8,14 +8,24 @@ import pytest
 
 from aids import pipeline
 from aids.config import read_project
-from aids.errors import AidsError
-from aids.localize.catalogs import po_path, pot_path, read_catalog, save_catalog
+from aids.errors import AidsError, Position
+from aids.localize import po
+from aids.localize.catalogs import po_path, pot_path, read_catalog, template_from, update_catalog
+from aids.model.text import Text
 
 from ..helpers import DEMO_SEQUENCE, REPO
 
+gettext_tools = pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext not installed")
+LONG = ("Gracz rosyjski może poruszać wszystkimi jednostkami kawalerii, które nie walczyły w poprzedniej fazie "
+        "i nie są w stanie ucieczki.")
 
-def catalog(path: Path):
-    return read_catalog(path, str(path))
+
+def entries(path: Path) -> dict[tuple[str, str], po.Entry]:
+    return {po.key(e): e for e in po.entries(read_catalog(path, str(path)))}
+
+
+def by_context(path: Path) -> dict[str, po.Entry]:
+    return {po.key(e)[0]: e for e in po.entries(read_catalog(path, str(path)))}
 
 
 def extract_update(root):
@@ -23,24 +33,35 @@ def extract_update(root):
     return pipeline.extract(project), pipeline.update(project)
 
 
-def translate(po: Path, table: dict[str, str], lang: str):
-    cat = read_catalog(po, str(po), lang)
-    for m in cat:
-        if m.id and m.context in table:
-            m.string = table[m.context]
-    save_catalog(po, cat)
+def translate(path: Path, table: dict[str, str]):
+    """What a translator does in Poedit: fill msgstr by msgctxt, clear fuzzy, save (in GNU's layout)."""
+    catalog = read_catalog(path, str(path))
+    for entry in po.entries(catalog):
+        if entry.getcontext() in table:
+            entry.target = table[entry.getcontext()]
+            entry.markfuzzy(False)
+            entry.prev_source = None
+    po.save(path, catalog)
 
 
-def test_extract_one_message_per_text_with_context_comment_and_line(demo):
+def msgfmt_check(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(path)], capture_output=True, text=True)
+
+
+def texts(*pairs, path="r.md"):
+    return template_from([Text(msgid, ctx, "c", Position(path, 1)) for ctx, msgid in pairs], project="t", version="1")
+
+
+def test_extract_one_message_per_text_with_context_comment_and_file(demo):
     extract_update(demo)
-    pot = catalog(pot_path(demo / "i18n", "demo"))
-    by_ctx = {m.context: m for m in pot if m.id}
-    assert set(by_ctx) >= {"game/title", "seq", "seq/side/red", "seq/prep", "seq/prep/place",
-                           "seq/red-move/move/charge/volley", "seq/red-combat/resolve/note", "seq/blue-move"}
-    volley = by_ctx["seq/red-move/move/charge/volley"]
-    assert volley.id == "Salwa ({see:rule:12.4.4})."
-    assert volley.auto_comments == ["Step 1.b.ii of phase red-move"]
-    assert volley.locations == [("games/demo/sequence.yaml", 31)]
+    pot = by_context(pot_path(demo / "i18n", "demo"))
+    assert set(pot) >= {"game/title", "seq", "seq/side/red", "seq/prep", "seq/prep/place",
+                        "seq/red-move/move/charge/volley", "seq/red-combat/resolve/note", "seq/blue-move"}
+    volley = pot["seq/red-move/move/charge/volley"]
+    assert volley.source == "Salwa ({see:rule:12.4.4})."
+    assert volley.getnotes("developer") == "Step 1.b.ii of phase red-move"
+    # the file without the line: msgctxt is the stable id, and a line number would churn every catalog
+    assert volley.getlocations() == ["games/demo/sequence.yaml"]
     # target languages only: the source language gets no catalog
     assert po_path(demo / "i18n", "en", "demo").exists() and po_path(demo / "i18n", "ru", "demo").exists()
     assert not po_path(demo / "i18n", "pl", "demo").exists()
@@ -48,9 +69,10 @@ def test_extract_one_message_per_text_with_context_comment_and_line(demo):
 
 def test_catalogs_use_the_right_plural_forms(demo):
     extract_update(demo)
-    assert catalog(po_path(demo / "i18n", "ru", "demo")).num_plurals == 3
+    catalog = read_catalog(po_path(demo / "i18n", "ru", "demo"), "ru.po")
+    assert po.nplurals(catalog) == 3
     text = po_path(demo / "i18n", "ru", "demo").read_text(encoding="utf-8")
-    assert '"Plural-Forms: nplurals=3;' in text
+    assert '"Plural-Forms: nplurals=3;' in text and '"Language: ru\\n"' in text
 
 
 def test_rerun_on_unchanged_sources_changes_nothing(demo):
@@ -62,58 +84,111 @@ def test_rerun_on_unchanged_sources_changes_nothing(demo):
 
 def test_update_keeps_translations_through_a_changed_source_string(demo):
     extract_update(demo)
-    po = po_path(demo / "i18n", "en", "demo")
-    translate(po, {"seq/prep/place": "Place the counters.", "seq/prep": "Preparation"}, "en")
+    path = po_path(demo / "i18n", "en", "demo")
+    translate(path, {"seq/prep/place": "Place the counters.", "seq/prep": "Preparation"})
     sequence = demo / "games/demo/sequence.yaml"
-    sequence.write_text(DEMO_SEQUENCE.replace("Połóż żetony.", "Połóż wszystkie żetony.")
-                        .replace("      - id: place\n        text: Połóż żetony.\n", "      - id: place\n        text: Połóż wszystkie żetony.\n")
-                        .replace("    title: Przygotowanie\n", "    title: Przygotowanie\n", 1), encoding="utf-8")
+    sequence.write_text(DEMO_SEQUENCE.replace("Połóż żetony.", "Połóż wszystkie żetony."), encoding="utf-8")
     extract_update(demo)
-    entry = next(m for m in catalog(po) if m.context == "seq/prep/place")
-    assert entry.id == "Połóż wszystkie żetony."
-    assert entry.string == "Place the counters." and entry.fuzzy
-    assert entry.previous_id == ["Połóż żetony."]
-    text = po.read_text(encoding="utf-8")
-    assert "#| msgid \"Połóż żetony.\"" in text
+    entry = by_context(path)["seq/prep/place"]
+    assert entry.source == "Połóż wszystkie żetony."
+    assert entry.target == "Place the counters." and entry.isfuzzy()
+    assert entry.prev_source == "Połóż żetony." and not entry.prev_msgctxt
+    text = path.read_text(encoding="utf-8")
+    assert '#| msgid "Połóż żetony."' in text
     # a second update on the unchanged tree keeps the entry, fuzzy with its previous msgid, as it was
     assert extract_update(demo) == ([], [])
-    assert po.read_text(encoding="utf-8") == text
-    assert next(m for m in catalog(po) if m.context == "seq/prep").string == "Preparation"
+    assert path.read_text(encoding="utf-8") == text
+    assert by_context(path)["seq/prep"].target == "Preparation"
+    # the text changed back: the translation was made for it, so it is good again
+    sequence.write_text(DEMO_SEQUENCE, encoding="utf-8")
+    extract_update(demo)
+    entry = by_context(path)["seq/prep/place"]
+    assert entry.target == "Place the counters." and not entry.isfuzzy() and not entry.prev_msgid
+
+
+@gettext_tools
+def test_a_long_changed_sentence_keeps_a_previous_msgid_gnu_tools_read(demo):
+    """Before: the `#|` comment of a long msgid was re-wrapped inside a string; msgfmt refused the file,
+    and the next update read back a truncated previous msgid."""
+    long_source = DEMO_SEQUENCE.replace("Czerwoni się ruszają.", LONG)
+    (demo / "games/demo/sequence.yaml").write_text(long_source, encoding="utf-8")
+    extract_update(demo)
+    path = po_path(demo / "i18n", "en", "demo")
+    translate(path, {"seq/red-move/move": "The Russian player may move all cavalry units that did not fight."})
+    (demo / "games/demo/sequence.yaml").write_text(long_source.replace("poprzedniej", "ostatniej"), encoding="utf-8")
+    extract_update(demo)
+    assert msgfmt_check(path).returncode == 0, msgfmt_check(path).stderr
+    assert subprocess.run(["msgcat", str(path)], capture_output=True).returncode == 0
+    from translate.storage import pypo
+    loaded = {u.getcontext(): u for u in pypo.pofile(path.read_bytes()).units}
+    assert loaded["seq/red-move/move"].prev_source == LONG
+    assert extract_update(demo) == ([], [])  # the second update reads the previous msgid back whole
+    assert by_context(path)["seq/red-move/move"].prev_source == LONG
 
 
 def test_removed_strings_become_obsolete_not_lost(demo):
     extract_update(demo)
-    po = po_path(demo / "i18n", "en", "demo")
-    translate(po, {"seq/blue-move": "Blue movement"}, "en")
+    path = po_path(demo / "i18n", "en", "demo")
+    translate(path, {"seq/blue-move": "Blue movement"})
     source = DEMO_SEQUENCE.split("  - id: blue-move")[0]
     (demo / "games/demo/sequence.yaml").write_text(source, encoding="utf-8")
     extract_update(demo)
-    text = po.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
     assert '#~ msgctxt "seq/blue-move"' in text and '#~ msgstr "Blue movement"' in text
+    # and it comes back, translated, when the text does
+    (demo / "games/demo/sequence.yaml").write_text(DEMO_SEQUENCE, encoding="utf-8")
+    extract_update(demo)
+    assert by_context(path)["seq/blue-move"].target == "Blue movement"
+    assert '#~ msgctxt "seq/blue-move"' not in path.read_text(encoding="utf-8")
+
+
+def test_a_renamed_id_keeps_its_translation(demo):
+    extract_update(demo)
+    path = po_path(demo / "i18n", "en", "demo")
+    translate(path, {"seq/prep/place": "Place the counters."})
+    (demo / "games/demo/sequence.yaml").write_text(DEMO_SEQUENCE.replace("id: place", "id: set-up"), encoding="utf-8")
+    extract_update(demo)
+    entry = by_context(path)["seq/prep/set-up"]
+    assert entry.target == "Place the counters." and not entry.isfuzzy()
+    assert "seq/prep/place" not in path.read_text(encoding="utf-8")  # moved, not obsolete
 
 
 def test_malformed_po_is_reported_with_path_and_line(demo):
     extract_update(demo)
-    po = po_path(demo / "i18n", "en", "demo")
-    lines = po.read_text(encoding="utf-8").splitlines()
+    path = po_path(demo / "i18n", "en", "demo")
+    lines = path.read_text(encoding="utf-8").splitlines()
     lines.insert(25, "this is not po syntax")
-    po.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(AidsError) as info:
         pipeline.localizer(read_project(demo), read_project(demo).read_game("demo"), "en")
-    assert str(info.value).startswith("i18n/en/LC_MESSAGES/demo.po:26: malformed catalog")
+    assert str(info.value).startswith("i18n/en/LC_MESSAGES/demo.po:26:1: malformed catalog")
 
 
 def test_compile_writes_mo_without_fuzzy_entries(demo):
     extract_update(demo)
-    po = po_path(demo / "i18n", "en", "demo")
-    translate(po, {"seq/prep": "Preparation"}, "en")
-    written, problems = pipeline.compile(read_project(demo))
-    assert "i18n/en/LC_MESSAGES/demo.mo" in written and problems == []
+    path = po_path(demo / "i18n", "en", "demo")
+    translate(path, {"seq/prep": "Preparation"})
+    assert "i18n/en/LC_MESSAGES/demo.mo" in pipeline.compile(read_project(demo))
     import gettext
-    with po.with_suffix(".mo").open("rb") as fp:
+    with path.with_suffix(".mo").open("rb") as fp:
         mo = gettext.GNUTranslations(fp)
     assert mo.pgettext("seq/prep", "Przygotowanie") == "Preparation"
     assert mo.pgettext("seq/prep/place", "Połóż żetony.") == "Połóż żetony."  # untranslated: left out
+
+
+def test_compile_refuses_a_catalog_with_faulty_entries(demo, capsys):
+    """Before: `aids compile` exited 0 and wrote a lost placeholder into the .mo."""
+    from aids.cli import main
+    extract_update(demo)
+    path = po_path(demo / "i18n", "en", "demo")
+    translate(path, {"seq/red-combat/resolve": "Resolve the counter-charges."})  # {ref:...} lost
+    before = path.read_text(encoding="utf-8").split('msgctxt "seq/red-combat/resolve"')[0].rstrip("\n").split("\n")
+    line = len(before) - before[::-1].index("") + 1  # where the entry starts: its first comment
+    assert main(["--project", str(demo), "compile"]) == 1
+    err = capsys.readouterr().err
+    assert f"i18n/en/LC_MESSAGES/demo.po:{line}: translation loses {{ref:red-move/move/charge}}" in err
+    assert "Traceback" not in err
+    assert not path.with_suffix(".mo").exists()
 
 
 def test_pybabel_extract_with_the_registered_extractor(demo):
@@ -122,19 +197,20 @@ def test_pybabel_extract_with_the_registered_extractor(demo):
     out = demo / "plain.pot"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F", str(mapping),
                     "-o", str(out), "games"], cwd=demo, check=True, capture_output=True)
-    plain = {(m.context, m.id) for m in catalog(out) if m.id}
     extract_update(demo)
-    ours = {(m.context, m.id) for m in catalog(pot_path(demo / "i18n", "demo")) if m.id}
-    assert plain == ours
+    assert set(entries(out)) == set(entries(pot_path(demo / "i18n", "demo")))
 
 
-@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext not installed")
-def test_every_catalog_in_the_repository_passes_msgfmt_check():
-    catalogs = sorted((REPO / "i18n").rglob("*.po"))
-    assert catalogs
-    for po in catalogs:
-        result = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(po)], capture_output=True, text=True)
-        assert result.returncode == 0, f"{po}: {result.stderr}"
+@gettext_tools
+def test_every_catalog_in_the_repository_passes_msgfmt_check_and_is_in_gnu_layout():
+    catalogs = sorted((REPO / "i18n").rglob("*.po")) + sorted((REPO / "i18n").rglob("*.pot"))
+    assert len(catalogs) == 15
+    for path in catalogs:
+        if path.suffix == ".po":
+            result = msgfmt_check(path)
+            assert result.returncode == 0 and not result.stderr, f"{path}: {result.stderr}"
+        gnu = subprocess.run(["msgcat", str(path)], capture_output=True, check=True).stdout
+        assert gnu == path.read_bytes(), f"{path} is not what msgcat (and Poedit) would write"
 
 
 def test_sample_catalogs_complete_and_in_sync(tmp_path):
@@ -144,46 +220,152 @@ def test_sample_catalogs_complete_and_in_sync(tmp_path):
         shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
     (root / "aids.yaml").write_text((REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
     assert extract_update(root) == ([], [])
-    for po in (root / "i18n").rglob("*.po"):
-        for m in catalog(po):
-            if m.id:
-                assert m.string and not m.fuzzy, f"{po.relative_to(root)}: {m.context} {m.id!r}"
+    for path in (root / "i18n").rglob("*.po"):
+        catalog = read_catalog(path, str(path))
+        assert not po.obsolete(catalog), path
+        for entry in po.entries(catalog):
+            assert po.translated(entry) and not entry.isfuzzy(), f"{path.relative_to(root)}: {po.key(entry)}"
 
 
-def test_inserted_text_does_not_shift_translations_onto_its_neighbours(tmp_path):
-    """Positional contexts (booklet paragraphs): a paragraph inserted before others moves them."""
-    from aids.errors import Position
-    from aids.localize.catalogs import template_from, update_catalog
-    from aids.model.text import Text
+@gettext_tools
+def test_sample_catalogs_statistics_from_msgfmt():
+    for path in sorted((REPO / "i18n").rglob("*.po")):
+        stats = subprocess.run(["msgfmt", "--statistics", "-o", "/dev/null", str(path)],
+                               capture_output=True, text=True).stderr
+        assert "fuzzy" not in stats and "untranslated" not in stats and "translated messages" in stats, path
 
-    def texts(*ids):
-        return template_from([Text(msgid, f"rules/sec/{n}", "paragraph", Position("r.md", n))
-                              for n, msgid in enumerate(ids, start=1)], project="t", version="1")
-    po = tmp_path / "en.po"
-    update_catalog(po, "en.po", texts("Pierwszy akapit o ruchu.", "Drugi akapit o walce."), "en")
-    translate(po, {"rules/sec/1": "First, on movement.", "rules/sec/2": "Second, on combat."}, "en")
-    update_catalog(po, "en.po", texts("Nowy akapit na początku.", "Pierwszy akapit o ruchu.",
-                                      "Drugi akapit o walce."), "en")
-    got = {m.context: (m.string, m.fuzzy) for m in catalog(po) if m.id}
-    assert got["rules/sec/2"] == ("First, on movement.", False)  # moved unchanged: still good
-    assert got["rules/sec/3"] == ("Second, on combat.", False)
-    assert got["rules/sec/1"][0] != "First, on movement."
+
+def test_an_inserted_paragraph_leaves_every_other_entry_untouched(tmp_path):
+    """Before: booklet contexts were positional, so an inserted paragraph renumbered the rest of its section."""
+    path = tmp_path / "en.po"
+    update_catalog(path, "en.po", texts(("rules/sec", "Pierwszy akapit o ruchu."), ("rules/sec", "Drugi akapit o walce.")),
+                   "en")
+    catalog = read_catalog(path, "en.po")
+    for entry, english in zip(po.entries(catalog), ["First, on movement.", "Second, on combat."]):
+        entry.target = english
+    po.save(path, catalog)
+    before = path.read_text(encoding="utf-8")
+    update_catalog(path, "en.po", texts(("rules/sec", "Nowy akapit na początku."), ("rules/sec", "Pierwszy akapit o ruchu."),
+                                        ("rules/sec", "Drugi akapit o walce.")), "en")
+    after = path.read_text(encoding="utf-8")
+    added = '#. c\n#: r.md\nmsgctxt "rules/sec"\nmsgid "Nowy akapit na początku."\nmsgstr ""\n\n'
+    assert after.replace(added, "") == before
+    got = {key: (entry.target, entry.isfuzzy()) for key, entry in entries(path).items()}
+    assert got[("rules/sec", "Pierwszy akapit o ruchu.")] == ("First, on movement.", False)
+    assert got[("rules/sec", "Drugi akapit o walce.")] == ("Second, on combat.", False)
+
+
+def test_a_paragraph_that_comes_back_is_not_both_active_and_obsolete(tmp_path):
+    """Before: a text back at an old position was active and obsolete at once, a fatal duplicate for msgfmt."""
+    path = tmp_path / "en.po"
+    both = texts(("rules/sec", "Akapit A."), ("rules/sec", "Akapit B."))
+    update_catalog(path, "en.po", both, "en")
+    catalog = read_catalog(path, "en.po")
+    for entry in po.entries(catalog):
+        entry.target = po.msgid(entry).replace("Akapit", "Paragraph")
+    po.save(path, catalog)
+    update_catalog(path, "en.po", texts(("rules/sec", "Akapit B.")), "en")
+    assert [po.key(e) for e in po.obsolete(read_catalog(path, "en.po"))] == [("rules/sec", "Akapit A.")]
+    update_catalog(path, "en.po", both, "en")
+    catalog = read_catalog(path, "en.po")
+    assert not po.obsolete(catalog)
+    assert {po.msgid(e): e.target for e in po.entries(catalog)} == {"Akapit A.": "Paragraph A.",
+                                                                    "Akapit B.": "Paragraph B."}
+
+
+def test_a_changed_paragraph_is_fuzzy_against_the_most_similar_former_text_of_its_section(tmp_path):
+    path = tmp_path / "en.po"
+    update_catalog(path, "en.po", texts(("rules/sec", "Jednostka porusza się o dwa pola."),
+                                        ("rules/sec", "Artyleria strzela raz na turę.")), "en")
+    catalog = read_catalog(path, "en.po")
+    english = {"Jednostka porusza się o dwa pola.": "A unit moves two hexes.",
+               "Artyleria strzela raz na turę.": "Artillery fires once a turn."}
+    for entry in po.entries(catalog):
+        entry.target = english[po.msgid(entry)]
+    po.save(path, catalog)
+    update_catalog(path, "en.po", texts(("rules/sec", "Jednostka porusza się o trzy pola."),
+                                        ("rules/sec", "Artyleria strzela raz na turę.")), "en")
+    entry = entries(path)[("rules/sec", "Jednostka porusza się o trzy pola.")]
+    assert entry.isfuzzy() and entry.target == "A unit moves two hexes."
+    assert entry.prev_source == "Jednostka porusza się o dwa pola." and not entry.prev_msgctxt
+    assert not po.obsolete(read_catalog(path, "en.po"))
 
 
 def test_a_text_that_was_in_two_places_stays_fuzzy_when_moved(tmp_path):
-    from aids.errors import Position
-    from aids.localize.catalogs import template_from, update_catalog
-    from aids.model.text import Text
+    path = tmp_path / "en.po"
+    update_catalog(path, "en.po", texts(("a/1", "Ogień"), ("b/1", "Ogień")), "en")
+    translate(path, {"a/1": "Fire", "b/1": "Fire!"})
+    update_catalog(path, "en.po", texts(("c/1", "Ogień")), "en")
+    entry = by_context(path)["c/1"]
+    assert entry.isfuzzy() and entry.target in ("Fire", "Fire!")
 
-    def texts(*pairs):
-        return template_from([Text(msgid, ctx, "c", Position("r.md", 1)) for ctx, msgid in pairs],
-                             project="t", version="1")
-    po = tmp_path / "en.po"
-    update_catalog(po, "en.po", texts(("a/1", "Ogień"), ("b/1", "Ogień")), "en")
-    translate(po, {"a/1": "Fire", "b/1": "Fire!"}, "en")
-    update_catalog(po, "en.po", texts(("c/1", "Ogień")), "en")
-    entry = next(m for m in catalog(po) if m.context == "c/1")
-    assert entry.fuzzy and entry.string in ("Fire", "Fire!")
+
+def test_a_duplicated_text_elsewhere_gets_the_translation_as_fuzzy(tmp_path):
+    path = tmp_path / "en.po"
+    update_catalog(path, "en.po", texts(("a/1", "Ogień")), "en")
+    translate(path, {"a/1": "Fire"})
+    update_catalog(path, "en.po", texts(("a/1", "Ogień"), ("b/1", "Ogień")), "en")
+    got = by_context(path)
+    assert got["a/1"].target == "Fire" and not got["a/1"].isfuzzy()
+    assert got["b/1"].target == "Fire" and got["b/1"].isfuzzy() and got["b/1"].prev_context == "a/1"
+
+
+def test_an_obsolete_entry_meeting_an_older_one_keeps_both_translations(tmp_path):
+    """A catalog from an older aids may hold a key active and obsolete; neither translation is lost."""
+    path = tmp_path / "en.po"
+    update_catalog(path, "en.po", texts(("a/1", "Ogień")), "en")
+    translate(path, {"a/1": "Fire"})
+    path.write_text(path.read_text(encoding="utf-8") + '#~ msgctxt "a/1"\n#~ msgid "Ogień"\n#~ msgstr "Shoot"\n',
+                    encoding="utf-8")
+    update_catalog(path, "en.po", texts(("b/1", "Woda")), "en")
+    catalog = read_catalog(path, "en.po")
+    [gone] = po.obsolete(catalog)
+    assert gone.target == "Fire" and "earlier translation: Shoot" in gone.getnotes("translator")
+    assert msgfmt_check(path).returncode == 0
+
+
+@gettext_tools
+@pytest.mark.parametrize("rewrap", [
+    ["msgcat", "--width=79"], ["msgcat", "--no-wrap"], ["msgcat", "--width=40"], "translate-toolkit"])
+def test_a_catalog_saved_by_another_tool_ends_in_gnu_layout_with_the_same_entries(demo, rewrap):
+    """Before: a save by Poedit, msgcat or Weblate was rewritten by the next update, thousands of lines."""
+    extract_update(demo)
+    path = po_path(demo / "i18n", "ru", "demo")
+    # GNU breaks this before "(", translate-toolkit after it
+    translate(path, {"seq/prep/place": "Polskie jednostki, które wykonały odwrót w fazie odwrotu, nie mogą "
+                                       "strzelać ({see:rule:13.3.5}).", "seq/prep": "Подготовка"})
+    gnu = path.read_bytes()
+    if rewrap == "translate-toolkit":
+        from translate.storage import pypo
+        store = pypo.pofile(gnu, width=77)
+        for unit in store.units[1:]:  # Weblate writes every unit it touches in its own wrapping
+            target, unit.target = unit.target, ""
+            unit.target = target
+        path.write_bytes(bytes(store))
+    else:
+        path.write_bytes(subprocess.run([*rewrap, str(path)], capture_output=True, check=True).stdout)
+    assert path.read_bytes() != gnu or rewrap == ["msgcat", "--width=79"]
+    saved = entries(path)
+    extract_update(demo)
+    assert path.read_bytes() == gnu
+    assert {k: (e.target, e.isfuzzy()) for k, e in entries(path).items()} == \
+        {k: (e.target, e.isfuzzy()) for k, e in saved.items()}
+
+
+@gettext_tools
+def test_adding_one_string_changes_only_its_own_lines(demo):
+    """Before: every later `#:` line number shifted, about 170 lines of every catalog."""
+    extract_update(demo)
+    path = po_path(demo / "i18n", "en", "demo")
+    before = path.read_text(encoding="utf-8").splitlines()
+    source = DEMO_SEQUENCE.replace("        text: Połóż żetony.\n",
+                                   "        text: Połóż żetony.\n      - id: shuffle\n        text: Potasuj karty.\n")
+    (demo / "games/demo/sequence.yaml").write_text(source, encoding="utf-8")
+    extract_update(demo)
+    added = ('#. Step 2 of phase prep\n#: games/demo/sequence.yaml\nmsgctxt "seq/prep/shuffle"\n'
+             'msgid "Potasuj karty."\nmsgstr ""\n\n')
+    after = path.read_text(encoding="utf-8")
+    assert added in after and after.replace(added, "").splitlines() == before
 
 
 @pytest.mark.parametrize("change, message", [
@@ -193,40 +375,46 @@ def test_a_text_that_was_in_two_places_stays_fuzzy_when_moved(tmp_path):
 ])
 def test_strings_msgfmt_rejects_are_errors_with_line_and_column(demo, change, message):
     extract_update(demo)
-    po = po_path(demo / "i18n", "en", "demo")
-    text = po.read_text(encoding="utf-8")
+    path = po_path(demo / "i18n", "en", "demo")
+    text = path.read_text(encoding="utf-8")
     start = text.index('msgid "Gra')  # the first entry after the header
     line = text[:text.index('msgstr ""\n', start)].count("\n") + 1
-    po.write_text(text[:start] + change(text[start:]), encoding="utf-8")
+    path.write_text(text[:start] + change(text[start:]), encoding="utf-8")
     with pytest.raises(AidsError) as info:
-        read_catalog(po, "en.po", "en")
+        read_catalog(path, "en.po")
     assert str(info.value).startswith("en.po" + message.format(line=line))
 
 
 def test_a_second_definition_and_bytes_not_utf8_are_errors(demo):
     extract_update(demo)
-    po = po_path(demo / "i18n", "en", "demo")
-    text = po.read_text(encoding="utf-8")
+    path = po_path(demo / "i18n", "en", "demo")
+    text = path.read_text(encoding="utf-8")
     lines = text.count("\n")
-    po.write_text(text + '\nmsgctxt "game/title"\nmsgid "Gra próbna"\nmsgstr "Again"\n', encoding="utf-8")
-    with pytest.raises(AidsError, match=rf"en.po:{lines + 3}: malformed catalog: duplicate message definition"):
-        read_catalog(po, "en.po", "en")
-    po.write_bytes(text.encode() + b'\n# Zaj\xeaczkowski\n')
+    path.write_text(text + '\nmsgctxt "game/title"\nmsgid "Gra próbna"\nmsgstr "Again"\n', encoding="utf-8")
+    with pytest.raises(AidsError, match=rf"en.po:{lines + 2}: malformed catalog: duplicate message definition"):
+        read_catalog(path, "en.po")
+    path.write_bytes(text.encode() + b'\n# Zaj\xeaczkowski\n')
     with pytest.raises(AidsError, match=rf"en.po:{lines + 2}:6: malformed catalog: not UTF-8 text"):
-        read_catalog(po, "en.po", "en")
+        read_catalog(path, "en.po")
+
+
+def ui_catalog(tmp_path, monkeypatch, change):
+    from aids.localize import ui
+    folder = tmp_path / "ru" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    text = change((REPO / "i18n/ru/LC_MESSAGES/aids.po").read_text(encoding="utf-8"))
+    (folder / "aids.po").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(ui, "package_catalogs", lambda: tmp_path)
+    ui.load_ui.cache_clear()
+    return ui
 
 
 def test_faulty_ui_entries_are_left_out_and_reported(tmp_path, monkeypatch):
     """A translator's slip in the package's own catalog: the English shows, and the build says where."""
-    from aids.localize import ui
-    folder = tmp_path / "ru" / "LC_MESSAGES"
-    folder.mkdir(parents=True)
-    text = (REPO / "i18n/ru/LC_MESSAGES/aids.po").read_text(encoding="utf-8")
-    text = text.replace('msgstr "Страница %(page)s из %(pages)s"', 'msgstr "Страница %(page)s"')
-    assert 'msgstr "Страница %(page)s"' in text
-    (folder / "aids.po").write_text(text, encoding="utf-8")
-    monkeypatch.setattr(ui, "package_catalogs", lambda: tmp_path)
-    ui.load_ui.cache_clear()
+    def slip(text):
+        assert 'msgstr "Страница %(page)s из %(pages)s"' in text
+        return text.replace('msgstr "Страница %(page)s из %(pages)s"', 'msgstr "Страница %(page)s"')
+    ui = ui_catalog(tmp_path, monkeypatch, slip)
     try:
         translations, problems = ui.load_ui("ru")
         assert translations.pgettext("page footer; %(page)s and %(pages)s are numbers",
@@ -239,14 +427,33 @@ def test_faulty_ui_entries_are_left_out_and_reported(tmp_path, monkeypatch):
         ui.load_ui.cache_clear()
 
 
+def test_a_fuzzy_ui_entry_is_reported_and_fails_strict(tmp_path, monkeypatch, demo):
+    """Before: a fuzzy entry of aids.po fell back to English with no report, even under --strict."""
+    def fuzzy(text):
+        return text.replace('msgctxt "see"\n', '#, fuzzy\nmsgctxt "see"\n', 1)
+    ui = ui_catalog(tmp_path, monkeypatch, fuzzy)
+    try:
+        translations, problems = ui.load_ui("ru")
+        assert translations.pgettext("see", "see %(ref)s") == "see %(ref)s"
+        assert [p.message for p in problems] == ["'see %(ref)s' is fuzzy: the English is used"]
+        extract_update(demo)
+        with pytest.raises(AidsError, match=r"aids/i18n/ru/LC_MESSAGES/aids.po:\d+: 'see %\(ref\)s' is fuzzy"):
+            pipeline.build(read_project(demo), langs=["ru"], formats=["html"], strict=True)
+    finally:
+        ui.load_ui.cache_clear()
+
+
 def test_empty_plural_form_and_invented_field_are_faults():
-    from babel.messages.catalog import Catalog
     from aids.localize.catalogs import faults
-    cat = Catalog(locale="ru")
-    cat.add(("%(n)s point", "%(n)s points"), ("%(n)s очко", "", "%(n)s очков"), context="pts")
-    cat.add("Page %(page)s", "Страница %(page)s %(foo)s", context="page")
-    cat.add("ok %(x)s", "хорошо %(x)s", context="ok")
-    assert sorted(what for _, what, _ in faults(cat)) == [
+    catalog = po.Catalog(b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+                         b'"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && '
+                         b'(n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n'
+                         b'#, python-format\nmsgctxt "pts"\nmsgid "%(n)s point"\nmsgid_plural "%(n)s points"\n'
+                         b'msgstr[0] "%(n)s \xd0\xbe\xd1\x87\xd0\xba\xd0\xbe"\nmsgstr[1] ""\nmsgstr[2] "%(n)s"\n\n'
+                         b'#, python-format\nmsgctxt "page"\nmsgid "Page %(page)s"\nmsgstr "S %(page)s %(foo)s"\n\n'
+                         b'#, python-format\nmsgctxt "ok"\nmsgid "ok %(x)s"\nmsgstr "ok %(x)s"\n\n'
+                         b'#, python-format\nmsgctxt "pos"\nmsgid "%s of %s"\nmsgstr "%s"\n')
+    assert sorted(what for _, what, _ in faults(catalog)) == [
         "'%(n)s point' has 2 of 3 plural forms",
-        "translation invents %(foo)s of 'Page %(page)s'",
-        "unknown named placeholder 'foo'"]  # Babel's own checker agrees
+        "positional format placeholders are unbalanced in '%s of %s'",  # Babel's own checker
+        "translation invents %(foo)s of 'Page %(page)s'"]

@@ -171,35 +171,38 @@ def test_references_render_the_target_number_as_a_link(tmp_path, lang, see):
 # --- segmentation and placeholders ----------------------------------------------------------------
 
 def test_one_message_per_heading_paragraph_item_cell_and_term(tmp_path):
-    texts = {t.context: t for t in model(project(tmp_path)).messages()}
-    assert texts["rules/intro"].msgid == "Wstęp" and texts["rules/intro"].comment == "Heading 1"
-    assert texts["rules/intro/1"].msgid == \
-        "Tekst *ważny* i **mocny** ({see:zoc}), potem {term:zoc} i znowu {term:zoc}."
-    assert texts["rules/zoc/1"].msgid == "Jednostka ma {term:mp}; patrz {ref:intro} i dalej."
-    assert texts["rules/zoc/1"].where.line == 7 and texts["rules/zoc/1"].where.path == "games/demo/one.md"
-    assert texts["rules/zoc/2"].comment == "Paragraph of a box (example) in section 1.1"
-    cells = [t.msgid for c, t in texts.items() if t.comment.startswith("Table cell")]
+    texts = list(model(project(tmp_path)).messages())
+    by_text = {t.msgid: t for t in texts}
+    assert by_text["Wstęp"].context == "rules/intro" and by_text["Wstęp"].comment == "Heading 1"
+    first = by_text["Tekst *ważny* i **mocny** ({see:zoc}), potem {term:zoc} i znowu {term:zoc}."]
+    assert first.context == "rules/intro"  # the section's id, not the paragraph's position
+    zoc = by_text["Jednostka ma {term:mp}; patrz {ref:intro} i dalej."]
+    assert zoc.context == "rules/zoc"
+    assert zoc.where.line == 7 and zoc.where.path == "games/demo/one.md"
+    assert by_text["Przykład z {term:fatigue}."].comment == "Paragraph of a box (example) in section 1.1"
+    cells = [t.msgid for t in texts if t.comment.startswith("Table cell")]
     assert cells == ["Gra", "Siła", "Żeton", "inne"]  # RTG, 17, 8 and 2-4 are data, not messages
-    items = [t.msgid for t in texts.values() if t.comment.startswith("List item")]
+    items = [t.msgid for t in texts if t.comment.startswith("List item")]
     assert items == ["punkt", "podpunkt", "raz", "dwa"]
-    assert texts["rules/glossary/zoc"].msgid == "strefa kontroli"
-    assert texts["rules/glossary/fatigue/definition"].msgid == "Miara *wysiłku*."
-    assert "rules/title" in texts and "rules/subtitle" in texts
+    contexts = {t.context: t for t in texts}
+    assert contexts["rules/glossary/zoc"].msgid == "strefa kontroli"
+    assert contexts["rules/glossary/fatigue/definition"].msgid == "Miara *wysiłku*."
+    assert "rules/title" in contexts and "rules/subtitle" in contexts
 
 
 def test_markdown_specials_in_text_stay_text(tmp_path):
-    texts = {t.context: t.msgid for t in model(project(tmp_path, one_md="# A {#a}\n\nCena 2 \\* 3 i `kod`.\n")).messages()}
-    assert texts["rules/a/1"] == "Cena 2 \\* 3 i `kod`."
+    texts = [(t.context, t.msgid) for t in model(project(tmp_path, one_md="# A {#a}\n\nCena 2 \\* 3 i `kod`.\n")).messages()]
+    assert ("rules/a", "Cena 2 \\* 3 i `kod`.") in texts
 
 
 def translated(tmp_path, msgstr: str):
     root = project(tmp_path, one_md="# A {#a}\n\nJednostka ma **zawsze** [](term:zoc) ({see:a}).\n",
                    two_md="## B {#b}\n")
     aids, errors, proj, game = read_all(root)
-    text = next(t for t in aids["rules"].model.messages() if t.context == "rules/a/1")
+    text = next(t for t in aids["rules"].model.messages() if t.context == "rules/a" and t.msgid != "A")
     lz = Localizer("en", "pl", {(text.context, text.msgid): (msgstr, False)}, pipeline.ui.ui_translations("en"))
     para = next(b for b in booklet.localize(aids["rules"].model, lz)["blocks"] if b["type"] == "paragraph")
-    return para["text"], [f for f in lz.fallbacks if f.text.context == "rules/a/1"]
+    return para["text"], [f for f in lz.fallbacks if f.text == text]
 
 
 def test_translation_may_move_placeholders(tmp_path):

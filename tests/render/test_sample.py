@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from aids.localize.catalogs import po_path, read_catalog
+from aids.localize.catalogs import po_path, read_catalog, translations_of
 from aids.source.yamlfile import read_yaml
 
 from ..helpers import REPO, page_sizes_mm, pdf_fonts, pdf_text, rerender
@@ -31,8 +31,8 @@ def phase_titles(lang: str) -> list[str]:
     phases = read_yaml(REPO / "games" / GAME / "sequence.yaml").data["phases"]
     if lang == "pl":
         return [str(p["title"]) for p in phases]
-    catalog = read_catalog(po_path(REPO / "i18n", lang, GAME), lang, lang)
-    return [catalog.get(str(p["title"]), f"sequence-of-play/{p['id']}").string for p in phases]
+    catalog = translations_of(read_catalog(po_path(REPO / "i18n", lang, GAME), lang))
+    return [catalog[(f"sequence-of-play/{p['id']}", str(p["title"]))][0] for p in phases]
 
 
 def test_six_files_and_no_renderer_warning(sample):

@@ -1,0 +1,210 @@
+"""An update of a catalog from its template that never loses a translation.
+
+Each entry of the template takes its translation, in this order of preference, from:
+1. the old entry with the same msgctxt and msgid (active, or obsolete and brought back);
+2. a text that moved: an old entry whose text is no longer used where it was, with the very same
+   msgid and one translation (a step whose id was renamed, a paragraph moved to another section);
+3. the most similar former text of the same msgctxt (an edited step, an edited paragraph of the
+   section): fuzzy, with the text the translation was made for in `#|`;
+4. a similar text anywhere (an id renamed and its text edited, a text copied to another place):
+   fuzzy, with its former msgctxt in `#|` too.
+An old translated entry that gave its translation to none of these becomes obsolete (`#~`). No key is
+both active and obsolete; when an obsolete entry meets an older obsolete one with the same key, the
+older translation is kept in a translator comment of the newer.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from . import po
+from .po import Catalog, Entry, Key
+
+SIMILAR = 0.6  # like msgmerge and Babel: below this, two texts are not taken for versions of one another
+ELSEWHERE = 0.8  # a text from another msgctxt must be closer still
+FORMAT_FLAGS = ("python-format", "no-python-format")
+EARLIER = "earlier translation: "
+
+
+@dataclass(frozen=True)
+class Origin:
+    """What an old entry's translation was made for, and whether that is known."""
+    entry: Entry
+    key: Key  # the text it was made for: its previous msgctxt/msgid when fuzzy, else its own
+    sure: bool  # not fuzzy, or fuzzy only because its text changed since (`#|` known)
+
+    @property
+    def strings(self) -> tuple[str, ...]:
+        return tuple(po.strings(self.entry))
+
+
+def origin(entry: Entry) -> Origin:
+    own = po.key(entry)
+    if not entry.isfuzzy():
+        return Origin(entry, own, True)
+    if not entry.prev_msgid:
+        return Origin(entry, own, False)  # marked fuzzy by hand: it needs a look whatever it was made for
+    previous = str(entry.prev_source.strings[0]) if entry.prev_msgid_plural else str(entry.prev_source)
+    return Origin(entry, (entry.prev_context or own[0], previous), True)
+
+
+def merge(old: Catalog, template: Catalog) -> Catalog:
+    """The catalog `old` brought in line with `template` (its header kept, the template's date and project set)."""
+    out = Catalog(width=po.WIDTH)
+    out.units = [old.header()]
+    head = template.parseheader()
+    out.updateheader(add=False, Project_Id_Version=head.get("Project-Id-Version", ""),
+                     POT_Creation_Date=head.get("POT-Creation-Date", ""))
+    active = {po.key(e): e for e in po.entries(old)}
+    retired = {po.key(e): e for e in po.obsolete(old)}
+    wanted = [(po.key(t), t) for t in po.entries(template)]
+    keys = {k for k, _ in wanted}
+    orphans = {k: e for k, e in active.items() if k not in keys and po.translated(e)}
+    fresh: list[tuple[Entry, Key]] = []  # new entries still without a translation
+    for k, t in wanted:
+        entry = _from_template(t)
+        out.addunit(entry)
+        found, earlier = active.get(k), retired.pop(k, None)
+        if found is None:
+            found, earlier = earlier, None
+        if found is None:
+            fresh.append((entry, k))
+            continue
+        _keep_comments(entry, found)
+        if earlier is not None and po.translated(earlier) and po.strings(earlier) != po.strings(found):
+            _remember(entry, earlier)  # the same key active and obsolete (a catalog from an older aids)
+        if po.translated(found):
+            _take(entry, origin(found), k)
+        else:
+            fresh.append((entry, k))
+    used = _moved(fresh, orphans)
+    still = [origin(e) for k, e in active.items() if k in keys and po.translated(e)]
+    used |= _similar(fresh, orphans, retired, still)
+    for entry in _obsolete([e for k, e in orphans.items() if k not in used], retired):
+        out.addunit(entry)
+    return out
+
+
+def _from_template(t: Entry) -> Entry:
+    entry = Entry(t.source)
+    entry.setcontext(t.getcontext() or "")
+    entry.automaticcomments = list(t.automaticcomments)
+    entry.sourcecomments = list(t.sourcecomments)
+    entry.typecomments = list(t.typecomments)
+    return entry
+
+
+def _take(entry: Entry, source: Origin, key: Key, *, moved: bool = False) -> None:
+    """Give `entry` (at `key`) the translation of `source`: fuzzy unless made for this very text.
+
+    `moved`: the text of `source` is gone from where it was, so its translation goes with the text.
+    """
+    entry.target = source.entry.target
+    if source.sure and (source.key == key or (moved and source.key[1] == key[1])):
+        entry.markfuzzy(False)
+        return
+    entry.markfuzzy(True)
+    context, msgid = source.key
+    if (context, msgid) != key:
+        entry.prev_context = context if context != key[0] else ""
+        entry.prev_source = msgid
+
+
+def _keep_comments(entry: Entry, old: Entry) -> None:
+    """The translator's own comments and flags (other than fuzzy and the format flags) stay."""
+    entry.othercomments = list(old.othercomments)
+    for flag in _flags(old):
+        if flag != "fuzzy" and flag not in FORMAT_FLAGS and not entry.hastypecomment(flag):
+            entry.settypecomment(flag)
+
+
+def _remember(entry: Entry, earlier: Entry) -> None:
+    """Keep the translation of `earlier` (an entry `entry` replaces) in a translator comment."""
+    for comment in [*earlier.othercomments,
+                    *(f"# {EARLIER}{line}\n" for s in po.strings(earlier) if s for line in s.split("\n"))]:
+        if comment not in entry.othercomments:
+            entry.othercomments.append(comment)
+
+
+def _flags(entry: Entry) -> list[str]:
+    return [f.strip() for c in entry.typecomments for f in c[2:].split(",") if f.strip()]
+
+
+def _moved(fresh: list[tuple[Entry, Key]], orphans: dict[Key, Entry]) -> set[Key]:
+    """Step 2: the same text under a new msgctxt takes the one translation it had where it is gone."""
+    by_text: dict[str, list[Origin]] = {}
+    for e in orphans.values():
+        o = origin(e)
+        if o.sure:
+            by_text.setdefault(o.key[1], []).append(o)
+    used = set()
+    for entry, k in list(fresh):
+        found = by_text.get(k[1], [])
+        if found and len({o.strings for o in found}) == 1:
+            _take(entry, found[0], k, moved=True)
+            used |= {po.key(o.entry) for o in found}
+            fresh.remove((entry, k))
+    return used
+
+
+def _similar(fresh: list[tuple[Entry, Key]], orphans: dict[Key, Entry], retired: dict[Key, Entry],
+             still: list[Origin]) -> set[Key]:
+    """Steps 3 and 4: the most similar former text, of the same msgctxt first; fuzzy, with `#|`."""
+    former = [origin(e) for e in [*orphans.values(), *retired.values()] if po.translated(e)]
+    by_context: dict[str, list[Origin]] = {}
+    for o in former:
+        by_context.setdefault(po.key(o.entry)[0], []).append(o)
+    fresh_in: dict[str, int] = {}
+    for _, k in fresh:
+        fresh_in[k[0]] = fresh_in.get(k[0], 0) + 1
+    pairs = []
+    for entry, k in fresh:
+        same = by_context.get(k[0], [])
+        # one text gone and one come in the same msgctxt: an id's own text, edited, however much
+        lone = fresh_in[k[0]] == 1 and sum(1 for o in same if po.key(o.entry) in orphans) == 1
+        for o in same:
+            score = _ratio(k[1], o.key[1])
+            if score >= SIMILAR or (lone and po.key(o.entry) in orphans):
+                pairs.append((1 + score if score >= SIMILAR else 1.0, k, po.key(o.entry), entry, o))
+    done: set[Key] = set()
+    used: set[Key] = set()
+    for _, k, _, entry, o in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
+        if k not in done:
+            _take(entry, o, k)
+            done.add(k)
+            used.add(po.key(o.entry))
+    for entry, k in fresh:
+        if k in done:
+            continue
+        scored = [(s, po.key(o.entry), o) for o in [*former, *still] if (s := _ratio(k[1], o.key[1])) >= ELSEWHERE]
+        if scored:
+            _, _, o = max(scored, key=lambda p: (p[0], p[1]))
+            _take(entry, o, k)
+            used.add(po.key(o.entry))
+    return {k for k in used if k in orphans}
+
+
+def _ratio(a: str, b: str) -> float:
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.real_quick_ratio() < SIMILAR or matcher.quick_ratio() < SIMILAR:
+        return 0.0
+    return matcher.ratio()
+
+
+def _obsolete(gone: list[Entry], retired: dict[Key, Entry]) -> list[Entry]:
+    """The obsolete entries: those already obsolete, then those that just went; one per key, nothing lost."""
+    out = dict(retired)
+    for old in gone:
+        entry = Entry(old.source)
+        entry.setcontext(old.getcontext() or "")
+        entry.target = old.target
+        entry.othercomments = list(old.othercomments)
+        entry.typecomments = list(old.typecomments)
+        entry.prev_msgctxt, entry.prev_msgid = list(old.prev_msgctxt), list(old.prev_msgid)
+        entry.prev_msgid_plural = list(old.prev_msgid_plural)
+        earlier = out.pop(po.key(old), None)
+        if earlier is not None and po.strings(earlier) != po.strings(entry):
+            _remember(entry, earlier)
+        entry.makeobsolete()
+        out[po.key(old)] = entry
+    return list(out.values())

@@ -1,0 +1,185 @@
+"""PO files as GNU gettext reads and writes them, through translate-toolkit's PO storage.
+
+translate-toolkit (what Weblate uses) keeps every part of an entry: translator, extracted and
+reference comments, flags, the previous msgctxt/msgid/msgid_plural (`#|`), obsolete entries
+(`#~`, `#~|`), plural forms and the header. GNU `msgcat` then gives the file GNU's own layout, so
+a save in Poedit or a run of msgcat/msgmerge changes nothing; where gettext is not installed the
+file keeps translate-toolkit's layout at GNU's width (valid, but a GNU tool would rewrap it).
+"""
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from translate.storage import pypo
+from translate.storage.poparser import PoParseError
+
+from ..errors import AidsError, Position, Problem
+from ..write.files import write_atomic
+
+Catalog = pypo.pofile
+Entry = pypo.pounit
+Key = tuple[str, str]  # (msgctxt, msgid): what makes an entry unique, for GNU and for aids
+
+WIDTH = 79  # GNU msgcat, msgmerge and Poedit
+EXPECTED = "a gettext PO file"
+DATE_HEADERS = ("POT-Creation-Date", "PO-Revision-Date")
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+def read_catalog(path: Path, shown: str) -> Catalog:
+    """The catalog at `path`; a malformed one is an AidsError with its path, line and column.
+
+    Beyond what translate-toolkit refuses, this refuses what GNU msgfmt refuses and a lenient
+    reader would take for something else: bytes that are not UTF-8, a string left unclosed or
+    unquoted, text after a closing quote, and a second definition of the same message.
+    """
+    data = path.read_bytes()
+    problems = lint(data, shown)
+    if problems:
+        raise AidsError(problems)
+    try:
+        catalog = pypo.pofile(data, width=WIDTH)
+    except (PoParseError, ValueError) as exc:
+        line = getattr(getattr(exc, "parse_state", None), "lineno", 0)
+        what = str(exc).split(" on line ")[0]
+        raise AidsError(Problem(Position(shown, line), f"malformed catalog: {what}", EXPECTED)) from None
+    problems = duplicates(catalog, shown)
+    if problems:
+        raise AidsError(problems)
+    return catalog
+
+
+_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)(\s+)(.*)")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def lint(data: bytes, shown: str) -> list[Problem]:
+    """Lines a lenient reader would misread: bytes that are not UTF-8, strings not closed or not quoted."""
+    problems = []
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(Position(shown, number, exc.start + 1), "malformed catalog: not UTF-8 text",
+                                    "a catalog in UTF-8"))
+            continue
+        body = line.rstrip("\r")
+        indent = len(body) - len(body.lstrip())
+        text = body.strip()
+        if text.startswith("#~"):  # obsolete entries keep the same syntax
+            rest = text[2:].lstrip("|")
+            indent, text = indent + len(text) - len(rest.lstrip()), rest.lstrip()
+        elif text.startswith("#|"):
+            rest = text[2:]
+            indent, text = indent + len(text) - len(rest.lstrip()), rest.lstrip()
+        if not text or text.startswith("#"):
+            continue
+        keyword = _KEYWORD.fullmatch(text)
+        value, column = (keyword.group(3), indent + keyword.end(2) + 1) if keyword else (text, indent + 1)
+        if not keyword and not text.startswith('"'):
+            problems.append(Problem(Position(shown, number, indent + 1), "malformed catalog: unknown keyword",
+                                    "msgctxt, msgid, msgid_plural, msgstr or a comment starting with #"))
+            continue
+        if not _STRING.fullmatch(value):
+            closed = value.startswith('"') and _STRING.match(value)
+            problems.append(Problem(Position(shown, number, column),
+                                    "malformed catalog: " + ("text after the closing quote" if closed else
+                                    "string not closed" if value.startswith('"') else "string not quoted"),
+                                    'one string in double quotes, e.g. msgstr "..."'))
+    return problems
+
+
+def key(entry: Entry) -> Key:
+    return entry.getcontext() or "", msgid(entry)
+
+
+def msgid(entry: Entry) -> str:
+    """The msgid (the singular of a plural entry)."""
+    source = entry.source
+    return str(source.strings[0]) if entry.hasplural() else str(source)
+
+
+def strings(entry: Entry) -> list[str]:
+    """The msgstr, or every msgstr[n] of a plural entry."""
+    target = entry.target
+    if entry.hasplural():
+        return [str(s) for s in getattr(target, "strings", [target])]
+    return [str(target or "")]
+
+
+def translated(entry: Entry) -> bool:
+    return any(strings(entry))
+
+
+def entries(catalog: Catalog) -> list[Entry]:
+    """The catalog's messages, header and obsolete entries left out."""
+    return [u for u in catalog.units if not u.isheader() and not u.isobsolete()]
+
+
+def obsolete(catalog: Catalog) -> list[Entry]:
+    return [u for u in catalog.units if u.isobsolete()]
+
+
+def line(entry: Entry) -> int:
+    return entry.line_number or 0
+
+
+def duplicates(catalog: Catalog, shown: str) -> list[Problem]:
+    """A message defined twice (among the active, or among the obsolete entries), as msgfmt refuses it."""
+    seen: dict[tuple[bool, Key], int] = {}
+    problems = []
+    for unit in catalog.units:
+        if unit.isheader():
+            continue
+        where = (unit.isobsolete(), key(unit))
+        if where in seen:
+            problems.append(Problem(Position(shown, line(unit)),
+                                    f"malformed catalog: duplicate message definition of '{where[1][1]}'"
+                                    f" (first defined on line {seen[where]})", "each msgctxt and msgid once"))
+        else:
+            seen[where] = line(unit)
+    return problems
+
+
+def nplurals(catalog: Catalog) -> int | None:
+    count = catalog.getheaderplural()[0]
+    return int(count) if count and str(count).isdigit() else None
+
+
+# -- writing -------------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=1)
+def msgcat() -> str | None:
+    return shutil.which("msgcat")
+
+
+def layout(catalog: Catalog) -> bytes:
+    """The catalog as GNU gettext writes it (msgcat's own output), or translate-toolkit's where gettext is missing."""
+    data = bytes(catalog)
+    tool = msgcat()
+    if tool is None:
+        return data
+    done = subprocess.run([tool, f"--width={WIDTH}", "-"], input=data, capture_output=True, check=False,
+                          env={"LC_ALL": "C.UTF-8"})
+    if done.returncode != 0:  # a bug of ours, not the user's input: say what GNU said
+        raise RuntimeError("msgcat refused a catalog aids wrote:\n" + done.stderr.decode("utf-8", "replace"))
+    return done.stdout
+
+
+def _without_dates(data: bytes) -> bytes:
+    return b"\n".join(line for line in data.split(b"\n")
+                      if not any(line.startswith(f'"{h}:'.encode()) for h in DATE_HEADERS))
+
+
+def save(path: Path, catalog: Catalog) -> bool:
+    """Write `catalog` in GNU's layout unless only its dates would change; returns whether the file changed."""
+    data = layout(catalog)
+    if path.exists() and _without_dates(path.read_bytes()) == _without_dates(data):
+        return False
+    write_atomic(path, data)
+    return True
