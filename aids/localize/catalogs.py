@@ -90,6 +90,8 @@ def template(messages: Iterable[Message], *, project: str, version: str) -> Cata
         entry = by_key.get((message.context, message.msgid))
         if entry is None:
             entry = Entry(multistring([message.msgid, message.plural]) if message.plural else message.msgid)
+            if message.plural:
+                entry.target = multistring(["", ""])  # msgstr[0] and msgstr[1], as xgettext writes them
             entry.setcontext(message.context)
             if _PYTHON_FORMAT.search(message.msgid):
                 entry.settypecomment("python-format")

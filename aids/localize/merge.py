@@ -17,12 +17,13 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
+from translate.misc.multistring import multistring
+
 from . import po
 from .po import Catalog, Entry, Key
 
 SIMILAR = 0.6  # like msgmerge and Babel: below this, two texts are not taken for versions of one another
 ELSEWHERE = 0.8  # a text from another msgctxt must be closer still
-FORMAT_FLAGS = ("python-format", "no-python-format")
 EARLIER = "earlier translation: "
 
 
@@ -61,8 +62,9 @@ def merge(old: Catalog, template: Catalog) -> Catalog:
     keys = {k for k, _ in wanted}
     orphans = {k: e for k, e in active.items() if k not in keys and po.translated(e)}
     fresh: list[tuple[Entry, Key]] = []  # new entries still without a translation
+    forms = po.nplurals(old) or 2
     for k, t in wanted:
-        entry = _from_template(t)
+        entry = _from_template(t, forms)
         out.addunit(entry)
         found, earlier = active.get(k), retired.pop(k, None)
         if found is None:
@@ -85,8 +87,10 @@ def merge(old: Catalog, template: Catalog) -> Catalog:
     return out
 
 
-def _from_template(t: Entry) -> Entry:
+def _from_template(t: Entry, forms: int) -> Entry:
     entry = Entry(t.source)
+    if entry.hasplural():
+        entry.target = multistring([""] * forms)  # msgstr[0] ... as msgmerge writes them, to be filled in
     entry.setcontext(t.getcontext() or "")
     entry.automaticcomments = list(t.automaticcomments)
     entry.sourcecomments = list(t.sourcecomments)
@@ -111,10 +115,10 @@ def _take(entry: Entry, source: Origin, key: Key, *, moved: bool = False) -> Non
 
 
 def _keep_comments(entry: Entry, old: Entry) -> None:
-    """The translator's own comments and flags (other than fuzzy and the format flags) stay."""
+    """The translator's own comments and flags stay; fuzzy is decided anew and format flags are the template's."""
     entry.othercomments = list(old.othercomments)
     for flag in _flags(old):
-        if flag != "fuzzy" and flag not in FORMAT_FLAGS and not entry.hastypecomment(flag):
+        if flag != "fuzzy" and not flag.endswith("-format") and not entry.hastypecomment(flag):
             entry.settypecomment(flag)
 
 

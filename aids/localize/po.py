@@ -56,11 +56,17 @@ def read_catalog(path: Path, shown: str) -> Catalog:
 
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)(\s+)(.*)")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_ESCAPES = re.compile(r'"(?:[^"\\]|\\[ntrabfv"\\]|\\[0-7]{1,3}|\\x[0-9a-fA-F]+)*"')  # what msgfmt accepts
+# The order of keywords in an entry: [msgctxt] msgid (msgstr | msgid_plural msgstr[0] msgstr[1] ...).
+_NEXT = {"": {"msgctxt", "msgid"}, "msgctxt": {"msgid"}, "msgid": {"msgstr", "msgid_plural"},
+         "msgid_plural": {"msgstr[]"}, "msgstr": {"msgctxt", "msgid"}, "msgstr[]": {"msgctxt", "msgid", "msgstr[]"}}
 
 
 def lint(data: bytes, shown: str) -> list[Problem]:
-    """Lines a lenient reader would misread: bytes that are not UTF-8, strings not closed or not quoted."""
+    """What a lenient reader would misread or drop and GNU msgfmt refuses: bytes that are not UTF-8, strings
+    not closed, not quoted or with an unknown escape, keywords out of order (a msgid without msgstr)."""
     problems = []
+    last, last_at = "", Position(shown)
     for number, raw in enumerate(data.split(b"\n"), start=1):
         try:
             line = raw.decode("utf-8")
@@ -71,11 +77,9 @@ def lint(data: bytes, shown: str) -> list[Problem]:
         body = line.rstrip("\r")
         indent = len(body) - len(body.lstrip())
         text = body.strip()
-        if text.startswith("#~"):  # obsolete entries keep the same syntax
-            rest = text[2:].lstrip("|")
-            indent, text = indent + len(text) - len(rest.lstrip()), rest.lstrip()
-        elif text.startswith("#|"):
-            rest = text[2:]
+        previous = text.startswith(("#|", "#~|"))  # `#| msgid ...`: the previous text, outside the order
+        if text.startswith("#~") or previous:  # obsolete and previous entries keep the same syntax
+            rest = text[2:].lstrip("|") if text.startswith("#~") else text[2:]
             indent, text = indent + len(text) - len(rest.lstrip()), rest.lstrip()
         if not text or text.startswith("#"):
             continue
@@ -85,12 +89,23 @@ def lint(data: bytes, shown: str) -> list[Problem]:
             problems.append(Problem(Position(shown, number, indent + 1), "malformed catalog: unknown keyword",
                                     "msgctxt, msgid, msgid_plural, msgstr or a comment starting with #"))
             continue
+        if keyword and not previous:
+            word = "msgstr[]" if keyword.group(1).startswith("msgstr[") else keyword.group(1)
+            if word not in _NEXT[last]:
+                problems.append(Problem(Position(shown, number, indent + 1), f"malformed catalog: {word.strip('[]')} "
+                                        f"after {last or 'the start'}", " or ".join(sorted(_NEXT[last]))))
+            last, last_at = word, Position(shown, number, indent + 1)
         if not _STRING.fullmatch(value):
             closed = value.startswith('"') and _STRING.match(value)
             problems.append(Problem(Position(shown, number, column),
                                     "malformed catalog: " + ("text after the closing quote" if closed else
                                     "string not closed" if value.startswith('"') else "string not quoted"),
                                     'one string in double quotes, e.g. msgstr "..."'))
+        elif not _ESCAPES.fullmatch(value):
+            problems.append(Problem(Position(shown, number, column), "malformed catalog: unknown escape sequence",
+                                    '\\n, \\t, \\", \\\\ or another escape of C'))
+    if last in ("msgctxt", "msgid", "msgid_plural"):
+        problems.append(Problem(last_at, f"malformed catalog: {last} without msgstr", "msgstr after msgid"))
     return problems
 
 

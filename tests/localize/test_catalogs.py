@@ -372,6 +372,9 @@ def test_adding_one_string_changes_only_its_own_lines(demo):
     (lambda t: t.replace('msgstr ""\n', 'msgstr "Preparation\n', 1), ":{line}:8: malformed catalog: string not closed"),
     (lambda t: t.replace('msgstr ""\n', 'msgstr Preparation\n', 1), ":{line}:8: malformed catalog: string not quoted"),
     (lambda t: t.replace('msgstr ""\n', 'msgstr "Prep" x\n', 1), ":{line}:8: malformed catalog: text after the closing quote"),
+    (lambda t: t.replace('msgstr ""\n', 'msgstr "Prep\\q"\n', 1), ":{line}:8: malformed catalog: unknown escape sequence"),
+    # a lenient reader drops the entry without a word; msgfmt refuses it (at the next entry's msgctxt)
+    (lambda t: t.replace('msgstr ""\n', '', 1), ":{next}:1: malformed catalog: msgctxt after msgid"),
 ])
 def test_strings_msgfmt_rejects_are_errors_with_line_and_column(demo, change, message):
     extract_update(demo)
@@ -379,10 +382,11 @@ def test_strings_msgfmt_rejects_are_errors_with_line_and_column(demo, change, me
     text = path.read_text(encoding="utf-8")
     start = text.index('msgid "Gra')  # the first entry after the header
     line = text[:text.index('msgstr ""\n', start)].count("\n") + 1
+    following = text[:text.index("msgctxt", start)].count("\n")
     path.write_text(text[:start] + change(text[start:]), encoding="utf-8")
     with pytest.raises(AidsError) as info:
         read_catalog(path, "en.po")
-    assert str(info.value).startswith("en.po" + message.format(line=line))
+    assert str(info.value).startswith("en.po" + message.format(line=line, next=following))
 
 
 def test_a_second_definition_and_bytes_not_utf8_are_errors(demo):
