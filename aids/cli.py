@@ -79,9 +79,17 @@ def print_summary(summary: pipeline.Summary) -> None:
     print(f"{files} file(s) written, {len(summary.failed)} aid(s) failed, in {summary.seconds:.1f} s")
 
 
+def layout_tool() -> str | None:
+    from .localize.po import msgcat
+    return msgcat()
+
+
 def run(args) -> int:
     root = args.project.resolve() if args.project else find_root(Path.cwd())
     project = read_project(root)
+    if args.command in ("extract", "update") and not layout_tool():
+        print("warning: GNU gettext's msgcat was not found: catalogs are written in translate-toolkit's layout, "
+              "which the next GNU tool or Poedit save rewraps (install gettext)", file=sys.stderr)
     if args.command == "extract":
         changed = pipeline.extract(project, args.game)
         print("\n".join(f"wrote {p}" for p in changed) or "templates up to date")

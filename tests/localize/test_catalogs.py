@@ -368,6 +368,24 @@ def test_adding_one_string_changes_only_its_own_lines(demo):
     assert added in after and after.replace(added, "").splitlines() == before
 
 
+def test_without_gnu_gettext_catalogs_are_still_valid_and_stable(demo, monkeypatch, capsys):
+    from aids.cli import main
+    monkeypatch.setattr(po, "msgcat", lambda: None)
+    assert main(["--project", str(demo), "extract"]) == 0 and main(["--project", str(demo), "update"]) == 0
+    assert "msgcat was not found" in capsys.readouterr().err
+    path = po_path(demo / "i18n", "en", "demo")
+    translate(path, {"seq/prep/place": "Place the counters."})
+    (demo / "games/demo/sequence.yaml").write_text(DEMO_SEQUENCE.replace("Połóż żetony.", "Połóż wszystkie żetony."),
+                                                   encoding="utf-8")
+    extract_update(demo)
+    data = path.read_bytes()
+    assert extract_update(demo) == ([], []) and path.read_bytes() == data
+    entry = by_context(path)["seq/prep/place"]
+    assert entry.isfuzzy() and entry.prev_source == "Połóż żetony." and entry.target == "Place the counters."
+    if shutil.which("msgfmt"):
+        assert msgfmt_check(path).returncode == 0
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda t: t.replace('msgstr ""\n', 'msgstr "Preparation\n', 1), ":{line}:8: malformed catalog: string not closed"),
     (lambda t: t.replace('msgstr ""\n', 'msgstr Preparation\n', 1), ":{line}:8: malformed catalog: string not quoted"),
