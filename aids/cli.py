@@ -5,7 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import __version__, pipeline
+from . import __version__, pipeline, translations
 from .config import find_root, read_project
 from .errors import AidsError
 
@@ -91,17 +91,18 @@ def run(args) -> int:
         print("warning: GNU gettext's msgcat was not found: catalogs are written in translate-toolkit's layout, "
               "which the next GNU tool or Poedit save rewraps (install gettext)", file=sys.stderr)
     if args.command == "extract":
-        changed = pipeline.extract(project, args.game)
+        changed = translations.extract(project, args.game)
         print("\n".join(f"wrote {p}" for p in changed) or "templates up to date")
     elif args.command == "update":
-        changed = pipeline.update(project, args.game)
+        changed = translations.update(project, args.game)
         print("\n".join(f"updated {p}" for p in changed) or "catalogs up to date")
     elif args.command == "compile":
-        written = pipeline.compile(project, args.game)
+        written = translations.compile(project, args.game)
         print("\n".join(f"wrote {p}" for p in written) or "no catalogs")
     elif args.command == "build":
-        summary = pipeline.build(project, games=args.game, langs=args.lang, formats=args.format or pipeline.FORMATS,
-                                 editions=args.edition, strict=args.strict, progress=progress_bar)
+        options = pipeline.Options(games=args.game, langs=args.lang, formats=args.format or pipeline.FORMATS,
+                                   editions=args.edition, strict=args.strict)
+        summary = pipeline.build(project, options, progress=progress_bar)
         print_summary(summary)
         for error in summary.failed:
             print(error, file=sys.stderr)

@@ -9,6 +9,7 @@ from babel import Locale, UnknownLocaleError
 
 from .errors import AidsError, Position, Problem, Problems, display_path
 from .model.quantity import MEASURE_FIELDS, read_measure
+from .model.text import Text
 from .source.yamlfile import Source, check_map, is_text, read_yaml
 
 PROJECT_FILE = "aids.yaml"
@@ -38,6 +39,16 @@ class Game:
     author: str
     aids: list[Path]  # source files, in declared order
     editions: list[Edition]  # [] when the game has a single, unnamed edition
+
+    @property
+    def title_text(self) -> Text:
+        """The title as a translatable text (msgctxt game/title)."""
+        return Text(self.title, "game/title", "Title of the game", self.source.at(self.source.data, "title", value=True))
+
+    def epoch(self) -> int:
+        """Its publication date as a Unix time: what its PDFs are dated with (reproducible outputs)."""
+        day = self.published or dt.date(2000, 1, 1)
+        return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp())
 
 
 @dataclass

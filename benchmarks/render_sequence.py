@@ -12,9 +12,9 @@ import argparse
 import time
 from pathlib import Path
 
-from aids import pipeline
+from aids import pipeline, reading
 from aids.config import read_project
-from aids.render.pdf import weasyprint
+from aids.render.pdf import print_css, weasyprint
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "ostroleka-1831"
@@ -40,7 +40,7 @@ def main() -> None:
 
     project = read_project(ROOT)
     game = project.read_game(GAME)
-    aids, _ = pipeline.read_aids(project, game)
+    aids, _ = reading.read_aids(project, game)
     aid = aids[0]
     print(f"{'lang':<5} {'aids s':>8} {'raw s':>8} {'ratio':>6} {'pages':>6}")
     for lang in project.languages:
@@ -48,8 +48,9 @@ def main() -> None:
         aids_time = best(lambda: pipeline.render_aid(project, game, aid, lz, None, ["pdf"]), args.repeat)
 
         # The same HTML and print CSS aids renders, handed to WeasyPrint directly.
-        context, html = pipeline.document(game, aid, lz, None)
-        css = pipeline.print_css(game, lz, context["game"], "A4")
+        doc = pipeline.document(game, aid, lz, None)
+        html = doc.html
+        css = print_css(lz, doc.context["game"], "A4")
 
         def raw():
             fonts = wp.text.fonts.FontConfiguration()

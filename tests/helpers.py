@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from aids import pipeline
+from aids import pipeline, reading
 from aids.config import read_project
 
 REPO = Path(__file__).resolve().parent.parent
@@ -200,7 +200,7 @@ def read_demo(root: Path, game_id: str = "demo"):
     """The first aid of a game read as the build reads it, with its project and game."""
     project = read_project(root)
     game = project.read_game(game_id)
-    return pipeline.read_aid(project, game, game.aids[0]), project, game
+    return reading.read_aid(project, game, game.aids[0]), project, game
 
 
 def localized_demo(root: Path, lang: str, kind):
@@ -213,6 +213,6 @@ def localized_demo(root: Path, lang: str, kind):
 def rerender(project, game_id: str, lang: str) -> dict:
     """The first aid of `game_id` rendered again in `lang` (HTML and PDF), to compare with what the build wrote."""
     game = project.read_game(game_id)
-    aids, _ = pipeline.read_aids(project, game)
+    aids, _ = reading.read_aids(project, game)
     lz = pipeline.localizer(project, game, lang)
     return pipeline.render_aid(project, game, aids[0], lz, None, ["html", "pdf"])

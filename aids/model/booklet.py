@@ -20,7 +20,6 @@ from ..source.yamlfile import Source, check_map, optional_text_at, text_at
 from .text import PLACEHOLDER, Text
 
 KIND = "booklet"
-TEMPLATE = "booklet.html"
 ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 # `## Title {#stable-id}`; `{#id .unnumbered}` for a heading outside the numbered case system
 HEADING_ID = re.compile(r"\s*\{#([^\s{}]*)(\s+\.unnumbered)?\}\s*\Z")
@@ -481,33 +480,6 @@ class _Reader:
                                       "the {#id} of a numbered heading")
 
 
-def link(booklet: Booklet, models: dict, problems: Problems) -> None:
-    """Resolve every `::: embed <id>` to another aid of the game whose kind can be embedded."""
-    from . import KINDS
-    embeddable = sorted(k for k, m in KINDS.items() if getattr(m, "EMBED_TEMPLATE", None))
-    for directive in booklet.embeds:
-        target = models.get(directive.arg)
-        kind = KINDS.get(getattr(target, "kind", ""))
-        if target is None:
-            others = sorted(i for i in models if i != booklet.id)
-            problems.add(directive.where, f"embedded aid '{directive.arg}' does not exist",
-                         ", ".join(others) or "the id of another aid of this game")
-        elif kind is None or not getattr(kind, "EMBED_TEMPLATE", None):
-            problems.add(directive.where, f"aid '{directive.arg}' of kind '{target.kind}' cannot be embedded",
-                         "an aid of kind " + ", ".join(embeddable))
-        else:
-            directive.target = (kind, target)
-            # the embedded aid's anchors share the booklet's page: a clash would break its links
-            own = set(booklet.headings) | {h.label for h in booklet.headings.values() if h.number}
-            for anchor in sorted(set(getattr(target, "anchors", list)()) & own):
-                problems.add(directive.where, f"embedded aid '{directive.arg}' has an anchor '{anchor}' that is "
-                             f"also a heading id or rule number of the booklet", "distinct ids")
-
-
-def display_name(lz) -> str:
-    return lz.pgettext("aid kind", "Rule booklet")
-
-
 # --- localizing --------------------------------------------------------------------------------
 
 def box_label(lz, kind: str) -> str:
@@ -588,7 +560,7 @@ def localize(booklet: Booklet, lz, edition=None) -> dict:
                 out.append({"type": "box", "kind": b.kind, "label": box_label(lz, b.kind), "blocks": blocks(b.blocks)})
             elif b.name == "embed":
                 kind, model = b.target
-                out.append({"type": "embed", "kind": model.kind, "template": kind.EMBED_TEMPLATE,
+                out.append({"type": "embed", "kind": model.kind, "template": kind.embed_template,
                             "aid": kind.localize(model, lz, edition, rules=rules)})
             elif b.name == "abbreviations":
                 terms = sorted((t for t in booklet.glossary if t.abbr), key=lambda t: t.abbr.casefold())

@@ -18,7 +18,6 @@ from .quantity import parse_number
 from .text import PLACEHOLDER, Text
 
 KIND = "card"
-TEMPLATE = "card.html"
 ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 MM = 72 / 25.4
 
@@ -426,10 +425,6 @@ def link(card: Card, models: dict, problems: Problems) -> None:
             section.table = target
 
 
-def display_name(lz) -> str:
-    return lz.pgettext("aid kind", "Referee card")
-
-
 # --- localizing --------------------------------------------------------------------------------
 
 def localize(card: Card, lz, edition=None) -> dict:
@@ -483,11 +478,3 @@ def localize(card: Card, lz, edition=None) -> dict:
                   for f in card.faces],
         "signature": signature,
     }
-
-
-# --- rendering ---------------------------------------------------------------------------------
-
-def render_pdf(card: Card, localized: dict, lz, context: dict, edition=None) -> dict:
-    """The card, one face a page at its own size, and the n-up print sheet (ReportLab, fitted per language)."""
-    from ..render import card_pdf
-    return card_pdf.render(card, localized, lz, context)

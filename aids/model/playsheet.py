@@ -6,18 +6,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterator
 
-from ..errors import AidsError, Position, Problem, Problems
+from ..errors import Position, Problems
 from ..source.yamlfile import Source, check_id, check_map, optional_text_at, text_at
 from . import table as tables
 from .text import PLACEHOLDER, Text
 
 KIND = "playsheet"
-TEMPLATE = "playsheet.html"
 PAGE_SIZES = ("A4", "Letter", "A3")
 ORIENTATIONS = ("landscape", "portrait")
 PAGE_FIELDS = ["size", "orientation", "columns", "budget", "type", "min_type"]
-TYPE_STEP = Decimal("0.5")  # pt: how much smaller each try to fit the budget sets the type
-MARGINS = "8mm 8mm 11mm 8mm"  # a reference sheet uses the page; the footer still fits below
 _POINTS = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*pt\Z")
 
 
@@ -71,10 +68,6 @@ class Playsheet:
             if block.checklist:
                 yield block.checklist.title
                 yield from block.checklist.items
-
-
-def display_name(lz) -> str:
-    return lz.pgettext("aid kind", "Playsheet")
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -213,32 +206,3 @@ def localize(sheet: Playsheet, lz, edition=None) -> dict:
         "type_size": sheet.page.type,
         "blocks": blocks,
     }
-
-
-def type_sizes(page: Page) -> Iterator[Decimal]:
-    size = page.type
-    while size >= page.min_type:
-        yield size
-        size -= TYPE_STEP
-
-
-def render_pdf(sheet: Playsheet, localized: dict, lz, context: dict, edition) -> dict:
-    """The playsheet within its page budget: type made smaller step by step down to min_type, else an error."""
-    from ..render.html import render_template
-    print_pdf = context["print_pdf"]
-    pages = 0
-    for size in type_sizes(sheet.page):
-        html = render_template(TEMPLATE, lz, {**context, "aid": {**localized, "type_size": size}})
-        rendered = print_pdf(html, sheet.page.css_size, MARGINS)
-        pages = rendered.pages
-        if pages <= sheet.page.budget:
-            # worded as a card's, so the summary reads alike for every kind that fits its type
-            rendered.notes.append(f"type {size:g} pt (designed {sheet.page.type:g} pt, minimum {sheet.page.min_type:g} pt)")
-            return {".pdf": rendered}
-    edition_note = f", edition {edition.id}" if edition else ""
-    raise AidsError(Problem(
-        sheet.page.where or Position(sheet.source.shown),
-        f"playsheet '{sheet.id}' ({lz.lang}{edition_note}) overflows its budget of {sheet.page.budget} "
-        f"page{'s' if sheet.page.budget > 1 else ''} by {pages - sheet.page.budget} "
-        f"(needs {pages} at the minimum type size {sheet.page.min_type}pt)",
-        "a higher budget, a smaller min_type, more columns or less content"))

@@ -12,8 +12,6 @@ from ..source.yamlfile import Source, check_id, check_map, is_text, text_at
 from .text import PLACEHOLDER, Text
 
 KIND = "sequence"
-TEMPLATE = "sequence.html"
-EMBED_TEMPLATE = "sequence-body.html"  # the phases alone, for a booklet that embeds the sequence
 RULE = re.compile(r"rule:(\d+(?:\.\d+)*)\Z")
 BOTH = "both"
 MAX_DEPTH = 3  # steps 1., sub-steps a., sub-sub-steps i.
@@ -278,10 +276,6 @@ def _check_references(src: Source, data, seq: Sequence, problems: Problems) -> N
     for node in data["phases"]:
         if hasattr(node, "get"):
             walk_steps(node.get("steps"))
-
-
-def display_name(lz) -> str:
-    return lz.pgettext("aid kind", "Sequence of play")
 
 
 # --- localizing --------------------------------------------------------------------------------

@@ -13,9 +13,6 @@ from .quantity import (DISTANCE_UNITS, UNITS, Empty, Measure, Num, Quantity, Ran
 from .text import PLACEHOLDER, Text
 
 KIND = "table"
-TEMPLATE = "table.html"
-EMBED_TEMPLATE = "table-body.html"  # a rule booklet may embed a table by id, as a playsheet does
-STANDALONE = False  # a part: built inside the playsheets that embed it, not on its own
 FORMS = ("grid", "modifiers", "bands")
 TYPES = ("any", "number", "distance", "text")
 TOP_FIELDS = ["kind", "id", "title", "form", "intro", "corner", "unit", "type", "columns", "groups",
@@ -94,10 +91,6 @@ class Table:
                     yield cell.text.text
         for note in self.notes:
             yield note.text
-
-
-def display_name(lz) -> str:
-    return lz.pgettext("aid kind", "Table")
 
 
 # --- reading -----------------------------------------------------------------------------------

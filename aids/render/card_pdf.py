@@ -21,6 +21,7 @@ from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableS
 from ..errors import AidsError, Problem
 from ..model.card import MM, PAPERS, Card
 from .pdf import fonts_dir
+from .rendered import Rendered
 
 BODY, HEAD = "AidsSansCondensed", "AidsSans"
 INK, MUTED, ACCENT, RULE = colors.HexColor("#1a1a1a"), colors.HexColor("#5a5a5a"), \
@@ -513,7 +514,6 @@ def render_sheet(card: Card, localized: dict, lz, context: dict, sizes: dict, fo
 
 
 def render(card: Card, localized: dict, lz, context: dict) -> dict:
-    from ..pipeline import Rendered
     register_fonts()
     sizes = {face["id"]: fit(card, localized, face, lz.lang) for face in localized["faces"]}
     version = lz.pgettext("colophon", "Version %(version)s") % {"version": context["game"]["version"]}

@@ -5,7 +5,15 @@ import logging
 import os
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
+
+from .html import render_template
+from .rendered import Rendered
+
+if TYPE_CHECKING:
+    from ..config import Game
+    from ..localize.localizer import Localizer
 
 _weasyprint = None
 
@@ -104,3 +112,22 @@ def render_pdf(html: str, css: str, *, base: Path, allowed: list[Path], epoch: i
             stylesheets=[stylesheet], font_config=fonts)
         data = document.write_pdf(pdf_tags=tagged)
     return data, len(document.pages), warnings
+
+
+def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: str | None = None) -> str:
+    """The PDF's own stylesheet (print.css): package fonts, page size and margins, footer with the version."""
+    version = lz.pgettext("colophon", "Version %(version)s") % {"version": game_ctx["version"]}
+    return render_template("print.css", lz, {
+        "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
+        "page_size": page_size,
+        "margins": margins or "14mm 14mm 16mm 14mm",
+        "footer": f"{game_ctx['title']} · {version}",
+    })
+
+
+def print_pdf(game: Game, lz: Localizer, game_ctx: dict[str, Any], html: str, page_size: str,
+              margins: str | None = None) -> Rendered:
+    """`html` through WeasyPrint with print.css, reading nothing outside the game's folder."""
+    css = print_css(lz, game_ctx, page_size, margins)
+    data, pages, warnings = render_pdf(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch())
+    return Rendered(data, pages, warnings)

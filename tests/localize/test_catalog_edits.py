@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from aids import pipeline
+from aids import pipeline, translations
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.localize import po
@@ -84,7 +84,7 @@ class Project:
 
     def update(self) -> tuple[list[str], list[str]]:
         project = read_project(self.root)
-        return pipeline.extract(project), pipeline.update(project)
+        return translations.extract(project), translations.update(project)
 
     def check(self, step: str) -> None:
         for lang, path in self.catalogs():

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from aids import pipeline
+from aids import pipeline, translations
 from aids.config import read_project
 from aids.errors import AidsError, Position
 from aids.localize import po
@@ -30,7 +30,7 @@ def by_context(path: Path) -> dict[str, po.Entry]:
 
 def extract_update(root):
     project = read_project(root)
-    return pipeline.extract(project), pipeline.update(project)
+    return translations.extract(project), translations.update(project)
 
 
 def translate(path: Path, table: dict[str, str]):
@@ -168,7 +168,7 @@ def test_compile_writes_mo_without_fuzzy_entries(demo):
     extract_update(demo)
     path = po_path(demo / "i18n", "en", "demo")
     translate(path, {"seq/prep": "Preparation"})
-    assert "i18n/en/LC_MESSAGES/demo.mo" in pipeline.compile(read_project(demo))
+    assert "i18n/en/LC_MESSAGES/demo.mo" in translations.compile(read_project(demo))
     import gettext
     with path.with_suffix(".mo").open("rb") as fp:
         mo = gettext.GNUTranslations(fp)
@@ -460,7 +460,7 @@ def test_a_fuzzy_ui_entry_is_reported_and_fails_strict(tmp_path, monkeypatch, de
         assert [p.message for p in problems] == ["'see %(ref)s' is fuzzy: the English is used"]
         extract_update(demo)
         with pytest.raises(AidsError, match=r"aids/i18n/ru/LC_MESSAGES/aids.po:\d+: 'see %\(ref\)s' is fuzzy"):
-            pipeline.build(read_project(demo), langs=["ru"], formats=["html"], strict=True)
+            pipeline.build(read_project(demo), pipeline.Options(langs=["ru"], formats=["html"], strict=True))
     finally:
         ui.load_ui.cache_clear()
 

@@ -1,7 +1,8 @@
 """The rule-booklet model: numbering, references, segmentation, glossary, boxes, embedding, bad input."""
 import pytest
 
-from aids import pipeline
+from aids import pipeline, reading
+from aids.localize import ui
 from aids.config import read_project
 from aids.localize.localizer import Localizer
 from aids.model import booklet
@@ -107,7 +108,7 @@ def project(tmp_path, **changes):
 def read_all(root):
     proj = read_project(root)
     game = proj.read_game("demo")
-    aids, errors = pipeline.read_aids(proj, game)
+    aids, errors = reading.read_aids(proj, game)
     return {a.model.id: a for a in aids}, errors, proj, game
 
 
@@ -200,7 +201,7 @@ def translated(tmp_path, msgstr: str):
                    two_md="## B {#b}\n")
     aids, errors, proj, game = read_all(root)
     text = next(t for t in aids["rules"].model.messages() if t.context == "rules/a" and t.msgid != "A")
-    lz = Localizer("en", "pl", {(text.context, text.msgid): (msgstr, False)}, pipeline.ui.ui_translations("en"))
+    lz = Localizer("en", "pl", {(text.context, text.msgid): (msgstr, False)}, ui.ui_translations("en"))
     para = next(b for b in booklet.localize(aids["rules"].model, lz)["blocks"] if b["type"] == "paragraph")
     return para["text"], [f for f in lz.fallbacks if f.text == text]
 
@@ -381,12 +382,12 @@ def test_bad_input_is_reported_where_it_is(tmp_path, change, message):
 def test_bad_booklet_is_not_built_and_leaves_its_outputs(tmp_path):
     root = project(tmp_path)
     proj = read_project(root)
-    first = pipeline.build(proj, langs=["pl"], formats=["html"])
+    first = pipeline.build(proj, pipeline.Options(langs=["pl"], formats=["html"]))
     assert not first.failed
     page = root / "build/demo/pl/rules.html"
     before = page.read_bytes()
     (root / "games/demo/one.md").write_text(ONE.replace("[](#intro)", "[](#outro)"), encoding="utf-8")
-    again = pipeline.build(proj, langs=["pl"], formats=["html"])
+    again = pipeline.build(proj, pipeline.Options(langs=["pl"], formats=["html"]))
     assert again.failed and "outro" in str(again.failed[0])
     assert page.read_bytes() == before
 
@@ -405,7 +406,7 @@ def test_small_booklet_prints_on_its_page_size_without_warnings(tmp_path):
 
     from ..helpers import page_sizes_mm
     root = project(tmp_path)
-    summary = pipeline.build(read_project(root), langs=["en"], formats=["pdf"])
+    summary = pipeline.build(read_project(root), pipeline.Options(langs=["en"], formats=["pdf"]))
     rules = next(b for b in summary.built if b.aid == "rules")
     assert not summary.failed and rules.warnings == []
     path = root / "build/demo/en/rules.pdf"

@@ -185,7 +185,7 @@ def test_a_translators_markup_prints_as_text(tmp_path):
     po.write_text(po.read_text(encoding="utf-8").replace(
         'msgid "Dowolny tekst."\nmsgstr ""', 'msgid "Dowolny tekst."\nmsgstr "Any <b>text</b> & <font size=40>more"'),
         encoding="utf-8")
-    summary = pipeline.build(read_project(root), langs=["en"])
+    summary = pipeline.build(read_project(root), pipeline.Options(langs=["en"]))
     assert not summary.failed, summary.failed
     assert "Any <b>text</b> & <font size=40>more" in pdf_text(root / "build/demo/en/ref.pdf")
     assert "Any &lt;b&gt;text&lt;/b&gt; &amp; &lt;font size=40&gt;more" in \

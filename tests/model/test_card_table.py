@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import pytest
 from pypdf import PdfReader
 
-from aids import pipeline
+from aids import pipeline, reading
 from aids.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
@@ -198,7 +198,7 @@ def long_bands(rows: int) -> str:
 def render(root, lang="pl"):
     project = read_project(root)
     game = project.read_game("demo")
-    aids, errors = pipeline.read_aids(project, game)
+    aids, errors = reading.read_aids(project, game)
     assert not errors, errors
     card = next(a for a in aids if a.model.id == "ref")
     return pipeline.render_aid(project, game, card, pipeline.localizer(project, game, lang), game.editions[0], ["pdf"])
@@ -244,7 +244,7 @@ def test_a_table_past_the_minimum_fails_naming_card_face_language_section(tmp_pa
 
 def problems(root) -> list[str]:
     project = read_project(root)
-    return [str(p) for e in pipeline.read_aids(project, project.read_game("demo"))[1] for p in e.problems]
+    return [str(p) for e in reading.read_aids(project, project.read_game("demo"))[1] for p in e.problems]
 
 
 @pytest.mark.parametrize("old, new, message", [

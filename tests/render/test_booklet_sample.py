@@ -183,10 +183,10 @@ def test_running_header_names_the_booklet_and_the_current_section(sample, lang, 
 
 
 def test_same_sources_same_bytes(sample):
-    from aids import pipeline
+    from aids import pipeline, reading
     project, _ = sample
     game = project.read_game(GAME)
-    aids, _ = pipeline.read_aids(project, game)
+    aids, _ = reading.read_aids(project, game)
     booklet = next(aid for aid in aids if aid.model.id == AID)
     again = pipeline.render_aid(project, game, booklet, pipeline.localizer(project, game, "ru"), None, ["html", "pdf"])
     assert again[".pdf"].data == pdf_of(project, "ru").read_bytes()

@@ -1,0 +1,115 @@
+"""The contract every aid kind fulfils, and the registry that finds the kinds.
+
+A kind turns one source (`kind: <name>`) into a model, names its translatable texts, links it to the
+game's other aids, localizes it, and says how it is printed. The built-in kinds are in `aids.kinds`;
+a kind of another package registers under the `aids.kinds` entry point:
+
+    [project.entry-points."aids.kinds"]
+    counter-sheet = "my_package.counter_sheet:KIND"
+
+The pipeline calls only what `Kind` declares; a subclass overrides what it needs.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Iterator, Mapping, Protocol, TypeVar
+
+from .errors import Problems
+from .model.text import Text
+from .source.yamlfile import Source
+
+if TYPE_CHECKING:
+    from .config import Edition, Game
+    from .localize.localizer import Localizer
+    from .pipeline import Rendered
+
+GROUP = "aids.kinds"
+
+
+class Model(Protocol):
+    """What every model offers the pipeline."""
+    id: str
+    source: Source
+
+    def messages(self) -> Iterator[Text]:
+        """Every translatable text, in document order."""
+        ...
+
+
+M = TypeVar("M", bound=Model)
+
+
+@dataclass
+class Aid:
+    """A model with the kind that knows how to localize and render it."""
+    kind: Kind[Any]
+    model: Any
+    path: Path
+
+
+class Printer(Protocol):
+    """Prints other HTML of the aid the default way (WeasyPrint with the package's print stylesheet)."""
+
+    def __call__(self, html: str, page_size: str, margins: str | None = None) -> Rendered: ...
+
+
+class Kind(Generic[M]):
+    """One kind of aid. `name`, `template`, `read`, `localize` and `display_name` are required."""
+
+    name: ClassVar[str]  # as in sources: `kind: sequence`
+    template: ClassVar[str]  # the Jinja2 template of its page (HTML, and the PDF unless `render_pdf` says otherwise)
+    embed_template: ClassVar[str | None] = None  # its body alone, for a booklet that embeds it by id
+    standalone: ClassVar[bool] = True  # False: a part (a table), built only inside the aids that embed it
+
+    def read(self, src: Source, game: Game | None, problems: Problems) -> M | None:
+        """The model of a parsed source; every problem is added to `problems` (None when it cannot be built)."""
+        raise NotImplementedError
+
+    def messages(self, model: M) -> Iterator[Text]:
+        return model.messages()
+
+    def link(self, model: M, aids: Mapping[str, Aid | None], problems: Problems) -> None:
+        """Resolve what it takes from the game's other aids (None for an aid that failed to read)."""
+
+    def localize(self, model: M, lz: Localizer, edition: Edition | None,
+                 rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """The template context in one language (with at least "title"); `rules` maps rule numbers to
+        anchors of a booklet that embeds it."""
+        raise NotImplementedError
+
+    def display_name(self, lz: Localizer) -> str:
+        """What the kind is called, in the reader's language."""
+        raise NotImplementedError
+
+    def anchors(self, model: M) -> list[str]:
+        """The HTML ids its body uses (a booklet embedding it checks them for clashes)."""
+        return []
+
+    def page_size(self, model: M) -> str:
+        return "A4"
+
+    def render_pdf(self, model: M, localized: dict[str, Any], lz: Localizer, context: dict[str, Any],
+                   edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered] | None:
+        """Its own PDF files ({suffix: Rendered}), or None to print its page the default way."""
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def registry() -> dict[str, Kind[Any]]:
+    """Every kind by name: the built-in ones and those registered under the `aids.kinds` entry point."""
+    from . import kinds
+    found: dict[str, Kind[Any]] = {k.name: k for k in kinds.BUILT_IN}
+    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
+        loaded = point.load()
+        kind = loaded() if isinstance(loaded, type) else loaded
+        if not isinstance(kind, Kind):
+            raise TypeError(f"entry point {point.name} = {point.value} is not an aids Kind")
+        found.setdefault(kind.name, kind)
+    return found
+
+
+def kind_named(name: str) -> Kind[Any] | None:
+    return registry().get(name)

@@ -1,0 +1,146 @@
+"""The built-in kinds of aid, each the `Kind` contract over its model (model/), its localizing and its
+renderers: sequence, table, playsheet, card, booklet."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from .errors import Problems
+from .kind import Aid, Kind, Printer
+from .model import booklet, card, playsheet, sequence, table
+from .source.yamlfile import Source
+
+if TYPE_CHECKING:
+    from .config import Edition, Game
+    from .localize.localizer import Localizer
+    from .render.rendered import Rendered
+
+
+def models_of(aids: Mapping[str, Aid | None]) -> dict[str, Any]:
+    """id -> model (None for an aid that failed to read), as the models' own link functions take them."""
+    return {aid_id: aid.model if aid is not None else None for aid_id, aid in aids.items()}
+
+
+class SequenceKind(Kind[sequence.Sequence]):
+    name = sequence.KIND
+    template = "sequence.html"
+    embed_template = "sequence-body.html"  # the phases alone, for a booklet that embeds the sequence
+
+    def read(self, src: Source, game: Game | None, problems: Problems) -> sequence.Sequence | None:
+        return sequence.read(src, game, problems)
+
+    def localize(self, model: sequence.Sequence, lz: Localizer, edition: Edition | None,
+                 rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+        return sequence.localize(model, lz, edition, dict(rules) if rules else None)
+
+    def display_name(self, lz: Localizer) -> str:
+        return lz.pgettext("aid kind", "Sequence of play")
+
+    def anchors(self, model: sequence.Sequence) -> list[str]:
+        return model.anchors()
+
+
+class TableKind(Kind[table.Table]):
+    name = table.KIND
+    template = "table.html"
+    embed_template = "table-body.html"
+    standalone = False  # a part: built inside the playsheets, cards and booklets that embed it
+
+    def read(self, src: Source, game: Game | None, problems: Problems) -> table.Table | None:
+        return table.read(src, game, problems)
+
+    def localize(self, model: table.Table, lz: Localizer, edition: Edition | None,
+                 rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+        return table.localize(model, lz, edition)
+
+    def display_name(self, lz: Localizer) -> str:
+        return lz.pgettext("aid kind", "Table")
+
+    def anchors(self, model: table.Table) -> list[str]:
+        return [model.id]
+
+
+class PlaysheetKind(Kind[playsheet.Playsheet]):
+    name = playsheet.KIND
+    template = "playsheet.html"
+
+    def read(self, src: Source, game: Game | None, problems: Problems) -> playsheet.Playsheet | None:
+        return playsheet.read(src, game, problems)
+
+    def link(self, model: playsheet.Playsheet, aids: Mapping[str, Aid | None], problems: Problems) -> None:
+        playsheet.link(model, models_of(aids), problems)
+
+    def localize(self, model: playsheet.Playsheet, lz: Localizer, edition: Edition | None,
+                 rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+        return playsheet.localize(model, lz, edition)
+
+    def display_name(self, lz: Localizer) -> str:
+        return lz.pgettext("aid kind", "Playsheet")
+
+    def render_pdf(self, model: playsheet.Playsheet, localized: dict[str, Any], lz: Localizer,
+                   context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
+        from .render import fitting
+        return fitting.playsheet_pdf(model, self.template, localized, lz, context, edition, print_pdf)
+
+
+class CardKind(Kind[card.Card]):
+    name = card.KIND
+    template = "card.html"
+
+    def read(self, src: Source, game: Game | None, problems: Problems) -> card.Card | None:
+        return card.read(src, game, problems)
+
+    def link(self, model: card.Card, aids: Mapping[str, Aid | None], problems: Problems) -> None:
+        card.link(model, models_of(aids), problems)
+
+    def localize(self, model: card.Card, lz: Localizer, edition: Edition | None,
+                 rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+        return card.localize(model, lz, edition)
+
+    def display_name(self, lz: Localizer) -> str:
+        return lz.pgettext("aid kind", "Referee card")
+
+    def render_pdf(self, model: card.Card, localized: dict[str, Any], lz: Localizer,
+                   context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
+        from .render import card_pdf
+        return card_pdf.render(model, localized, lz, context)
+
+
+class BookletKind(Kind[booklet.Booklet]):
+    name = booklet.KIND
+    template = "booklet.html"
+
+    def read(self, src: Source, game: Game | None, problems: Problems) -> booklet.Booklet | None:
+        return booklet.read(src, game, problems)
+
+    def link(self, model: booklet.Booklet, aids: Mapping[str, Aid | None], problems: Problems) -> None:
+        """Resolve every `::: embed <id>` to another aid of the game whose kind can be embedded."""
+        embeddable = sorted(k.name for k in BUILT_IN if k.embed_template)
+        own = set(model.headings) | {h.label for h in model.headings.values() if h.number}
+        for directive in model.embeds:
+            target = aids.get(directive.arg)
+            if target is None:
+                others = sorted(i for i in aids if i != model.id)
+                problems.add(directive.where, f"embedded aid '{directive.arg}' does not exist",
+                             ", ".join(others) or "the id of another aid of this game")
+            elif not target.kind.embed_template:
+                problems.add(directive.where, f"aid '{directive.arg}' of kind '{target.kind.name}' cannot be "
+                             "embedded", "an aid of kind " + ", ".join(embeddable))
+            else:
+                directive.target = (target.kind, target.model)
+                # the embedded aid's anchors share the booklet's page: a clash would break its links
+                for anchor in sorted(set(target.kind.anchors(target.model)) & own):
+                    problems.add(directive.where, f"embedded aid '{directive.arg}' has an anchor '{anchor}' that "
+                                 "is also a heading id or rule number of the booklet", "distinct ids")
+
+    def localize(self, model: booklet.Booklet, lz: Localizer, edition: Edition | None,
+                 rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+        return booklet.localize(model, lz, edition)
+
+    def display_name(self, lz: Localizer) -> str:
+        return lz.pgettext("aid kind", "Rule booklet")
+
+    def page_size(self, model: booklet.Booklet) -> str:
+        return model.page_size
+
+
+BUILT_IN: list[Kind[Any]] = [SequenceKind(), TableKind(), PlaysheetKind(), CardKind(), BookletKind()]

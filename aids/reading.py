@@ -1,0 +1,93 @@
+"""Source -> model for a project: the chosen games, and every aid of a game read and linked."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+from .config import Game, Project
+from .errors import AidsError, Position, Problem, Problems
+from .kind import Aid, registry
+from .model.text import Text
+from .source.yamlfile import read_yaml
+
+
+def read_aid(project: Project, game: Game, path: Path) -> Aid:
+    src = read_yaml(path, project.show(path))
+    problems = Problems()
+    kind_name = src.data.get("kind") if hasattr(src.data, "get") else None
+    kind = registry().get(str(kind_name))
+    if kind is None:
+        where = src.at(src.data, "kind", value=True) if kind_name is not None else Position(src.shown, 1, 1)
+        raise AidsError(Problem(where, f"unknown aid kind '{kind_name or ''}'", ", ".join(sorted(registry()))))
+    model = kind.read(src, game, problems)
+    problems.raise_if_any()
+    assert model is not None, f"kind {kind.name} read no model and reported no problem"
+    return Aid(kind, model, path)
+
+
+def read_aids(project: Project, game: Game) -> tuple[list[Aid], list[AidsError]]:
+    """Every aid of `game` that reads cleanly, and the errors of those that do not.
+
+    After all are read, each kind links what it embeds from the game's other aids (a booklet
+    embedding a table, say); an aid that failed to read is there as None, so that what embeds it
+    can say so rather than call it unknown.
+    """
+    aids: list[Aid] = []
+    errors: list[AidsError] = []
+    ids: dict[str, str] = {}
+    broken: dict[str, Aid | None] = {}
+    for path in game.aids:
+        try:
+            aid = read_aid(project, game, path)
+        except AidsError as exc:
+            errors.append(exc)
+            declared = _declared_id(path)
+            if declared:
+                broken[declared] = None
+            continue
+        if aid.model.id in ids:
+            errors.append(AidsError(Problem(aid.model.source.at(aid.model.source.data, "id", value=True),
+                                            f"duplicate aid id '{aid.model.id}' (also in {ids[aid.model.id]})",
+                                            "aid ids unique within a game")))
+            continue
+        ids[aid.model.id] = project.show(path)
+        aids.append(aid)
+    by_id: dict[str, Aid | None] = {**broken, **{aid.model.id: aid for aid in aids}}
+    linked = []
+    for aid in aids:
+        problems = Problems()
+        aid.kind.link(aid.model, by_id, problems)
+        if problems:
+            errors.append(AidsError(problems.items))
+        else:
+            linked.append(aid)
+    return linked, errors
+
+
+def _declared_id(path: Path) -> str | None:
+    try:
+        data = read_yaml(path).data
+    except AidsError:
+        return None
+    value = data.get("id") if hasattr(data, "get") else None
+    return str(value) if value is not None else None
+
+
+def game_texts(game: Game, aids: Iterable[Aid]) -> list[Text]:
+    texts = [game.title_text]
+    for aid in aids:
+        texts.extend(aid.kind.messages(aid.model))
+    return texts
+
+
+def select_game_ids(project: Project, names: list[str] | None) -> list[str]:
+    known = project.game_ids()
+    for name in names or []:
+        if name not in known:
+            raise AidsError(Problem(Position("command line"), f"unknown game '{name}'",
+                                    ", ".join(known) or "a folder under " + project.show(project.games_dir)))
+    return list(dict.fromkeys(names or known))
+
+
+def select_games(project: Project, names: list[str] | None) -> list[Game]:
+    return [project.read_game(g) for g in select_game_ids(project, names)]

@@ -1,0 +1,76 @@
+"""Output formats, registered like kinds: each renders any localized aid (a `Document`) to its files.
+
+`html` renders the kind's template; `pdf` prints that page with WeasyPrint, unless the kind renders its
+PDF itself (a card with ReportLab, a playsheet fitted to its page budget). A format of another package
+registers under the `aids.formats` entry point; adding one touches no kind.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .html import render_template
+from .pdf import print_pdf
+from .rendered import Rendered
+
+if TYPE_CHECKING:
+    from ..config import Edition, Game
+    from ..kind import Kind
+    from ..localize.localizer import Localizer
+
+GROUP = "aids.formats"
+
+
+@dataclass
+class Document:
+    """One aid localized in one language and edition: everything a format needs to render it."""
+    game: Game
+    kind: Kind[Any]
+    model: Any
+    lz: Localizer
+    edition: Edition | None
+    context: dict[str, Any]  # the template context: aid (the localized model), game, kind, kind_name, ...
+
+    @functools.cached_property
+    def html(self) -> str:
+        """Its page, rendered once however many formats use it."""
+        return render_template(self.kind.template, self.lz, self.context)
+
+
+class Format(Protocol):
+    name: str
+
+    def render(self, doc: Document) -> dict[str, Rendered]:
+        """{file suffix: what to write}, e.g. {".pdf": ..., "-sheet.pdf": ...}."""
+        ...
+
+
+class Html:
+    name = "html"
+
+    def render(self, doc: Document) -> dict[str, Rendered]:
+        return {".html": Rendered(doc.html.encode("utf-8"))}
+
+
+class Pdf:
+    name = "pdf"
+
+    def render(self, doc: Document) -> dict[str, Rendered]:
+        def printer(html: str, page_size: str, margins: str | None = None) -> Rendered:
+            return print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins)
+        own = doc.kind.render_pdf(doc.model, doc.context["aid"], doc.lz, doc.context, doc.edition, printer)
+        if own is not None:
+            return own
+        return {".pdf": printer(doc.html, doc.kind.page_size(doc.model))}
+
+
+@functools.lru_cache(maxsize=1)
+def registry() -> dict[str, Format]:
+    """Every output format by name, in the order they are built: html, pdf, then those of other packages."""
+    found: dict[str, Format] = {f.name: f for f in (Html(), Pdf())}
+    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
+        loaded = point.load()
+        found.setdefault(point.name, loaded() if isinstance(loaded, type) else loaded)
+    return found
