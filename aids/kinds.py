@@ -6,6 +6,11 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from .errors import Problems
 from .kind import Aid, Kind, Printer
+from .localize import booklet as booklet_text
+from .localize import card as card_text
+from .localize import playsheet as playsheet_text
+from .localize import sequence as sequence_text
+from .localize import table as table_text
 from .model import booklet, card, playsheet, sequence, table
 from .source.yamlfile import Source
 
@@ -30,7 +35,7 @@ class SequenceKind(Kind[sequence.Sequence]):
 
     def localize(self, model: sequence.Sequence, lz: Localizer, edition: Edition | None,
                  rules: Mapping[str, str] | None = None) -> dict[str, Any]:
-        return sequence.localize(model, lz, edition, dict(rules) if rules else None)
+        return sequence_text.localize(model, lz, edition, rules)
 
     def display_name(self, lz: Localizer) -> str:
         return lz.pgettext("aid kind", "Sequence of play")
@@ -50,7 +55,7 @@ class TableKind(Kind[table.Table]):
 
     def localize(self, model: table.Table, lz: Localizer, edition: Edition | None,
                  rules: Mapping[str, str] | None = None) -> dict[str, Any]:
-        return table.localize(model, lz, edition)
+        return table_text.localize(model, lz, edition)
 
     def display_name(self, lz: Localizer) -> str:
         return lz.pgettext("aid kind", "Table")
@@ -71,7 +76,7 @@ class PlaysheetKind(Kind[playsheet.Playsheet]):
 
     def localize(self, model: playsheet.Playsheet, lz: Localizer, edition: Edition | None,
                  rules: Mapping[str, str] | None = None) -> dict[str, Any]:
-        return playsheet.localize(model, lz, edition)
+        return playsheet_text.localize(model, lz, edition)
 
     def display_name(self, lz: Localizer) -> str:
         return lz.pgettext("aid kind", "Playsheet")
@@ -94,7 +99,7 @@ class CardKind(Kind[card.Card]):
 
     def localize(self, model: card.Card, lz: Localizer, edition: Edition | None,
                  rules: Mapping[str, str] | None = None) -> dict[str, Any]:
-        return card.localize(model, lz, edition)
+        return card_text.localize(model, lz, edition)
 
     def display_name(self, lz: Localizer) -> str:
         return lz.pgettext("aid kind", "Referee card")
@@ -134,7 +139,7 @@ class BookletKind(Kind[booklet.Booklet]):
 
     def localize(self, model: booklet.Booklet, lz: Localizer, edition: Edition | None,
                  rules: Mapping[str, str] | None = None) -> dict[str, Any]:
-        return booklet.localize(model, lz, edition)
+        return booklet_text.localize(model, lz, edition)
 
     def display_name(self, lz: Localizer) -> str:
         return lz.pgettext("aid kind", "Rule booklet")

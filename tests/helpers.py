@@ -8,6 +8,8 @@ from pypdf import PdfReader
 
 from aids import pipeline, reading
 from aids.config import read_project
+from aids.localize.rich import Rich
+from aids.render.html import to_html
 
 REPO = Path(__file__).resolve().parent.parent
 MM = 72 / 25.4
@@ -203,11 +205,22 @@ def read_demo(root: Path, game_id: str = "demo"):
     return reading.read_aid(project, game, game.aids[0]), project, game
 
 
-def localized_demo(root: Path, lang: str, kind):
-    """The template context of the demo game's first aid in `lang`, and its localizer."""
+def as_html(value):
+    """Localized values as a page shows them: runs of text rendered to HTML (what assertions read)."""
+    if isinstance(value, Rich):
+        return to_html(value)
+    if isinstance(value, dict):
+        return {k: as_html(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_html(v) for v in value]
+    return value
+
+
+def localized_demo(root: Path, lang: str):
+    """The template context of the demo game's first aid in `lang` (runs as HTML), and its localizer."""
     aid, project, game = read_demo(root)
     lz = pipeline.localizer(project, game, lang)
-    return kind.localize(aid.model, lz), lz
+    return as_html(aid.kind.localize(aid.model, lz, None)), lz
 
 
 def rerender(project, game_id: str, lang: str) -> dict:

@@ -5,18 +5,16 @@ import datetime as dt
 import gettext
 import re
 from dataclasses import dataclass, field
-from typing import Callable
 
 from babel import Locale
 from babel.dates import format_date
 from babel.lists import format_list
 from babel.numbers import format_decimal, get_plus_sign_symbol
-from markupsafe import Markup, escape
 
-from ..model.text import INLINE, PLACEHOLDER, Text, placeholder_mismatch
+from ..model.text import Text, placeholder_mismatch
+from . import rich
+from .rich import Marked, Rich
 
-# Inline Markdown only (text.INLINE: emphasis, strong, code spans, backslash escapes). Raw HTML is
-# never enabled, so markup typed into a source or a translation comes out as text.
 _ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
           (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
 
@@ -63,14 +61,14 @@ class Localizer:
         found, self._recent = list(self._recent.values()), {}
         return found
 
-    def rich(self, t: Text, resolve: Callable[[str, str], Markup]) -> Markup:
-        """`t` as safe HTML: inline Markdown rendered, placeholders replaced by `resolve(kind, target)`."""
+    def rich(self, t: Text, resolve: rich.Resolve | None = None) -> Rich:
+        """`t` as runs: inline Markdown read, placeholders replaced by `resolve(kind, target)`; text that
+        fell back to the source language is marked as such (its `lang` differs from the page's)."""
         text, translated = self._lookup(t)
-        html = INLINE.renderInline(text)
-        html = PLACEHOLDER.sub(lambda m: str(resolve(m.group(1), m.group(2))), html)
+        runs = rich.parse(text, resolve or (lambda kind, target: Rich()))
         if not translated and self.lang != self.source_lang:
-            return Markup('<span lang="{}">').format(self.source_lang) + Markup(html) + Markup("</span>")
-        return Markup(html)
+            return Rich([Marked(runs, "source", self.source_lang)])
+        return runs
 
     # -- the package's own words ---------------------------------------------------------------
     def gettext(self, msgid: str) -> str:
@@ -85,9 +83,9 @@ class Localizer:
     def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
         return self.ui.npgettext(context, singular, plural, n)
 
-    def ui_markup(self, context: str, msgid: str, **values) -> Markup:
-        """A UI string with %(name)s values: the catalog text is escaped, the values escaped unless Markup."""
-        return escape(self.pgettext(context, msgid)) % values
+    def ui_rich(self, context: str, msgid: str, **values: Rich | str) -> Rich:
+        """A UI string with %(name)s values, each a text or runs (a link, say)."""
+        return rich.fill(self.pgettext(context, msgid), values)
 
     # -- numbers, dates, enumerations -------------------------------------------------------------
     def number(self, value, places: int | None = None) -> str:
@@ -103,9 +101,14 @@ class Localizer:
     def date(self, value: dt.date, format: str = "long") -> str:
         return format_date(value, format=format, locale=self.locale)
 
-    def format_list(self, items: list) -> Markup:
-        parts = [str(escape(i)) for i in items]
-        return Markup(format_list(parts, locale=self.locale))
+    def format_list(self, items: list[Rich]) -> Rich:
+        """`items` joined as the language joins a list ("a, b and c", "a, b i c")."""
+        marks = [f"\ue000{i}\ue001" for i in range(len(items))]
+        joined = format_list(marks, locale=self.locale)
+        out: list[rich.Inline] = []
+        for i, piece in enumerate(re.split("\ue000(\\d+)\ue001", joined)):
+            out.extend(items[int(piece)] if i % 2 else rich.text(piece))
+        return Rich(out)
 
     def letter(self, n: int) -> str:
         letters = self.pgettext(
@@ -121,8 +124,3 @@ class Localizer:
             out.append(mark * count)
         return "".join(out)
 
-
-def css_string(text: str) -> str:
-    """`text` as a CSS string literal; every non-ASCII or special character escaped, so nothing breaks out."""
-    # A space after a hex escape ends it (and is swallowed), so every escape gets one of its own.
-    return '"' + re.sub(r'[^A-Za-z0-9 .,:;!?()\-]', lambda m: f"\\{ord(m.group(0)):x} ", text) + '"'

@@ -8,7 +8,6 @@ from decimal import Decimal
 from typing import Iterator
 
 from babel.dates import format_skeleton
-from markupsafe import Markup
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..errors import Position, Problems
@@ -381,15 +380,15 @@ def _check_placeholders(src, data, problems) -> None:
                 kind, arg = m.group(1), m.group(2)
                 if kind not in ("num", "date"):
                     problems.add(where, f"unknown placeholder '{m.group(0)}'", PLACEHOLDERS)
-                elif kind == "num" and _as_number(arg) is None:
+                elif kind == "num" and as_number(arg) is None:
                     problems.add(where, f"'{arg}' in {m.group(0)} is not a number", "{num:30}, {num:-3}, {num:2.5}")
-                elif kind == "date" and _as_date(arg) is None:
+                elif kind == "date" and as_date(arg) is None:
                     problems.add(where, f"'{arg}' in {m.group(0)} is not a date", "{date:1920-08-11}")
 
     walk(data)
 
 
-def _as_number(text: str) -> int | float | None:
+def as_number(text: str) -> int | float | None:
     try:
         return int(text)
     except ValueError:
@@ -399,7 +398,7 @@ def _as_number(text: str) -> int | float | None:
             return None
 
 
-def _as_date(text: str) -> dt.date | None:
+def as_date(text: str) -> dt.date | None:
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
@@ -423,58 +422,3 @@ def link(card: Card, models: dict, problems: Problems) -> None:
                          "in a card", f"a table: {known}")
         else:
             section.table = target
-
-
-# --- localizing --------------------------------------------------------------------------------
-
-def localize(card: Card, lz, edition=None) -> dict:
-    """The card in the language of `lz`: text as safe HTML, numbers and labels made per locale."""
-
-    def resolve(kind: str, arg: str) -> Markup:
-        if kind == "num":
-            return Markup.escape(lz.number(_as_number(arg)))
-        return Markup.escape(format_skeleton("MMMMd", _as_date(arg), locale=lz.locale))
-
-    def rich(text: Text | None) -> Markup | None:
-        return lz.rich(text, resolve) if text else None
-
-    def label(section: Section, n: int) -> str | None:
-        if section.kind not in ("steps", "ladder"):
-            return None
-        if section.numbering == "decimal":
-            return lz.number(n)
-        letter = lz.letter(n)
-        return letter.upper() if section.numbering == "upper" else letter
-
-    def value(section: Section, item: Item) -> str | None:
-        if item.points is None:
-            return None
-        if section.kind == "scoring":
-            return lz.signed(item.points)
-        return lz.npgettext("points awarded, e.g. in a tournament ranking", "%(points)s point", "%(points)s points",
-                            abs(item.points)) % {"points": lz.number(item.points)}
-
-    def section(s: Section) -> dict:
-        return {
-            "id": s.id, "kind": s.kind, "title": lz.text(s.title) if s.title else None,
-            "intro": rich(s.intro), "note": rich(s.note),
-            "items": [{"id": i.id, "label": label(s, n), "value": value(s, i), "glyph": i.glyph,
-                       "term": rich(i.term), "text": rich(i.text)} for n, i in enumerate(s.items, start=1)],
-            # an embedded table, as the table kind localizes it (numbers per language and edition)
-            "aid": tables.localize(s.table, lz, edition) if s.table else None,
-        }
-
-    face_names = {"front": lz.pgettext("face of a card", "Front"), "back": lz.pgettext("face of a card", "Back")}
-    signature = None
-    if card.signature:
-        role, name, face = card.signature
-        signature = {"role": lz.text(role), "name": name, "face": face}
-    return {
-        "id": card.id,
-        "title": lz.text(card.title),
-        "subtitle": lz.text(card.subtitle) if card.subtitle else None,
-        "size": {"name": card.size_name, "width": lz.number(card.width), "height": lz.number(card.height)},
-        "faces": [{"id": f, "name": face_names[f], "sections": [section(s) for s in card.on(f)]}
-                  for f in card.faces],
-        "signature": signature,
-    }

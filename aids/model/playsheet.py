@@ -187,22 +187,3 @@ def link(sheet: Playsheet, models: dict, problems: Problems) -> None:
             problems.add(block.where, f"reference to unknown table '{block.table_id}'", ", ".join(known) or "a table aid")
         else:
             block.table = target
-
-
-# --- localizing and printing -------------------------------------------------------------------
-
-def localize(sheet: Playsheet, lz, edition=None) -> dict:
-    blocks = []
-    for block in sheet.blocks:
-        if block.table:
-            blocks.append({"type": "table", "span": block.span, "table": tables.localize_table(block.table, lz, edition)})
-        elif block.checklist:
-            blocks.append({"type": "checklist", "span": block.span, "title": lz.text(block.checklist.title),
-                           "items": [lz.rich(t, lambda kind, target: "") for t in block.checklist.items]})
-    return {
-        "title": lz.text(sheet.title),
-        "subtitle": lz.text(sheet.subtitle) if sheet.subtitle else "",
-        "columns": sheet.page.columns,
-        "type_size": sheet.page.type,
-        "blocks": blocks,
-    }

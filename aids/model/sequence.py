@@ -5,7 +5,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from markupsafe import Markup
+from ..localize import rich
+from ..localize.rich import Link, Rich
 
 from ..errors import Problems
 from ..source.yamlfile import Source, check_id, check_map, is_text, text_at
@@ -276,85 +277,3 @@ def _check_references(src: Source, data, seq: Sequence, problems: Problems) -> N
     for node in data["phases"]:
         if hasattr(node, "get"):
             walk_steps(node.get("steps"))
-
-
-# --- localizing --------------------------------------------------------------------------------
-
-def localize(seq: Sequence, lz, edition=None, rules: dict[str, str] | None = None) -> dict:
-    """The template context of `seq` in the language of `lz`: numbers, letters and references made.
-
-    `rules` maps rule numbers to anchors of the document embedding the sequence (a booklet), so
-    that a `rule:4.1` reference becomes a link there; on its own page it stays plain text.
-    """
-
-    def label(index: tuple[int, ...]) -> list[str]:
-        marks = []
-        for level, n in enumerate(index):
-            marks.append(str(n) if level == 0 else lz.letter(n) if level == 1 else lz.roman(n))
-        return marks
-
-    def anchor(node: Phase | Step) -> str:
-        return node.id if isinstance(node, Phase) else node.path
-
-    def ref_label(target: str) -> tuple[str, str | None]:
-        rule = RULE.match(target)
-        if rule:
-            return rule.group(1), (rules or {}).get(rule.group(1))
-        node = seq.find(target)
-        if isinstance(node, Phase):
-            return seq.number(node), anchor(node)
-        phase = seq.find(target.split("/", 1)[0])
-        step = ".".join(label(node.index))
-        return lz.pgettext("reference to a step: %(phase)s is a phase number like 3.2.4, "
-                           "%(step)s a step like 2.c", "%(phase)s Step %(step)s") % {
-            "phase": seq.number(phase), "step": step}, anchor(node)
-
-    def link(target: str) -> Markup:
-        text, href = ref_label(target)
-        return Markup('<a class="ref" href="#{}">{}</a>').format(href, text) if href else Markup.escape(text)
-
-    def resolve(kind: str, target: str) -> Markup:
-        if kind == "see":
-            return lz.ui_markup("see", "see %(ref)s", ref=link(target))
-        return link(target)
-
-    def see_list(targets: list[str]) -> Markup | None:
-        if not targets:
-            return None
-        refs = lz.format_list([link(t) for t in targets])
-        return lz.ui_markup("see", "see %(ref)s", ref=refs)
-
-    def steps_of(steps: list[Step]) -> list[dict]:
-        return [{
-            "anchor": anchor(s),
-            "label": label(s.index)[-1],
-            "level": len(s.index),
-            "text": lz.rich(s.text, resolve),
-            "note": lz.rich(s.note, resolve) if s.note else None,
-            "see": see_list(s.see),
-            "steps": steps_of(s.steps),
-        } for s in steps]
-
-    def side_name(side_id: str) -> str:
-        side = seq.side(side_id)
-        return lz.text(side.name) if side else lz.pgettext("side", "Both sides")
-
-    phases = []
-    for phase in seq.phases:
-        mirror = None
-        if phase.mirror_of is not None:
-            target = phase.mirror_of
-            mirror = lz.ui_markup(
-                "mirrored phase; %(title)s is the other phase's title",
-                "Analogously to “%(title)s” (see %(number)s), with the sides swapped.",
-                title=lz.text(target.title),
-                number=Markup('<a class="ref" href="#{}">{}</a>').format(anchor(target), seq.number(target)))
-        phases.append({
-            "anchor": anchor(phase),
-            "number": seq.number(phase),
-            "title": lz.text(phase.title),
-            "side": side_name(phase.side),
-            "mirror": mirror,
-            "steps": steps_of(phase.steps),
-        })
-    return {"title": lz.text(seq.title), "section": seq.section, "phases": phases}

@@ -9,7 +9,6 @@ import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from markupsafe import Markup
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
@@ -19,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableStyle
 
 from ..errors import AidsError, Problem
+from ..localize.rich import Rich, Span
 from ..model.card import MM, PAPERS, Card
 from .pdf import fonts_dir
 from .rendered import Rendered
@@ -44,41 +44,32 @@ def register_fonts() -> None:
                                       boldItalic=family + "-BoldOblique")
 
 
-# --- text: the localized HTML as ReportLab paragraph markup --------------------------------------
+# --- text: localized runs as ReportLab paragraph markup -----------------------------------------
 
 _TAG = re.compile(r"(<[^>]*>)")
-_TAGS = {"em": "i", "i": "i", "strong": "b", "b": "b"}
 
 
-def para_markup(rich) -> str:
-    """Safe HTML (lz.rich: <em>, <strong>, escaped text) as ReportLab markup: emphasis kept, other tags dropped.
-
-    Text between tags is unescaped and escaped again for ReportLab's parser, so a translator's "<" or "&"
-    stays text and cannot open a tag.
-    """
+def markup(value: Rich | str | None) -> str:
+    """Localized text as ReportLab paragraph markup: emphasis as <i>/<b>, every text escaped for
+    ReportLab's parser, so a translator's "<" or "&" stays text and cannot open a tag."""
+    if value is None:
+        return ""
+    if not isinstance(value, Rich):
+        return escape(str(value))
     out = []
-    for token in _TAG.split(str(rich)):
-        if token.startswith("<"):
-            m = re.match(r"<(/?)(\w+)", token)
-            tag = _TAGS.get(m.group(2).lower()) if m else None
-            if tag:
-                out.append(f"<{m.group(1)}{tag}>")
+    for part in value:
+        if isinstance(part, Span):
+            text = escape(part.text)
+            text = f"<b>{text}</b>" if part.strong else text
+            out.append(f"<i>{text}</i>" if part.em else text)
         else:
-            out.append(escape(html.unescape(token)))
+            out.append(markup(part.parts))
     return "".join(out)
 
 
-def plain(text: str) -> str:
-    return escape(str(text))
-
-
-def markup_of(text) -> str:
-    """Localized text as ReportLab markup: safe HTML (lz.rich, ui_markup) converted, anything else escaped."""
-    return para_markup(text) if isinstance(text, Markup) else plain(text)
-
-
-def visible(markup: str) -> str:
-    return html.unescape(_TAG.sub("", markup))
+def visible(text: str) -> str:
+    """The characters a reader sees of ReportLab markup made by `markup`."""
+    return html.unescape(_TAG.sub("", text))
 
 
 # --- one face as flowables, at one type size ---------------------------------------------------
@@ -139,30 +130,30 @@ def face_story(face: Face, size: float, width: float) -> list[Flowable]:
         flowable._aids_section = section
         story.append(flowable)
 
-    def para(markup: str, style, section: str, **kw) -> Paragraph:
-        _check_glyphs(face, markup, style.fontName, section)
-        return Paragraph(markup, style, **kw)
+    def para(text: str, style, section: str, **kw) -> Paragraph:
+        _check_glyphs(face, text, style.fontName, section)
+        return Paragraph(text, style, **kw)
 
     loc = face.localized
     if face.face["id"] == face.card.faces[0]:
-        add(para(plain(loc["title"]), st.title, "title"), "title")
+        add(para(markup(loc["title"]), st.title, "title"), "title")
         if loc["subtitle"]:
-            add(para(plain(loc["subtitle"]), st.subtitle, "subtitle"), "subtitle")
+            add(para(markup(loc["subtitle"]), st.subtitle, "subtitle"), "subtitle")
     else:
-        add(para(plain(loc["title"]), st.running, "title"), "title")
+        add(para(markup(loc["title"]), st.running, "title"), "title")
     for section in face.face["sections"]:
         sid = section["id"]
         if section["title"]:
-            add(keep(para(plain(section["title"]), st.heading, sid), st), sid)
+            add(keep(para(markup(section["title"]), st.heading, sid), st), sid)
         if section["intro"]:
-            add(keep(para(para_markup(section["intro"]), st.body, sid), st), sid)
+            add(keep(para(markup(section["intro"]), st.body, sid), st), sid)
         for flowable in _items(face, section, st, width, para):
             add(flowable, sid)
         if section["note"]:
-            add(para(para_markup(section["note"]), st.note, sid), sid)
+            add(para(markup(section["note"]), st.note, sid), sid)
     signature = loc["signature"]
     if signature and signature["face"] == face.face["id"]:
-        line = para(f"{plain(signature['role'])}<br/><b>{plain(signature['name'])}</b>", st.signature, "signature")
+        line = para(f"{markup(signature['role'])}<br/><b>{markup(signature['name'])}</b>", st.signature, "signature")
         table = Table([[line]], colWidths=[min(width, 40 * size)], hAlign="RIGHT", style=TableStyle([
             ("FONTNAME", (0, 0), (-1, -1), BODY), ("LINEABOVE", (0, 0), (-1, 0), 0.5, INK),
             ("TOPPADDING", (0, 0), (-1, -1), size * 0.2), ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
@@ -182,25 +173,25 @@ def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Fl
     if kind == "table":
         return _embedded_table(section, st, width, para)
     if kind == "rules":
-        return [para(para_markup(i["text"]), st.bullet, sid, bulletText="•") for i in items]
+        return [para(markup(i["text"]), st.bullet, sid, bulletText="•") for i in items]
     if kind == "steps":
-        return [para(para_markup(i["text"]), st.step, sid, bulletText=f"{i['label']}.") for i in items]
+        return [para(markup(i["text"]), st.step, sid, bulletText=f"{i['label']}.") for i in items]
     if kind == "text":
-        return [para(para_markup(i["text"]), st.body, sid) for i in items]
+        return [para(markup(i["text"]), st.body, sid) for i in items]
     # legend, scoring, ranking, ladder: a two-column table, the key on the left
     keys = []
     for i in items:
         if kind == "legend":
-            glyph = f"{plain(i['glyph'])} " if i["glyph"] else ""
-            keys.append((f"{glyph}{para_markup(i['term'])}", st.term))
+            glyph = f"{markup(i['glyph'])} " if i["glyph"] else ""
+            keys.append((f"{glyph}{markup(i['term'])}", st.term))
         elif kind == "ladder":
-            keys.append((f"{plain(i['label'])}. {para_markup(i['term'])}", st.term))
+            keys.append((f"{markup(i['label'])}. {markup(i['term'])}", st.term))
         else:
-            keys.append((plain(i["value"]), st.value))
+            keys.append((markup(i["value"]), st.value))
     pad = st.size * 0.3
     key_width = max(pdfmetrics.stringWidth(visible(k), BODY + "-Bold", st.size) for k, _ in keys) + 2 * pad + 1
     key_width = min(key_width, width * 0.45)
-    rows = [[para(k, style, sid), para(para_markup(i["text"]), st.cell, sid)] for (k, style), i in zip(keys, items)]
+    rows = [[para(k, style, sid), para(markup(i["text"]), st.cell, sid)] for (k, style), i in zip(keys, items)]
     return [Table(rows, colWidths=[key_width, width - key_width], style=TableStyle([
         ("FONTNAME", (0, 0), (-1, -1), BODY),  # tables default to Helvetica, a font that is never embedded
         ("FONTSIZE", (0, 0), (-1, -1), st.size),
@@ -217,16 +208,16 @@ def _embedded_table(section: dict, st: Styles, width: float, para) -> list[Flowa
     if section["aid"] is None:  # not linked (a card read on its own, outside a build)
         return []
     sid, t = section["id"], section["aid"]["table"]
-    caption = markup_of(t["title"]) + (f" <i>{markup_of(t['intro'])}</i>" if t["intro"] else "")
+    caption = markup(t["title"]) + (f" <i>{markup(t['intro'])}</i>" if t["intro"] else "")
     # (content, colspan, rowspan) per cell, header rows first; None is a blank cell
-    head = [[(para(markup_of(h["text"]), st.header_number if h["num"] else st.header, sid) if h["scope"] else None,
+    head = [[(para(markup(h["text"]), st.header_number if h["num"] else st.header, sid) if h["scope"] else None,
               h["colspan"], h["rowspan"]) for h in row] for row in t["head"]]
     body = []
     for row in t["body"]:
-        cells = [(para(markup_of(row["th"] if row["th"] is not None else ""), st.cell, sid), 1, 1)]
-        cells += [(para(markup_of(c["text"]), st.number if c["num"] else st.cell, sid), 1, 1) for c in row["cells"]]
+        cells = [(para(markup(row["th"] if row["th"] is not None else ""), st.cell, sid), 1, 1)]
+        cells += [(para(markup(c["text"]), st.number if c["num"] else st.cell, sid), 1, 1) for c in row["cells"]]
         if row["key"] is not None:
-            cells.append((para(markup_of(row["key"]), st.cell, sid), 1, 1))
+            cells.append((para(markup(row["key"]), st.cell, sid), 1, 1))
         body.append(cells)
     data, spans, blanks = _grid(head + body, len(t["widths"]))
     pad = st.size * 0.3
@@ -247,7 +238,7 @@ def _embedded_table(section: dict, st: Styles, width: float, para) -> list[Flowa
     table = Table(data, colWidths=widths, repeatRows=len(head), style=TableStyle(style), hAlign="LEFT",
                   spaceAfter=st.size * 0.3)
     table._aids_cramped = cramped  # fit() shrinks the type until no word breaks
-    notes = [para(markup_of(n), st.note, sid) for n in t["notes"]]
+    notes = [para(markup(n), st.note, sid) for n in t["notes"]]
     return [keep(para(caption, st.caption, sid), st), table, *notes]
 
 
@@ -301,10 +292,10 @@ def _char_map(name: str) -> dict:
     return pdfmetrics.getFont(name).face.charToGlyph
 
 
-def _check_glyphs(face: Face, markup: str, font: str, section: str) -> None:
+def _check_glyphs(face: Face, text: str, font: str, section: str) -> None:
     """A character the package's fonts lack would print as an empty box: refuse it, naming where it is."""
     covered = coverage(font.split("-")[0])
-    missing = sorted({ch for ch in visible(markup) if ord(ch) >= 32 and ord(ch) not in covered})
+    missing = sorted({ch for ch in visible(text) if ord(ch) >= 32 and ord(ch) not in covered})
     if missing:
         chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
         raise AidsError(Problem(face.where(section),

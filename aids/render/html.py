@@ -4,11 +4,13 @@ from __future__ import annotations
 import functools
 import re
 from importlib import resources
+from typing import Any
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from ..localize.localizer import Localizer, css_string
+from ..localize.localizer import Localizer
+from ..localize.rich import Link, Rich, Span
 
 
 @functools.lru_cache(maxsize=1)
@@ -20,10 +22,38 @@ def environment() -> jinja2.Environment:
         extensions=["jinja2.ext.i18n"],
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=finalize,
     )
     env.filters["css_string"] = lambda text: Markup(css_string(str(text)))
     env.filters["css_content"] = css_content
     return env
+
+
+def finalize(value: Any) -> Any:
+    """What `{{ ... }}` prints: localized runs as HTML, anything else as Jinja2 prints it (escaped)."""
+    return to_html(value) if isinstance(value, Rich) else value
+
+
+_STYLES = (("code", "code"), ("strong", "strong"), ("em", "em"))
+
+
+def to_html(rich: Rich) -> Markup:
+    """Localized runs as HTML: every text escaped, emphasis as <em>/<strong>/<code>, links and marked parts."""
+    out = []
+    for part in rich:
+        if isinstance(part, Span):
+            html = escape(part.text)
+            for flag, tag in _STYLES:
+                if getattr(part, flag):
+                    html = Markup("<{0}>{1}</{0}>").format(Markup(tag), html)
+            out.append(html)
+        elif isinstance(part, Link):
+            out.append(Markup('<a class="ref" href="#{}">{}</a>').format(part.href, to_html(part.parts)))
+        elif part.role == "source":
+            out.append(Markup('<span lang="{}">{}</span>').format(part.lang, to_html(part.parts)))
+        else:
+            out.append(Markup('<span class="{}">{}</span>').format(part.role, to_html(part.parts)))
+    return Markup("").join(out)
 
 
 def ui_functions(lz: Localizer) -> dict:
@@ -62,3 +92,9 @@ def css_content(text: str, **counters: str) -> Markup:
     if text[pos:]:
         parts.append(css_string(text[pos:]))
     return Markup(" ".join(parts) or '""')
+
+
+def css_string(text: str) -> str:
+    """`text` as a CSS string literal; every non-ASCII or special character escaped, so nothing breaks out."""
+    # A space after a hex escape ends it (and is swallowed), so every escape gets one of its own.
+    return '"' + re.sub(r'[^A-Za-z0-9 .,:;!?()\-]', lambda m: f"\\{ord(m.group(0)):x} ", text) + '"'

@@ -2,10 +2,10 @@
 import datetime as dt
 import gettext
 
-from markupsafe import Markup
-
 from aids.errors import Position
-from aids.localize.localizer import Localizer, css_string
+from aids.localize.localizer import Localizer
+from aids.localize.rich import Link, Rich, text
+from aids.render.html import css_string, to_html
 from aids.model.text import Text, placeholder_mismatch
 
 TEXT = Text("Rozstrzygnij w {ref:a/b}, *kursywa*.", "seq/x", "Step 1", Position("s.yaml", 3, 5))
@@ -17,7 +17,7 @@ def lz(lang, msgstr="", fuzzy=False):
 
 
 def resolve(kind, target):
-    return Markup('<a href="#{}">N</a>').format(target)
+    return Rich([Link(text("N"), target)])
 
 
 def test_source_language_needs_no_catalog():
@@ -25,13 +25,13 @@ def test_source_language_needs_no_catalog():
 
 
 def test_translation_used_and_markdown_rendered():
-    html = lz("en", "Resolve in {ref:a/b}, *italics*.").rich(TEXT, resolve)
-    assert html == 'Resolve in <a href="#a/b">N</a>, <em>italics</em>.'
+    html = to_html(lz("en", "Resolve in {ref:a/b}, *italics*.").rich(TEXT, resolve))
+    assert html == 'Resolve in <a class="ref" href="#a/b">N</a>, <em>italics</em>.'
 
 
 def test_untranslated_falls_back_to_source_marked_with_its_language():
     view = lz("en")
-    assert view.rich(TEXT, resolve).startswith('<span lang="pl">Rozstrzygnij')
+    assert to_html(view.rich(TEXT, resolve)).startswith('<span lang="pl">Rozstrzygnij')
     assert [(f.text.context, f.reason) for f in view.fallbacks] == [("seq/x", "untranslated")]
 
 
@@ -55,7 +55,7 @@ def test_translation_must_keep_emphasis_strong_and_code_spans():
 
 
 def test_markup_in_a_translation_is_escaped():
-    html = lz("en", "<script>alert(1)</script> {ref:a/b} *x* <b onclick=x>").rich(TEXT, resolve)
+    html = to_html(lz("en", "<script>alert(1)</script> {ref:a/b} *x* <b onclick=x>").rich(TEXT, resolve))
     assert "<script>" not in html and "&lt;script&gt;" in html and "<b " not in html
 
 
@@ -64,9 +64,10 @@ def test_ui_strings_are_escaped_values_too():
         def pgettext(self, context, message):
             return "<i>see</i> %(ref)s"
     view = Localizer("en", "pl", {}, Evil())
-    out = view.ui_markup("see", "see %(ref)s", ref="<b>x</b>")
+    out = to_html(view.ui_rich("see", "see %(ref)s", ref="<b>x</b>"))
     assert out == "&lt;i&gt;see&lt;/i&gt; &lt;b&gt;x&lt;/b&gt;"
-    assert view.ui_markup("see", "see %(ref)s", ref=Markup("<a>1</a>")) == "&lt;i&gt;see&lt;/i&gt; <a>1</a>"
+    link = Rich([Link(text("1"), "r")])
+    assert to_html(view.ui_rich("see", "see %(ref)s", ref=link)) == '&lt;i&gt;see&lt;/i&gt; <a class="ref" href="#r">1</a>'
 
 
 def test_numbers_dates_and_lists_per_locale():
@@ -75,7 +76,7 @@ def test_numbers_dates_and_lists_per_locale():
     assert lz("pl").date(day) == "29 lutego 2020"
     assert lz("en").date(day) == "February 29, 2020"
     assert lz("ru").date(day) == "29 февраля 2020\u202fг."
-    assert lz("pl").format_list(["a", "b", "c"]) == "a, b i c"
+    assert lz("pl").format_list([text("a"), text("b"), text("c")]).plain() == "a, b i c"
 
 
 def test_css_string_cannot_break_out():

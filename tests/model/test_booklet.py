@@ -5,9 +5,10 @@ from aids import pipeline, reading
 from aids.localize import ui
 from aids.config import read_project
 from aids.localize.localizer import Localizer
+from aids.localize import booklet as booklet_text
 from aids.model import booklet
 
-from ..helpers import DEMO_SEQUENCE, make_project
+from ..helpers import as_html, DEMO_SEQUENCE, make_project
 
 BOOKLET = """\
 kind: booklet
@@ -122,7 +123,7 @@ def localized(root, lang="pl"):
     aids, errors, proj, game = read_all(root)
     assert not errors, errors
     lz = pipeline.localizer(proj, game, lang)
-    return booklet.localize(aids["rules"].model, lz), lz
+    return as_html(booklet_text.localize(aids["rules"].model, lz)), lz
 
 
 def error_of(tmp_path, **changes) -> str:
@@ -202,7 +203,7 @@ def translated(tmp_path, msgstr: str):
     aids, errors, proj, game = read_all(root)
     text = next(t for t in aids["rules"].model.messages() if t.context == "rules/a" and t.msgid != "A")
     lz = Localizer("en", "pl", {(text.context, text.msgid): (msgstr, False)}, ui.ui_translations("en"))
-    para = next(b for b in booklet.localize(aids["rules"].model, lz)["blocks"] if b["type"] == "paragraph")
+    para = next(b for b in as_html(booklet_text.localize(aids["rules"].model, lz))["blocks"] if b["type"] == "paragraph")
     return para["text"], [f for f in lz.fallbacks if f.text == text]
 
 
@@ -238,12 +239,12 @@ def test_term_shows_nothing_beside_it_when_its_name_already_says_it(tmp_path):
     root = project(tmp_path, rules_yaml=BOOKLET + "  - {id: rzoc, term: ograniczona strefa, original: Restricted ZOC}\n")
     m = model(root)
     zoc, fatigue, rzoc = m.term("zoc"), m.term("fatigue"), m.term("rzoc")
-    assert booklet.beside(m, zoc, "strefa kontroli") == "ZOC"
-    assert booklet.beside(m, zoc, "zone of control (ZOC)") == ""
-    assert booklet.beside(m, fatigue, "zmęczenie") == "fatigue"
-    assert booklet.beside(m, fatigue, "Fatigue") == ""  # an English reader reads the original already
-    assert booklet.beside(m, rzoc, "ograniczona strefa") == "Restricted ZOC"
-    assert booklet.beside(m, rzoc, "restricted zone of control") == ""  # ZOC spelled out by the glossary
+    assert booklet_text.beside(m, zoc, "strefa kontroli") == "ZOC"
+    assert booklet_text.beside(m, zoc, "zone of control (ZOC)") == ""
+    assert booklet_text.beside(m, fatigue, "zmęczenie") == "fatigue"
+    assert booklet_text.beside(m, fatigue, "Fatigue") == ""  # an English reader reads the original already
+    assert booklet_text.beside(m, rzoc, "ograniczona strefa") == "Restricted ZOC"
+    assert booklet_text.beside(m, rzoc, "restricted zone of control") == ""  # ZOC spelled out by the glossary
 
 
 def test_abbreviations_generated_from_the_glossary(tmp_path):

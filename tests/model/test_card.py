@@ -110,7 +110,7 @@ read = read_demo
 
 
 def localized(root, lang):
-    return localized_demo(root, lang, card)
+    return localized_demo(root, lang)
 
 
 def error_of(tmp_path, source) -> str:
@@ -173,9 +173,11 @@ def test_messages_have_stable_contexts(tmp_path):
 
 
 def test_catalog_text_cannot_inject_markup():
-    assert card_pdf.para_markup(Markup("a &lt;b&gt;x&lt;/b&gt; &amp; <em>y</em> <strong>z</strong>")) == \
+    from aids.localize.rich import Marked, Rich, parse
+    assert card_pdf.markup(parse("a <b>x</b> & *y* **z**", lambda kind, target: Rich())) == \
         "a &lt;b&gt;x&lt;/b&gt; &amp; <i>y</i> <b>z</b>"
-    assert card_pdf.para_markup(Markup('<span lang="pl">&lt;font color=red&gt;</span>')) == "&lt;font color=red&gt;"
+    untranslated = Rich([Marked(parse("<font color=red>", lambda kind, target: Rich()), "source", "pl")])
+    assert card_pdf.markup(untranslated) == "&lt;font color=red&gt;"
 
 
 def test_a_translators_markup_prints_as_text(tmp_path):

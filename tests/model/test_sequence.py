@@ -11,7 +11,7 @@ read = read_demo
 
 
 def localized(root, lang):
-    return localized_demo(root, lang, sequence)
+    return localized_demo(root, lang)
 
 
 def flat(steps, out=None):

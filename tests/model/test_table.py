@@ -7,11 +7,12 @@ import pytest
 from aids import pipeline, reading
 from aids.config import read_project
 from aids.errors import AidsError
+from aids.localize import table as table_text
 from aids.model import table as tables
 from aids.model.quantity import (Dash, Empty, Frac, Measure, Num, Percent, Quantity, Range, format_value,
                                  parse_value)
 
-from ..helpers import DEMO_PLAYSHEET, make_project, page_sizes_mm
+from ..helpers import as_html, DEMO_PLAYSHEET, make_project, page_sizes_mm
 
 @pytest.fixture
 def sheet(tmp_path):
@@ -33,7 +34,7 @@ def localized_table(root, table_id, lang, edition=None):
     project, game, aids, errors = read_all(root)
     assert not errors
     ed = next((e for e in game.editions if e.id == edition), None)
-    return tables.localize_table(aids[table_id].model, pipeline.localizer(project, game, lang), ed)
+    return as_html(table_text.localize_table(aids[table_id].model, pipeline.localizer(project, game, lang), ed))
 
 
 def cells(ctx):

@@ -1,0 +1,66 @@
+"""A referee card in one language: its faces and sections, numbers, dates and labels made per locale."""
+from __future__ import annotations
+
+from typing import Any
+
+from babel.dates import format_skeleton
+
+from ..config import Edition
+from ..model.card import Card, Item, Section, as_date, as_number
+from ..model.text import Text
+from . import rich
+from .localizer import Localizer
+from .rich import Rich
+from .table import localize as localize_table
+
+def localize(card: Card, lz: Localizer, edition: Edition | None = None) -> dict[str, Any]:
+    """The card in the language of `lz`: text as runs, numbers and labels made per locale."""
+
+    def resolve(kind: str, arg: str) -> Rich:
+        if kind == "num":
+            return rich.text(lz.number(as_number(arg)))
+        return rich.text(format_skeleton("MMMMd", as_date(arg), locale=lz.locale))
+
+    def runs(text: Text | None) -> Rich | None:
+        return lz.rich(text, resolve) if text else None
+
+    def label(section: Section, n: int) -> str | None:
+        if section.kind not in ("steps", "ladder"):
+            return None
+        if section.numbering == "decimal":
+            return lz.number(n)
+        letter = lz.letter(n)
+        return letter.upper() if section.numbering == "upper" else letter
+
+    def value(section: Section, item: Item) -> str | None:
+        if item.points is None:
+            return None
+        if section.kind == "scoring":
+            return lz.signed(item.points)
+        return lz.npgettext("points awarded, e.g. in a tournament ranking", "%(points)s point", "%(points)s points",
+                            abs(item.points)) % {"points": lz.number(item.points)}
+
+    def section(s: Section) -> dict[str, Any]:
+        return {
+            "id": s.id, "kind": s.kind, "title": lz.text(s.title) if s.title else None,
+            "intro": runs(s.intro), "note": runs(s.note),
+            "items": [{"id": i.id, "label": label(s, n), "value": value(s, i), "glyph": i.glyph,
+                       "term": runs(i.term), "text": runs(i.text)} for n, i in enumerate(s.items, start=1)],
+            # an embedded table, as the table kind localizes it (numbers per language and edition)
+            "aid": localize_table(s.table, lz, edition) if s.table else None,
+        }
+
+    face_names = {"front": lz.pgettext("face of a card", "Front"), "back": lz.pgettext("face of a card", "Back")}
+    signature = None
+    if card.signature:
+        role, name, face = card.signature
+        signature = {"role": lz.text(role), "name": name, "face": face}
+    return {
+        "id": card.id,
+        "title": lz.text(card.title),
+        "subtitle": lz.text(card.subtitle) if card.subtitle else None,
+        "size": {"name": card.size_name, "width": lz.number(card.width), "height": lz.number(card.height)},
+        "faces": [{"id": f, "name": face_names[f], "sections": [section(s) for s in card.on(f)]}
+                  for f in card.faces],
+        "signature": signature,
+    }

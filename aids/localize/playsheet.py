@@ -1,0 +1,25 @@
+"""A playsheet in one language and edition: its tables and checklists."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..config import Edition
+from ..model.playsheet import Playsheet
+from .localizer import Localizer
+from .table import localize_table
+
+def localize(sheet: Playsheet, lz: Localizer, edition: Edition | None = None) -> dict[str, Any]:
+    blocks: list[dict[str, Any]] = []
+    for block in sheet.blocks:
+        if block.table:
+            blocks.append({"type": "table", "span": block.span, "table": localize_table(block.table, lz, edition)})
+        elif block.checklist:
+            blocks.append({"type": "checklist", "span": block.span, "title": lz.text(block.checklist.title),
+                           "items": [lz.rich(t) for t in block.checklist.items]})
+    return {
+        "title": lz.text(sheet.title),
+        "subtitle": lz.text(sheet.subtitle) if sheet.subtitle else "",
+        "columns": sheet.page.columns,
+        "type_size": sheet.page.type,
+        "blocks": blocks,
+    }

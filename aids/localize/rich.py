@@ -1,0 +1,129 @@
+"""Localized text as plain values: runs of text with their emphasis, links to anchors, and marked parts
+(a glossary term, its original name, text left in the source language). Each renderer makes its own
+markup of them (render/html.py for HTML, render/card_pdf.py for ReportLab); nothing here is HTML."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Union
+
+from ..model.text import INLINE, PLACEHOLDER
+
+
+@dataclass(frozen=True)
+class Span:
+    """Text in one style."""
+    text: str
+    em: bool = False
+    strong: bool = False
+    code: bool = False
+
+
+@dataclass(frozen=True)
+class Link:
+    """A reference to an anchor of the same document (a rule, a phase, a step)."""
+    parts: Rich
+    href: str
+
+
+@dataclass(frozen=True)
+class Marked:
+    """Parts with a role of their own: "term", "original" (a term's original name), "source" (text left in
+    the source language `lang`, untranslated)."""
+    parts: Rich
+    role: str
+    lang: str = ""
+
+
+Inline = Union[Span, Link, Marked]
+
+
+class Rich(tuple[Inline, ...]):
+    """A localized text: a sequence of inline parts."""
+
+    def __new__(cls, parts: Iterable[Inline] = ()) -> Rich:
+        merged: list[Inline] = []
+        for part in parts:
+            last = merged[-1] if merged else None
+            if isinstance(part, Span) and isinstance(last, Span) and (last.em, last.strong, last.code) == \
+                    (part.em, part.strong, part.code):
+                merged[-1] = replace(last, text=last.text + part.text)  # one run a style: "a " + "b" is "a b"
+            elif not (isinstance(part, Span) and not part.text):
+                merged.append(part)
+        return super().__new__(cls, tuple(merged))
+
+    def __add__(self, other: object) -> Rich:  # type: ignore[override]
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Rich((*self, *other))
+
+    def plain(self) -> str:
+        """The words alone (for a PDF bookmark, a document title)."""
+        return "".join(p.text if isinstance(p, Span) else p.parts.plain() for p in self)
+
+
+def text(value: str) -> Rich:
+    return Rich([Span(value)]) if value else Rich()
+
+
+Resolve = Callable[[str, str], Rich]
+
+
+def parse(source: str, resolve: Resolve) -> Rich:
+    """Inline Markdown (emphasis, strong, code spans, backslash escapes) into runs; each placeholder
+    ({ref:x}, {see:x}, ...) replaced by what `resolve(kind, target)` makes of it. Markup typed into the
+    text (<b>) stays text: no raw HTML is parsed."""
+    tokens = INLINE.parseInline(source)
+    children = tokens[0].children if tokens and tokens[0].children else []
+    out: list[Inline] = []
+    em = strong = False
+    for token in children:
+        if token.type in ("em_open", "em_close"):
+            em = token.type == "em_open"
+        elif token.type in ("strong_open", "strong_close"):
+            strong = token.type == "strong_open"
+        elif token.type in ("text", "code_inline"):
+            style = Span("", em=em, strong=strong, code=token.type == "code_inline")
+            out.extend(_placeholders(token.content, style, resolve))
+    return Rich(out)
+
+
+def _placeholders(content: str, style: Span, resolve: Resolve) -> list[Inline]:
+    out: list[Inline] = []
+    pos = 0
+    for m in PLACEHOLDER.finditer(content):
+        if m.start() > pos:
+            out.append(replace(style, text=content[pos:m.start()]))
+        out.extend(styled(resolve(m.group(1), m.group(2)), style))
+        pos = m.end()
+    if pos < len(content):
+        out.append(replace(style, text=content[pos:]))
+    return out
+
+
+def styled(rich: Rich, style: Span) -> Rich:
+    """`rich` inside the emphasis of `style` (a reference inside an italic note stays italic)."""
+    def one(part: Inline) -> Inline:
+        if isinstance(part, Span):
+            return replace(part, em=part.em or style.em, strong=part.strong or style.strong,
+                           code=part.code or style.code)
+        return replace(part, parts=styled(part.parts, style))
+    return Rich(one(p) for p in rich)
+
+
+_FIELD = re.compile(r"%\((\w+)\)s")
+
+
+def fill(template: str, values: dict[str, Rich | str]) -> Rich:
+    """A translated UI string with %(name)s fields, each replaced by its value (text or runs)."""
+    out: list[Inline] = []
+    pos = 0
+    for m in _FIELD.finditer(template):
+        if m.start() > pos:
+            out.append(Span(template[pos:m.start()]))
+        value = values.get(m.group(1), m.group(0))
+        out.extend(value if isinstance(value, Rich) else text(str(value)))
+        pos = m.end()
+    if pos < len(template):
+        out.append(Span(template[pos:]))
+    return Rich(out)

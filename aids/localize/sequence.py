@@ -1,0 +1,90 @@
+"""A sequence of play in one language: step numbers and letters, references and mirrored phases."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..config import Edition
+from ..model.sequence import RULE, Phase, Sequence, Step
+from . import rich
+from .localizer import Localizer
+from .rich import Link, Rich
+
+def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
+             rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The template context of `seq` in the language of `lz`: numbers, letters and references made.
+
+    `rules` maps rule numbers to anchors of the document embedding the sequence (a booklet), so
+    that a `rule:4.1` reference becomes a link there; on its own page it stays plain text.
+    """
+
+    def label(index: tuple[int, ...]) -> list[str]:
+        marks = []
+        for level, n in enumerate(index):
+            marks.append(str(n) if level == 0 else lz.letter(n) if level == 1 else lz.roman(n))
+        return marks
+
+    def anchor(node: Phase | Step) -> str:
+        return node.id if isinstance(node, Phase) else node.path
+
+    def ref_label(target: str) -> tuple[str, str | None]:
+        rule = RULE.match(target)
+        if rule:
+            return rule.group(1), (rules or {}).get(rule.group(1))
+        node = seq.find(target)
+        if isinstance(node, Phase):
+            return seq.number(node), anchor(node)
+        phase = seq.find(target.split("/", 1)[0])
+        step = ".".join(label(node.index))
+        return lz.pgettext("reference to a step: %(phase)s is a phase number like 3.2.4, "
+                           "%(step)s a step like 2.c", "%(phase)s Step %(step)s") % {
+            "phase": seq.number(phase), "step": step}, anchor(node)
+
+    def link(target: str) -> Rich:
+        text, href = ref_label(target)
+        return Rich([Link(rich.text(text), href)]) if href else rich.text(text)
+
+    def resolve(kind: str, target: str) -> Rich:
+        if kind == "see":
+            return lz.ui_rich("see", "see %(ref)s", ref=link(target))
+        return link(target)
+
+    def see_list(targets: list[str]) -> Rich | None:
+        if not targets:
+            return None
+        refs = lz.format_list([link(t) for t in targets])
+        return lz.ui_rich("see", "see %(ref)s", ref=refs)
+
+    def steps_of(steps: list[Step]) -> list[dict]:
+        return [{
+            "anchor": anchor(s),
+            "label": label(s.index)[-1],
+            "level": len(s.index),
+            "text": lz.rich(s.text, resolve),
+            "note": lz.rich(s.note, resolve) if s.note else None,
+            "see": see_list(s.see),
+            "steps": steps_of(s.steps),
+        } for s in steps]
+
+    def side_name(side_id: str) -> str:
+        side = seq.side(side_id)
+        return lz.text(side.name) if side else lz.pgettext("side", "Both sides")
+
+    phases = []
+    for phase in seq.phases:
+        mirror = None
+        if phase.mirror_of is not None:
+            target = phase.mirror_of
+            mirror = lz.ui_rich(
+                "mirrored phase; %(title)s is the other phase's title",
+                "Analogously to “%(title)s” (see %(number)s), with the sides swapped.",
+                title=lz.text(target.title),
+                number=Rich([Link(rich.text(seq.number(target)), anchor(target))]))
+        phases.append({
+            "anchor": anchor(phase),
+            "number": seq.number(phase),
+            "title": lz.text(phase.title),
+            "side": side_name(phase.side),
+            "mirror": mirror,
+            "steps": steps_of(phase.steps),
+        })
+    return {"title": lz.text(seq.title), "section": seq.section, "phases": phases}
