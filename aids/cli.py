@@ -22,7 +22,8 @@ class Parser(argparse.ArgumentParser):
 def make_parser() -> Parser:
     parser = Parser(prog="aids", description="Printable wargame aids from one source, in every language.")
     parser.add_argument("--version", action="version", version=f"aids {__version__}")
-    parser.add_argument("--project", type=Path, default=None, help="project folder (default: the nearest with aids.yaml)")
+    parser.add_argument("--project", type=Path, default=None,
+                        help="project folder (default: the nearest with aids.yaml)")
     parser.add_argument("--debug", action="store_true", help="show a traceback on errors")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 

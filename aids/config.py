@@ -43,12 +43,13 @@ class Game:
     @property
     def title_text(self) -> Text:
         """The title as a translatable text (msgctxt game/title)."""
-        return Text(self.title, "game/title", "Title of the game", self.source.at(self.source.data, "title", value=True))
+        where = self.source.at(self.source.data, "title", value=True)
+        return Text(self.title, "game/title", "Title of the game", where)
 
     def epoch(self) -> int:
         """Its publication date as a Unix time: what its PDFs are dated with (reproducible outputs)."""
         day = self.published or dt.date(2000, 1, 1)
-        return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp())
+        return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp())
 
 
 @dataclass
@@ -154,7 +155,7 @@ def read_game(project: Project, folder: Path) -> Game:
             problems.add(src.at(listed, i), f"aid source '{name}' not found", "a file in " + project.show(folder))
         else:
             aids.append(path)
-    editions = []
+    editions: list[Edition] = []
     for i, ed in enumerate(data.get("editions") or []):
         if not check_map(src, ed, problems, required=["id"], optional=MEASURE_FIELDS, what="edition",
                          where=src.at(data["editions"], i)) or not is_text(ed["id"]):

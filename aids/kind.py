@@ -12,10 +12,11 @@ The pipeline calls only what `Kind` declares; a subclass overrides what it needs
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Iterator, Mapping, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from .errors import Problems
 from .model.text import Text

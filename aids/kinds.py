@@ -2,7 +2,8 @@
 renderers: sequence, table, playsheet, card, booklet."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from .errors import Problems
 from .kind import Aid, Kind, Printer
@@ -106,8 +107,8 @@ class CardKind(Kind[card.Card]):
 
     def render_pdf(self, model: card.Card, localized: dict[str, Any], lz: Localizer,
                    context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
-        from .render import card_pdf
-        return card_pdf.render(model, localized, lz, context)
+        from .render import card_sheet
+        return card_sheet.render(model, localized, lz, context)
 
 
 class BookletKind(Kind[booklet.Booklet]):

@@ -11,9 +11,10 @@ Catalog commands (extract, update, compile) are `aids.translations`.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from .config import Edition, Game, Project
 from .errors import AidsError, Position, Problem
@@ -169,7 +170,8 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
             summary.skipped.append(f"{name}: not built, its game.yaml has errors")
     _check_editions(games, editions)
     for game in games:
-        chosen = [e for e in game.editions if e.id in editions] if editions else (list(game.editions) or [None])
+        chosen: list[Edition | None] = [e for e in game.editions if e.id in editions] if editions else \
+            (list(game.editions) or [None])
         if not chosen:
             summary.skipped.append(f"{game.id}: no edition {', '.join(editions or [])}")
             continue

@@ -1,8 +1,8 @@
 """Source -> model for a project: the chosen games, and every aid of a game read and linked."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from .config import Game, Project
 from .errors import AidsError, Position, Problem, Problems

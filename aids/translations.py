@@ -2,8 +2,9 @@
 and the Babel extractor that lets `pybabel extract` read game sources."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from . import __version__
 from .config import Project
@@ -72,7 +73,8 @@ def compile(project: Project, games: list[str] | None = None) -> list[str]:
     return written
 
 
-def babel_extract(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple[int, str, Any, list[str]]]:
+def babel_extract(fileobj: Any, keywords: Any, comment_tags: Any,
+                  options: Any) -> Iterator[tuple[int, str, Any, list[str]]]:
     """Registered as `aids` under `babel.extractors`, so that `pybabel extract -F mapping.cfg` yields the
     messages `aids extract` does: (lineno, "pgettext", (msgctxt, msgid), [where it appears])."""
     name = getattr(fileobj, "name", "source.yaml")

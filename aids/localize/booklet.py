@@ -6,7 +6,20 @@ from decimal import Decimal
 from typing import Any
 
 from ..config import Edition
-from ..model.booklet import Block, Booklet, Box, Cell, Heading, Image, ListBlock, Paragraph, Table, Term, Verbatim
+from ..model.booklet import (
+    Block,
+    Booklet,
+    Box,
+    Cell,
+    Directive,
+    Heading,
+    Image,
+    ListBlock,
+    Paragraph,
+    Table,
+    Term,
+    Verbatim,
+)
 from ..model.text import Text
 from . import rich
 from .localizer import Localizer
@@ -38,81 +51,93 @@ def beside(booklet: Booklet, term: Term, name: str) -> str:
     return "" if spelled.casefold() in said else aside
 
 
-def localize(booklet: Booklet, lz: Localizer, edition: Edition | None = None) -> dict[str, Any]:
-    """The template context of `booklet` in one language: numbers, references and terms resolved."""
-    used: set[str] = set()
+class _Localizing:
+    """One booklet in one language: terms shown with their original name on first use only."""
 
-    def ref(target: str) -> Rich:
-        heading = booklet.headings[target]
+    def __init__(self, booklet: Booklet, lz: Localizer, edition: Edition | None):
+        self.booklet, self.lz, self.edition = booklet, lz, edition
+        self.used: set[str] = set()
+        self.rules = {h.label: h.id for h in booklet.headings.values() if h.number}  # for embedded aids' rule: links
+
+    def ref(self, target: str) -> Rich:
+        heading = self.booklet.headings[target]
         return Rich([Link(rich.text(heading.label), heading.id)])
 
-    def resolve(kind: str, target: str, first_use: bool = True) -> Rich:
+    def resolve(self, kind: str, target: str, first_use: bool = True) -> Rich:
         if kind == "see":
-            return lz.ui_rich("see", "see %(ref)s", ref=ref(target))
+            return self.lz.ui_rich("see", "see %(ref)s", ref=self.ref(target))
         if kind == "ref":
-            return ref(target)
-        term = booklet.term(target)
+            return self.ref(target)
+        term = self.booklet.term(target)
         assert term is not None, f"term {target} checked when read"
-        name = lz.text(term.name)
+        name = self.lz.text(term.name)
         shown = Rich([Marked(rich.text(name), "term")])
-        aside = beside(booklet, term, name)
-        if first_use and target not in used and aside:
+        aside = beside(self.booklet, term, name)
+        if first_use and target not in self.used and aside:
             shown += Rich([Span(" "), Marked(rich.text(f"({aside})"), "original")])
         if first_use:
-            used.add(target)
+            self.used.add(target)
         return shown
 
-    def text(t: Text) -> Rich:
-        return lz.rich(t, resolve)
+    def text(self, t: Text) -> Rich:
+        return self.lz.rich(t, self.resolve)
 
-    def cell(c: Cell) -> dict[str, Any]:
+    def cell(self, c: Cell) -> dict[str, Any]:
         if isinstance(c, Decimal):
-            return {"text": lz.number(c), "numeric": True}
+            return {"text": self.lz.number(c), "numeric": True}
         if isinstance(c, Verbatim):
             return {"text": str(c), "numeric": False}
-        return {"text": text(c) if c is not None else "", "numeric": False}
+        return {"text": self.text(c) if c is not None else "", "numeric": False}
 
-    def blocks(items: list[Block]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for b in items:
-            if isinstance(b, Heading):
-                out.append({"type": "heading", "id": b.id, "number": b.label, "level": b.level,
-                            "text": text(b.text)})
-            elif isinstance(b, Paragraph):
-                out.append({"type": "paragraph", "text": text(b.text)})
-            elif isinstance(b, Image):
-                out.append({"type": "image", "src": b.data_uri, "alt": lz.text(b.alt) if b.alt else ""})
-            elif isinstance(b, ListBlock):
-                out.append({"type": "list", "ordered": b.ordered, "start": b.start,
-                            "entries": [blocks(item) for item in b.items]})
-            elif isinstance(b, Table):
-                out.append({"type": "table", "head": [cell(c) for c in b.head], "align": b.align,
-                            "rows": [[cell(c) for c in row] for row in b.rows]})
-            elif isinstance(b, Box):
-                out.append({"type": "box", "kind": b.kind, "label": box_label(lz, b.kind), "blocks": blocks(b.blocks)})
-            elif b.name == "embed":
-                kind, model = b.target
-                out.append({"type": "embed", "kind": kind.name, "template": kind.embed_template,
-                            "aid": kind.localize(model, lz, edition, rules)})
-            elif b.name == "abbreviations":
-                terms = sorted((t for t in booklet.glossary if t.abbr), key=lambda t: t.abbr.casefold())
-                out.append({"type": "abbreviations", "entries": [{"abbr": t.abbr, "term": lz.text(t.name)} for t in terms]})
-            else:
-                out.append({"type": "glossary", "entries": [{
-                    "id": t.id, "term": lz.text(t.name), "abbr": t.abbr, "original": t.original,
-                    "beside": beside(booklet, t, lz.text(t.name)),
-                    "definition": text(t.definition) if t.definition else ""} for t in booklet.glossary]})
-        return out
+    def blocks(self, items: list[Block]) -> list[dict[str, Any]]:
+        return [self.block(b) for b in items]
 
-    rules = {h.label: h.id for h in booklet.headings.values() if h.number}  # for embedded aids' rule: links
-    body = blocks(booklet.blocks)
+    def block(self, b: Block) -> dict[str, Any]:
+        lz = self.lz
+        if isinstance(b, Heading):
+            return {"type": "heading", "id": b.id, "number": b.label, "level": b.level, "text": self.text(b.text)}
+        if isinstance(b, Paragraph):
+            return {"type": "paragraph", "text": self.text(b.text)}
+        if isinstance(b, Image):
+            return {"type": "image", "src": b.data_uri, "alt": lz.text(b.alt) if b.alt else ""}
+        if isinstance(b, ListBlock):
+            return {"type": "list", "ordered": b.ordered, "start": b.start,
+                    "entries": [self.blocks(item) for item in b.items]}
+        if isinstance(b, Table):
+            return {"type": "table", "head": [self.cell(c) for c in b.head], "align": b.align,
+                    "rows": [[self.cell(c) for c in row] for row in b.rows]}
+        if isinstance(b, Box):
+            return {"type": "box", "kind": b.kind, "label": box_label(lz, b.kind), "blocks": self.blocks(b.blocks)}
+        return self.directive(b)
+
+    def directive(self, b: Directive) -> dict[str, Any]:
+        lz, booklet = self.lz, self.booklet
+        if b.name == "embed":
+            assert b.target is not None, "linked before it is localized"
+            kind, model = b.target
+            return {"type": "embed", "kind": kind.name, "template": kind.embed_template,
+                    "aid": kind.localize(model, lz, self.edition, self.rules)}
+        if b.name == "abbreviations":
+            terms = sorted((t for t in booklet.glossary if t.abbr), key=lambda t: (t.abbr or "").casefold())
+            return {"type": "abbreviations", "entries": [{"abbr": t.abbr, "term": lz.text(t.name)} for t in terms]}
+        return {"type": "glossary", "entries": [{
+            "id": t.id, "term": lz.text(t.name), "abbr": t.abbr, "original": t.original,
+            "beside": beside(booklet, t, lz.text(t.name)),
+            "definition": self.text(t.definition) if t.definition else ""} for t in booklet.glossary]}
+
+
+def localize(booklet: Booklet, lz: Localizer, edition: Edition | None = None) -> dict[str, Any]:
+    """The template context of `booklet` in one language: numbers, references and terms resolved."""
+    doing = _Localizing(booklet, lz, edition)
+    body = doing.blocks(booklet.blocks)
     toc = [{"id": h.id, "number": h.label, "level": h.level,
-            "text": lz.rich(h.text, lambda k, t: resolve(k, t, first_use=False))}
+            "text": lz.rich(h.text, lambda k, t: doing.resolve(k, t, first_use=False))}
            for h in booklet.headings.values() if h.number]
     return {
         "title": lz.text(booklet.title),
         "subtitle": lz.text(booklet.subtitle) if booklet.subtitle else "",
-        "author": booklet.author, "translator": booklet.translator.get(lz.lang, booklet.translator.get("*", "")), "version": booklet.version,
+        "author": booklet.author, "version": booklet.version,
+        "translator": booklet.translator.get(lz.lang, booklet.translator.get("*", "")),
         "published": lz.date(booklet.published) if booklet.published else "",
         "toc": toc, "blocks": body,
     }

@@ -13,6 +13,7 @@ from .localizer import Localizer
 from .rich import Rich
 from .table import localize as localize_table
 
+
 def localize(card: Card, lz: Localizer, edition: Edition | None = None) -> dict[str, Any]:
     """The card in the language of `lz`: text as runs, numbers and labels made per locale."""
 
@@ -33,12 +34,13 @@ def localize(card: Card, lz: Localizer, edition: Edition | None = None) -> dict[
         return letter.upper() if section.numbering == "upper" else letter
 
     def value(section: Section, item: Item) -> str | None:
-        if item.points is None:
+        points = item.points
+        if points is None:
             return None
         if section.kind == "scoring":
-            return lz.signed(item.points)
+            return lz.signed(points)
         return lz.npgettext("points awarded, e.g. in a tournament ranking", "%(points)s point", "%(points)s points",
-                            abs(item.points)) % {"points": lz.number(item.points)}
+                            -points if points < 0 else points) % {"points": lz.number(points)}
 
     def section(s: Section) -> dict[str, Any]:
         return {

@@ -9,9 +9,9 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from babel import Locale
 from babel.messages.catalog import Message as BabelMessage
@@ -22,8 +22,8 @@ from translate.misc.multistring import multistring
 from translate.tools.pocompile import POCompile
 
 from ..errors import AidsError, Position, Problem
+from ..files import write_atomic
 from ..model.text import Text, placeholder_mismatch
-from ..write.files import write_atomic
 from . import merge, po
 from .po import Catalog, Entry, read_catalog, save
 
@@ -45,7 +45,7 @@ def po_path(catalogs: Path, lang: str, domain: str) -> Path:
 
 def now() -> dt.datetime:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    moment = dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc) if epoch else dt.datetime.now(dt.timezone.utc)
+    moment = dt.datetime.fromtimestamp(int(epoch), dt.UTC) if epoch else dt.datetime.now(dt.UTC)
     return moment.replace(second=0, microsecond=0)
 
 

@@ -5,18 +5,16 @@ import datetime as dt
 import gettext
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from babel import Locale
 from babel.dates import format_date
 from babel.lists import format_list
 from babel.numbers import format_decimal, get_plus_sign_symbol
 
-from ..model.text import Text, placeholder_mismatch
+from ..model.text import Text, placeholder_mismatch, roman
 from . import rich
 from .rich import Marked, Rich
-
-_ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
-          (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
 
 
 @dataclass
@@ -80,8 +78,9 @@ class Localizer:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.ui.ngettext(singular, plural, n)
 
-    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
-        return self.ui.npgettext(context, singular, plural, n)
+    def npgettext(self, context: str, singular: str, plural: str, n: int | float | Decimal) -> str:
+        # gettext's plural formula takes the number as given (ranking points are whole numbers)
+        return self.ui.npgettext(context, singular, plural, n)  # type: ignore[arg-type]
 
     def ui_rich(self, context: str, msgid: str, **values: Rich | str) -> Rich:
         """A UI string with %(name)s values, each a text or runs (a link, say)."""
@@ -114,13 +113,11 @@ class Localizer:
         letters = self.pgettext(
             "letters that enumerate sub-steps (a., b., c.), space-separated, in order",
             "a b c d e f g h i j k l m n o p q r s t u v w x y z").split()
-        return letters[n - 1] if n <= len(letters) else f"{letters[(n - 1) // len(letters) - 1]}{letters[(n - 1) % len(letters)]}"
+        if n <= len(letters):
+            return letters[n - 1]
+        return letters[(n - 1) // len(letters) - 1] + letters[(n - 1) % len(letters)]
 
     @staticmethod
     def roman(n: int) -> str:
-        out = []
-        for value, mark in _ROMAN:
-            count, n = divmod(n, value)
-            out.append(mark * count)
-        return "".join(out)
+        return roman(n)
 

@@ -8,6 +8,7 @@ from ..model.playsheet import Playsheet
 from .localizer import Localizer
 from .table import localize_table
 
+
 def localize(sheet: Playsheet, lz: Localizer, edition: Edition | None = None) -> dict[str, Any]:
     blocks: list[dict[str, Any]] = []
     for block in sheet.blocks:

@@ -18,7 +18,7 @@ from translate.storage import pypo
 from translate.storage.poparser import PoParseError
 
 from ..errors import AidsError, Position, Problem
-from ..write.files import write_atomic
+from ..files import write_atomic
 
 Catalog = pypo.pofile
 Entry = pypo.pounit

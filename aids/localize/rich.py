@@ -4,8 +4,8 @@ markup of them (render/html.py for HTML, render/card_pdf.py for ReportLab); noth
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Union
 
 from ..model.text import INLINE, PLACEHOLDER
 
@@ -35,7 +35,7 @@ class Marked:
     lang: str = ""
 
 
-Inline = Union[Span, Link, Marked]
+Inline = Span | Link | Marked
 
 
 class Rich(tuple[Inline, ...]):
@@ -52,7 +52,7 @@ class Rich(tuple[Inline, ...]):
                 merged.append(part)
         return super().__new__(cls, tuple(merged))
 
-    def __add__(self, other: object) -> Rich:  # type: ignore[override]
+    def __add__(self, other: object) -> Rich:
         if not isinstance(other, tuple):
             return NotImplemented
         return Rich((*self, *other))

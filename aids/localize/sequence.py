@@ -1,13 +1,24 @@
 """A sequence of play in one language: step numbers and letters, references and mirrored phases."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..config import Edition
 from ..model.sequence import RULE, Phase, Sequence, Step
 from . import rich
 from .localizer import Localizer
 from .rich import Link, Rich
+
+
+def label(lz: Localizer, index: tuple[int, ...]) -> list[str]:
+    """The printed marks of a step at `index`: 1., then a. (а. in Russian), then i."""
+    return [str(n) if level == 0 else lz.letter(n) if level == 1 else lz.roman(n) for level, n in enumerate(index)]
+
+
+def anchor(node: Phase | Step) -> str:
+    return node.id if isinstance(node, Phase) else node.path
+
 
 def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
              rules: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -17,15 +28,6 @@ def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
     that a `rule:4.1` reference becomes a link there; on its own page it stays plain text.
     """
 
-    def label(index: tuple[int, ...]) -> list[str]:
-        marks = []
-        for level, n in enumerate(index):
-            marks.append(str(n) if level == 0 else lz.letter(n) if level == 1 else lz.roman(n))
-        return marks
-
-    def anchor(node: Phase | Step) -> str:
-        return node.id if isinstance(node, Phase) else node.path
-
     def ref_label(target: str) -> tuple[str, str | None]:
         rule = RULE.match(target)
         if rule:
@@ -34,7 +36,8 @@ def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
         if isinstance(node, Phase):
             return seq.number(node), anchor(node)
         phase = seq.find(target.split("/", 1)[0])
-        step = ".".join(label(node.index))
+        assert isinstance(node, Step) and isinstance(phase, Phase), f"{target} checked when read"
+        step = ".".join(label(lz, node.index))
         return lz.pgettext("reference to a step: %(phase)s is a phase number like 3.2.4, "
                            "%(step)s a step like 2.c", "%(phase)s Step %(step)s") % {
             "phase": seq.number(phase), "step": step}, anchor(node)
@@ -54,10 +57,10 @@ def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
         refs = lz.format_list([link(t) for t in targets])
         return lz.ui_rich("see", "see %(ref)s", ref=refs)
 
-    def steps_of(steps: list[Step]) -> list[dict]:
+    def steps_of(steps: list[Step]) -> list[dict[str, Any]]:
         return [{
             "anchor": anchor(s),
-            "label": label(s.index)[-1],
+            "label": label(lz, s.index)[-1],
             "level": len(s.index),
             "text": lz.rich(s.text, resolve),
             "note": lz.rich(s.note, resolve) if s.note else None,

@@ -1,14 +1,17 @@
-"""A table in one language and edition: header and body rows of cells, numbers formatted per locale and converted per edition."""
+"""A table in one language and edition: header and body rows of cells, numbers formatted per locale
+and converted per edition."""
 from __future__ import annotations
 
 from typing import Any
 
 from ..config import Edition
-from ..model.quantity import DISTANCE_UNITS, Measure, Quantity, Value, convert, format_value, measure_of, unit_name
+from ..model.quantity import DISTANCE_UNITS, Measure, Quantity, Value, convert, measure_of
 from ..model.table import KEEP_WHOLE, Column, Label, Table
 from . import rich
 from .localizer import Localizer
+from .quantity import format_value, unit_name
 from .rich import Rich
+
 
 def localize_label(label: Label | None, lz: Localizer, measure: Measure) -> Rich | None:
     if label is None:
@@ -27,7 +30,7 @@ def localize_table(table: Table, lz: Localizer, edition: Edition | None = None) 
         c.key.unit for c in table.columns if isinstance(c.key, Quantity) and c.key.unit in DISTANCE_UNITS}
     title = lz.text(table.title)
     if distance_units:
-        unit = measure.unit or sorted(distance_units)[0]
+        unit = measure.unit or sorted(u for u in distance_units if u)[0]
         title = lz.pgettext("table title followed by the unit its distances are in", "%(title)s (%(unit)s)") % {
             "title": title, "unit": unit_name(unit, lz)}
 
@@ -41,20 +44,20 @@ def localize_table(table: Table, lz: Localizer, edition: Edition | None = None) 
                num: bool = False) -> dict[str, Any]:
         return {"text": text, "scope": scope, "colspan": span, "rowspan": rows, "num": num}
 
-    head = []
+    head: list[list[dict[str, Any]]] = []
     has_labels = any(r.label is not None or r.key is not None for r in table.rows)
     corner = localize_label(table.corner, lz, measure) or ""
     if table.form != "modifiers":
         if table.groups:
-            row, col = [header(corner, rows=2)], 0
+            top, col = [header(corner, rows=2)], 0
             for group in table.groups:
-                row.extend(header("", None) for _ in range(col, group.first))
-                row.append(header(localize_label(group.label, lz, measure), "colgroup", span=group.span))
+                top.extend(header("", None) for _ in range(col, group.first))
+                top.append(header(localize_label(group.label, lz, measure), "colgroup", span=group.span))
                 col = group.first + group.span
-            row.extend(header("", None) for _ in range(col, len(table.columns)))
+            top.extend(header("", None) for _ in range(col, len(table.columns)))
             if table.keys_both_sides:
-                row.append(header("", None))
-            head.append(row)
+                top.append(header("", None))
+            head.append(top)
         cols = [] if table.groups else [header(corner)]
         for column in table.columns:
             text = localize_label(column.label, lz, measure) if column.label else value_text(column.key, column)
@@ -65,13 +68,14 @@ def localize_table(table: Table, lz: Localizer, edition: Edition | None = None) 
     body = []
     for row in table.rows:
         th = localize_label(row.label, lz, measure) if row.label else value_text(row.key)
-        cells = []
+        cells: list[dict[str, Any]] = []
         for column, cell in zip(table.columns, row.cells):
             if cell.text is not None:
                 text = localize_label(cell.text, lz, measure)
                 if cell.value is not None:
                     text = lz.ui_rich("a value followed by a remark, e.g. 1 move, cavalry cannot cross",
-                                        "%(value)s, %(remark)s", value=value_text(cell.value, column), remark=text)
+                                      "%(value)s, %(remark)s", value=value_text(cell.value, column),
+                                      remark=text or "")
                 cells.append({"text": text, "num": False, "wrap": True})
             else:  # numbers align right and never wrap; "¼ prędkości" may wrap like words
                 wordy = isinstance(cell.value, Quantity) and cell.value.unit not in DISTANCE_UNITS

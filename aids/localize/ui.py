@@ -23,9 +23,10 @@ def package_catalogs() -> Path:
     return Path(str(resources.files("aids.i18n")))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_ui(lang: str) -> tuple[gettext.NullTranslations, tuple[Problem, ...]]:
-    """The UI catalog of `lang`, and what of it is not used: a faulty or fuzzy entry is left out, so the English shows."""
+    """The UI catalog of `lang`, and what of it is not used: a faulty or fuzzy entry is left out (the English
+    shows instead)."""
     shown = f"aids/i18n/{lang}/LC_MESSAGES/{DOMAIN}.po"
     path = package_catalogs() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     if lang == SOURCE_LANGUAGE or not path.is_file():

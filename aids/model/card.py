@@ -3,18 +3,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Iterator
 
-from babel.dates import format_skeleton
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..errors import Position, Problems
-from ..source.yamlfile import Source, check_map, optional_text_at, text_at
+from ..source.yamlfile import Source, check_map
 from . import table as tables
 from .quantity import parse_number
-from .text import PLACEHOLDER, Text
+from .text import PLACEHOLDER, Text, optional_text_at, text_at
 
 KIND = "card"
 ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
@@ -223,7 +222,8 @@ def _read_sections(src, data, card_id, faces, problems) -> list[Section]:
     if not isinstance(raw, list):
         problems.add(src.at(data, "sections", value=True), "sections must be a list", "- id: ...\n  kind: ...")
         return []
-    sections, seen = [], {}
+    sections: list[Section] = []
+    seen: dict[str, int] = {}
     for i, node in enumerate(raw):
         if not check_map(src, node, problems, required=["id", "kind", "face"], optional=SECTION_FIELDS,
                          what="section", where=src.at(raw, i)):
@@ -284,7 +284,8 @@ def _read_items(src, node, kind, ctx, sid, problems) -> list[Item]:
         problems.add(src.at(node, "items", value=True), "items must be a non-empty list", "- id: ...\n  text: ...")
         return []
     required, optional = ITEM_FIELDS[kind]
-    items, seen = [], {}
+    items: list[Item] = []
+    seen: dict[str, int] = {}
     for n, child in enumerate(raw, start=1):
         if not check_map(src, child, problems, required=["id", *required], optional=optional,
                          what=f"{kind} item", where=src.at(raw, n - 1)):
@@ -338,7 +339,8 @@ def _check_id(src, node, problems, seen: dict, what: str) -> bool:
                      "lowercase letters, digits and '-', e.g. air-movement")
         return False
     if value in seen:
-        problems.add(src.at(node, "id", value=True), f"duplicate {what} id '{value}' (first used on line {seen[value]})",
+        problems.add(src.at(node, "id", value=True),
+                     f"duplicate {what} id '{value}' (first used on line {seen[value]})",
                      f"{what} ids unique among siblings")
         return False
     seen[value] = src.at(node, "id", value=True).line
@@ -412,13 +414,14 @@ def link(card: Card, models: dict, problems: Problems) -> None:
         if section.table_id is None:
             continue
         target = models.get(section.table_id)
+        where = section.table_where or card.source.at(card.source.data)
         if section.table_id not in models:
-            problems.add(section.table_where, f"embedded table '{section.table_id}' does not exist", known)
+            problems.add(where, f"embedded table '{section.table_id}' does not exist", known)
         elif target is None:
-            problems.add(section.table_where, f"table '{section.table_id}' has errors (reported above)",
+            problems.add(where, f"table '{section.table_id}' has errors (reported above)",
                          "the table fixed first")
         elif not isinstance(target, tables.Table):
-            problems.add(section.table_where, f"aid '{section.table_id}' of kind '{target.kind}' cannot be embedded "
+            problems.add(where, f"aid '{section.table_id}' of kind '{target.kind}' cannot be embedded "
                          "in a card", f"a table: {known}")
         else:
             section.table = target

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Iterator
 
 from ..errors import Position, Problems
-from ..source.yamlfile import Source, check_id, check_map, optional_text_at, text_at
+from ..source.yamlfile import Source, check_id, check_map
 from . import table as tables
-from .text import PLACEHOLDER, Text
+from .text import PLACEHOLDER, Text, optional_text_at, text_at
 
 KIND = "playsheet"
 PAGE_SIZES = ("A4", "Letter", "A3")
@@ -117,7 +117,8 @@ def _read_checklist(src, node, sheet_id: str, problems) -> Checklist | None:
         return None
     ctx = f"{sheet_id}/{cid}"
     title = text_at(src, node, "title", ctx, "Title of a checklist", problems)
-    items, seen = [], {}
+    items: list[Text] = []
+    seen: dict[str, int] = {}
     raw = node["items"]
     if not isinstance(raw, list):
         problems.add(src.at(node, "items", value=True), "items must be a list", "- {id: ..., text: ...}")
@@ -184,6 +185,7 @@ def link(sheet: Playsheet, models: dict, problems: Problems) -> None:
             problems.add(block.where, f"table '{block.table_id}' has errors (reported above)",
                          "the table fixed first")
         elif not isinstance(target, tables.Table):
-            problems.add(block.where, f"reference to unknown table '{block.table_id}'", ", ".join(known) or "a table aid")
+            problems.add(block.where, f"reference to unknown table '{block.table_id}'",
+                         ", ".join(known) or "a table aid")
         else:
             block.table = target

@@ -9,10 +9,8 @@ import re
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any
 
-from babel.numbers import format_percent, get_plus_sign_symbol
-from babel.units import format_unit, get_unit_name
 from ruamel.yaml.comments import CommentedMap
 
 from ..errors import Problems
@@ -75,7 +73,7 @@ class Range:
 
 @dataclass(frozen=True)
 class Quantity:
-    amount: Union[Num, Frac]
+    amount: Num | Frac
     unit: str
 
 
@@ -89,7 +87,7 @@ class Empty:
     """Nothing printed (a blank cell of a matrix)."""
 
 
-Value = Union[Num, Frac, Percent, Range, Quantity, Dash, Empty]
+Value = Num | Frac | Percent | Range | Quantity | Dash | Empty
 
 
 def as_written(src, node: Any, key: Any) -> str | None:
@@ -191,11 +189,11 @@ class Measure:
         value = as_decimal(q.amount) * scale
         if self.step:
             value = (value / self.step).quantize(Decimal(1), rounding=ROUNDING_MODES[self.mode]) * self.step
-            places = max(0, -self.step.normalize().as_tuple().exponent)
+            places = decimals(self.step.normalize())
         else:
             places = 2
         value = value.quantize(Decimal(1).scaleb(-places)).normalize()
-        places = max(0, -value.as_tuple().exponent)
+        places = decimals(value)
         signed = q.amount.signed
         return Quantity(Num(value.quantize(Decimal(1).scaleb(-places)), places, signed), self.unit)
 
@@ -248,6 +246,12 @@ def _positive(src, node, key, problems: Problems) -> Decimal | None:
     return value
 
 
+def decimals(value: Decimal) -> int:
+    """How many decimal places `value` is written with (0 for a whole number)."""
+    exponent = value.as_tuple().exponent
+    return max(0, -exponent) if isinstance(exponent, int) else 0
+
+
 def measure_of(edition) -> Measure:
     return (edition.options.get("measure") if edition is not None else None) or Measure()
 
@@ -256,76 +260,38 @@ def convert(value: Value, measure: Measure) -> Value:
     return measure.convert(value) if isinstance(value, Quantity) else value
 
 
-# --- formatting, per language ---------------------------------------------------------------------
+def check_bands(placed: list[tuple[Range, Any, str]], problems: Problems) -> None:
+    """Bands must cover the scores without a gap or an overlap (whole numbers; open ends only at the ends).
 
-def format_value(value: Value, lz, *, bare: bool = False) -> str:
-    """`value` as printed in the language of `lz` (`bare`: a quantity without its unit)."""
-    if isinstance(value, Empty):
-        return ""
-    if isinstance(value, Dash):
-        return "–"
-    if isinstance(value, Num):
-        return _sign(value, lz.number(value.value, places=value.places), lz)
-    if isinstance(value, Frac):
-        return _sign(value, (MINUS if value.value < 0 else "") + format_fraction(abs(value.value)), lz)
-    if isinstance(value, Percent):
-        return _sign(value, format_percent(value.value / 100, locale=lz.locale).replace("-", MINUS), lz)
-    if isinstance(value, Range):
-        low = format_value(value.low, lz) if value.low else ""
-        high = format_value(value.high, lz) if value.high else ""
-        if value.low and value.high:
-            return f"{low}–{high}"
-        if value.low:
-            return lz.pgettext("an open range of scores, e.g. 8 and more", "%(n)s and more") % {"n": low}
-        return lz.pgettext("an open range of scores, e.g. 12 or less", "%(n)s or less") % {"n": high}
-    if isinstance(value, Quantity):
-        amount = format_value(value.amount, lz)
-        if bare:
-            return amount
-        if value.unit in DISTANCE_UNITS and isinstance(value.amount, Num):
-            # CLDR knows each language's unit and its plural: 1 cal, 2 cale, 12,5 cala
-            pattern = "#,##0" + ("." + "0" * value.amount.places if value.amount.places else "")
-            return _sign(value.amount, format_unit(value.amount.value, CLDR_UNITS[value.unit], "short",
-                                                   format=pattern, locale=lz.locale).replace("-", MINUS), lz)
-        if value.unit in DISTANCE_UNITS:
-            return f"{amount}\u00a0{unit_name(value.unit, lz)}"
-        return game_unit(value, lz) % {"n": amount}
-    raise TypeError(value)
+    Bands are checked in the direction they are written, upwards (3-, 4-7, 8+) or downwards (8+, 4-7, 3-):
+    a problem is reported at the later of two bands, with the bound it needs to follow the one before it.
+    """
+    def by_low(band: tuple[Range, Any, str]) -> tuple[bool, Decimal | int]:
+        low = band[0].bounds()[0]
+        return (low is not None, low or 0)
 
-
-def _sign(value: Num | Frac | Percent, text: str, lz) -> str:
-    """`text` with the locale's plus sign when the source wrote one (+1, +½, +10 %); a minus is already there."""
-    return get_plus_sign_symbol(lz.locale) + text if value.signed and value.value > 0 else text
-
-
-def format_fraction(value: Fraction) -> str:
-    whole, part = divmod(value, 1)
-    glyph = GLYPHS.get(part, f"{part.numerator}/{part.denominator}") if part else ""
-    return f"{whole or ''}{glyph}" if part else str(whole)
-
-
-def unit_name(unit: str, lz) -> str:
-    """The short CLDR name of a distance unit (cm, cale, дюйм.), as printed after a table title."""
-    return get_unit_name(CLDR_UNITS[unit], length="short", locale=lz.locale)
-
-
-def game_unit(q: Quantity, lz) -> str:
-    """The pattern "%(n)s move" for `q`: a fraction below one takes its own form (½ ruchu, ½ хода)."""
-    amount = abs(as_decimal(q.amount))  # −1 move takes the form of 1 move
-    if q.unit == "speed":
-        if amount < 1:
-            return lz.pgettext("a fraction of the normal speed, e.g. ¼ speed", "%(n)s speed")
-        return lz.pgettext("a multiple of the normal speed", "%(n)s × speed")
-    if amount < 1:
-        return lz.pgettext("a fraction of a move, e.g. ½ move", "%(n)s move")
-    category = lz.locale.plural_form(amount)
-    forms = {
-        "one": lambda: lz.pgettext("a number of moves, CLDR plural category one (1 move)", "%(n)s move"),
-        "few": lambda: lz.pgettext("a number of moves, CLDR plural category few (pl: 2 ruchy; ru: 2 хода)",
-                                   "%(n)s moves"),
-        "many": lambda: lz.pgettext("a number of moves, CLDR plural category many (pl: 5 ruchów; ru: 5 ходов)",
-                                    "%(n)s moves"),
-        "other": lambda: lz.pgettext("a number of moves, CLDR plural category other (pl: 1,5 ruchu; "
-                                     "ru: 1,5 хода)", "%(n)s moves"),
-    }
-    return forms.get(category, forms["other"])()
+    ordered = sorted(placed, key=by_low)
+    down = len(placed) > 1 and by_low(placed[0]) > by_low(placed[-1])
+    if down:
+        ordered.reverse()
+    for n, (band, where, written) in enumerate(ordered):
+        low, high = band.bounds()
+        if low is not None and high is not None and low > high:
+            problems.add(where, f"band {written} runs backwards", "low-high with low <= high")
+        if n == 0:
+            continue
+        before, _, previous = ordered[n - 1]
+        # upwards this band starts after the one before ends; downwards it ends before that one starts
+        edge, limit = (high, before.bounds()[0]) if down else (low, before.bounds()[1])
+        step = -1 if down else 1
+        expected = f"a band ending at {limit - 1}" if down and limit is not None else \
+            f"a band starting at {limit + 1}" if limit is not None else ""
+        if edge is None or limit is None:
+            problems.add(where, f"overlapping result bands: {written} and {previous} are both open-ended",
+                           "one band for every score")
+        elif (edge - limit) * step <= 0:
+            problems.add(where, f"overlapping result bands: {written} and {previous} share {edge}", expected)
+        elif (edge - limit) * step > 1:
+            first, last = sorted((limit + step, edge - step))
+            missing = f"{first}" + (f"-{last}" if last > first else "")
+            problems.add(where, f"gap between result bands: no band for {missing}", expected)

@@ -2,15 +2,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
-from ..localize import rich
-from ..localize.rich import Link, Rich
-
-from ..errors import Problems
-from ..source.yamlfile import Source, check_id, check_map, is_text, text_at
-from .text import PLACEHOLDER, Text
+from ..errors import Position, Problems
+from ..source.yamlfile import Source, check_id, check_map, is_text
+from .text import PLACEHOLDER, Text, roman, text_at
 
 KIND = "sequence"
 RULE = re.compile(r"rule:(\d+(?:\.\d+)*)\Z")
@@ -34,7 +32,7 @@ class Step:
     text: Text
     note: Text | None
     see: list[str]
-    steps: list["Step"] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
 
 
 @dataclass
@@ -44,7 +42,7 @@ class Phase:
     title: Text
     side: str  # a side id or BOTH
     steps: list[Step]
-    mirror_of: "Phase | None" = None
+    mirror_of: Phase | None = None
 
 
 @dataclass
@@ -187,7 +185,8 @@ def _read_steps(src, node, ctx: str, phase_id: str, index: tuple, problems) -> l
         problems.add(src.at(node, "steps"), f"steps nested deeper than {MAX_DEPTH} levels",
                      "steps, sub-steps and sub-sub-steps")
         return []
-    steps, seen = [], {}
+    steps: list[Step] = []
+    seen: dict[str, int] = {}
     for i, child in enumerate(raw, start=1):
         if not check_map(src, child, problems, required=["id", "text"], optional=STEP_FIELDS[2:],
                          what="step", where=src.at(raw, i - 1)):
@@ -213,8 +212,7 @@ def _read_steps(src, node, ctx: str, phase_id: str, index: tuple, problems) -> l
 
 def _label(index: tuple[int, ...]) -> str:
     """1.b.ii: how translators' comments name a step (the printed letters depend on the language)."""
-    from ..localize.localizer import Localizer
-    marks = [str(n) if level == 0 else chr(ord("a") + n - 1) if level == 1 else Localizer.roman(n)
+    marks = [str(n) if level == 0 else chr(ord("a") + n - 1) if level == 1 else roman(n)
              for level, n in enumerate(index)]
     return ".".join(marks)
 
@@ -242,38 +240,40 @@ def _swap(seq: Sequence, side: str) -> str:
     return b.id if side == a.id else a.id
 
 
-def _check_references(src: Source, data, seq: Sequence, problems: Problems) -> None:
+def _check_references(src: Source, data: Any, seq: Sequence, problems: Problems) -> None:
     """Every {ref:...}/{see:...} placeholder and every `see:` entry must name something that exists."""
 
-    def check(target: str, where) -> None:
-        if RULE.match(target):
-            return
-        if target.startswith("rule:"):
-            problems.add(where, f"malformed rule reference '{target}'", "rule:<section number>, e.g. rule:18.0")
-        elif seq.find(target) is None:
-            problems.add(where, f"reference to unknown id '{target}'",
-                         "phase-id, phase-id/step-id, ... or rule:<number>")
-
-    def walk_steps(raw_steps) -> None:
+    def walk_steps(raw_steps: Any) -> None:
         for node in raw_steps or []:
             if not hasattr(node, "get"):
                 continue
             for key in ("text", "note"):
-                value = node.get(key)
-                if isinstance(value, str):
-                    for m in PLACEHOLDER.finditer(value):
-                        where = src.at_text(node, key, m.start())
-                        if m.group(1) not in ("ref", "see"):
-                            problems.add(where, f"unknown placeholder '{m.group(0)}'",
-                                         "{ref:target} or {see:target}")
-                        else:
-                            check(m.group(2), where)
+                if isinstance(node.get(key), str):
+                    _check_placeholders(src, node, key, seq, problems)
             see = node.get("see")
             if isinstance(see, list):
                 for i, target in enumerate(see):
-                    check(str(target), src.at(see, i))
+                    _check_target(str(target), src.at(see, i), seq, problems)
             walk_steps(node.get("steps"))
 
     for node in data["phases"]:
         if hasattr(node, "get"):
             walk_steps(node.get("steps"))
+
+
+def _check_placeholders(src: Source, node: Any, key: str, seq: Sequence, problems: Problems) -> None:
+    for m in PLACEHOLDER.finditer(node[key]):
+        where = src.at_text(node, key, m.start())
+        if m.group(1) not in ("ref", "see"):
+            problems.add(where, f"unknown placeholder '{m.group(0)}'", "{ref:target} or {see:target}")
+        else:
+            _check_target(m.group(2), where, seq, problems)
+
+
+def _check_target(target: str, where: Position, seq: Sequence, problems: Problems) -> None:
+    if RULE.match(target):
+        return
+    if target.startswith("rule:"):
+        problems.add(where, f"malformed rule reference '{target}'", "rule:<section number>, e.g. rule:18.0")
+    elif seq.find(target) is None:
+        problems.add(where, f"reference to unknown id '{target}'", "phase-id, phase-id/step-id, ... or rule:<number>")

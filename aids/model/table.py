@@ -1,15 +1,26 @@
 """Tables stored once with their numbers as data: grids, modifier lists and result bands, embedded by playsheets."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
-
+from typing import Any
 
 from ..errors import Problems
-from ..source.yamlfile import Source, check_id, check_map, is_text, text_at
-from .quantity import (DISTANCE_UNITS, UNITS, Empty, Measure, Num, Quantity, Range, Value, as_written,
-                       convert, format_value, measure_of, number_as_written, parse_value, unit_name)
-from .text import PLACEHOLDER, Text
+from ..source.yamlfile import Source, check_id, check_map, is_text
+from .quantity import (
+    DISTANCE_UNITS,
+    UNITS,
+    Empty,
+    Num,
+    Quantity,
+    Range,
+    Value,
+    as_written,
+    check_bands,
+    number_as_written,
+    parse_value,
+)
+from .text import PLACEHOLDER, Text, text_at
 
 KIND = "table"
 FORMS = ("grid", "modifiers", "bands")
@@ -167,7 +178,7 @@ class Reader:
     def ident(self, node, seen: dict, what: str) -> str | None:
         return str(node["id"]) if check_id(self.src, node, "id", self.problems, seen, what) else None
 
-    def cell(self, node, index: int, column: Column, row_id: str) -> Cell | None:
+    def cell(self, node, index: int | str, column: Column, row_id: str) -> Cell | None:
         raw = node[index]
         context = f"{self.id}/{row_id}/{column.id}"
         comment = f"Cell of table {self.id}, row {row_id}, column {column.id}"
@@ -201,7 +212,8 @@ class Reader:
                               "a number, fraction, signed modifier, percentage or - for none")
             return None
         if column.type == "distance" and isinstance(value, Quantity) and value.unit not in DISTANCE_UNITS:
-            self.problems.add(where, f"'{raw}' is not a distance in column '{column.id}'", "a number of " + column.unit)
+            self.problems.add(where, f"'{raw}' is not a distance in column '{column.id}'",
+                              "a number of " + (column.unit or "a unit"))
             return None
         return Cell(value)
 
@@ -267,7 +279,8 @@ def _as_list(r: Reader, node, key: str, required: bool = False) -> list:
 
 
 def _read_columns(r: Reader, data, table: Table, default_type: str) -> list[Column]:
-    columns, seen = [], {}
+    columns: list[Column] = []
+    seen: dict[str, int] = {}
     for i, node in enumerate(_as_list(r, data, "columns", required=True)):
         if not check_map(r.src, node, r.problems, required=["id"], optional=["label", "key", "type", "unit", "with"],
                          what="column", where=r.src.at(data["columns"], i)):
@@ -377,44 +390,7 @@ def _read_bands(r: Reader, data, table: Table) -> None:
         placed.append((key, r.src.at(node, "range", value=True), str(node["range"])))
         table.rows.append(Row(rid, None, key, _read_cells(r, node, table, rid)))
     if not broken:  # with a band unreadable, gaps and overlaps would only echo that problem
-        _check_bands(r, placed)
-
-
-def _check_bands(r: Reader, placed: list[tuple[Range, Any, str]]) -> None:
-    """Bands must cover the scores without a gap or an overlap (whole numbers; open ends only at the ends).
-
-    Bands are checked in the direction they are written, upwards (3-, 4-7, 8+) or downwards (8+, 4-7, 3-):
-    a problem is reported at the later of two bands, with the bound it needs to follow the one before it.
-    """
-    def by_low(band):
-        low = band[0].bounds()[0]
-        return (low is not None, low or 0)
-
-    ordered = sorted(placed, key=by_low)
-    down = len(placed) > 1 and by_low(placed[0]) > by_low(placed[-1])
-    if down:
-        ordered.reverse()
-    for n, (band, where, written) in enumerate(ordered):
-        low, high = band.bounds()
-        if low is not None and high is not None and low > high:
-            r.problems.add(where, f"band {written} runs backwards", "low-high with low <= high")
-        if n == 0:
-            continue
-        before, _, previous = ordered[n - 1]
-        # upwards this band starts after the one before ends; downwards it ends before that one starts
-        edge, limit = (high, before.bounds()[0]) if down else (low, before.bounds()[1])
-        step = -1 if down else 1
-        expected = f"a band ending at {limit - 1}" if down and limit is not None else \
-            f"a band starting at {limit + 1}" if limit is not None else ""
-        if edge is None or limit is None:
-            r.problems.add(where, f"overlapping result bands: {written} and {previous} are both open-ended",
-                           "one band for every score")
-        elif (edge - limit) * step <= 0:
-            r.problems.add(where, f"overlapping result bands: {written} and {previous} share {edge}", expected)
-        elif (edge - limit) * step > 1:
-            first, last = sorted((limit + step, edge - step))
-            missing = f"{first}" + (f"-{last}" if last > first else "")
-            r.problems.add(where, f"gap between result bands: no band for {missing}", expected)
+        check_bands(placed, r.problems)
 
 
 def _read_groups(r: Reader, data, table: Table) -> list[Group]:

@@ -4,10 +4,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from markdown_it import MarkdownIt
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from ..errors import Position
+from ..errors import Position, Problems
+from ..source.yamlfile import Source
 
 # Inline placeholders a translator moves but must keep: {ref:target}, {see:target}, ...
 PLACEHOLDER = re.compile(r"\{([a-z]+):([^{}\s]+)\}")
@@ -28,7 +31,7 @@ def placeholders(text: str) -> Counter:
     """The placeholders of `text`, and its emphasis, strong and code spans, counted."""
     found = Counter(m.group(0) for m in PLACEHOLDER.finditer(text))
     tokens = INLINE.parseInline(text)
-    found.update(_SPANS[t.type] for t in (tokens[0].children if tokens else []) if t.type in _SPANS)
+    found.update(_SPANS[t.type] for t in ((tokens[0].children or []) if tokens else []) if t.type in _SPANS)
     return found
 
 
@@ -45,3 +48,39 @@ def placeholder_mismatch(source: str, translation: str) -> str:
     if invented:
         parts.append("invents " + ", ".join(invented))
     return "translation " + " and ".join(parts)
+
+
+def text_at(src: Source, node: Any, key: Any, context: str, comment: str, problems: Problems) -> Text:
+    """The translatable text under `node[key]`; a list or a mapping there is an error, not printed as Python.
+
+    Scalars YAML reads as something else (a year, a date) are taken as the text they were written as.
+    """
+    value = node[key]
+    where = src.at(node, key, value=True)
+    if isinstance(value, (CommentedMap, CommentedSeq, dict, list)) or isinstance(value, bool) or value is None:
+        kind = ("a list" if isinstance(value, (CommentedSeq, list)) else "a mapping"
+                if isinstance(value, (CommentedMap, dict)) else "empty" if value is None else f"'{value}'")
+        problems.add(where, f"'{key}' must be text, not {kind}", f'{key}: "..." (quote text YAML would read otherwise)')
+        return Text("", context, comment, where)
+    return Text(str(value).strip(), context, comment, where)
+
+
+def optional_text_at(src: Source, node: Any, key: Any, context: str, comment: str, problems: Problems) -> Text | None:
+    """Like text_at for an optional field: absent or blank is no text, but a list or a mapping is still an error."""
+    value = node.get(key)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return text_at(src, node, key, context, comment, problems)
+
+
+_ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
+          (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
+
+
+def roman(n: int) -> str:
+    """`n` in lower-case Roman numerals (sub-sub-steps i., ii., ...): the same in every language."""
+    out = []
+    for value, mark in _ROMAN:
+        count, n = divmod(n, value)
+        out.append(mark * count)
+    return "".join(out)

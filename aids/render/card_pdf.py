@@ -4,7 +4,6 @@ from __future__ import annotations
 import functools
 import html
 import io
-import math
 import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -19,9 +18,8 @@ from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableS
 
 from ..errors import AidsError, Problem
 from ..localize.rich import Rich, Span
-from ..model.card import MM, PAPERS, Card
+from ..model.card import MM, Card
 from .pdf import fonts_dir
-from .rendered import Rendered
 
 BODY, HEAD = "AidsSansCondensed", "AidsSans"
 INK, MUTED, ACCENT, RULE = colors.HexColor("#1a1a1a"), colors.HexColor("#5a5a5a"), \
@@ -33,7 +31,7 @@ BAND = 3 * MM  # the accent band along the top edge (it bleeds)
 FOOTER = 6.0  # pt, the colophon under every face (never shrunk)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def register_fonts() -> None:
     """The package's DejaVu under names of its own, as families so that <b> and <i> in paragraphs pick the faces."""
     for family, stem in ((BODY, "DejaVuSansCondensed"), (HEAD, "DejaVuSans")):
@@ -281,7 +279,7 @@ def _grid(rows: list[list[tuple]], columns: int) -> tuple[list[list], list[tuple
     return data, spans, blanks
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def coverage(family: str) -> frozenset[int]:
     """Code points every face of `family` can draw (a <b> or <i> inside a paragraph switches face)."""
     faces = [_char_map(family + suffix) for suffix in ("", "-Bold", "-Oblique", "-BoldOblique")]
@@ -413,108 +411,3 @@ def render_card(card: Card, localized: dict, lz, context: dict, sizes: dict, foo
         canv.showPage()
     canv.save()
     return buffer.getvalue()
-
-
-@dataclass
-class SheetLayout:
-    paper: tuple[float, float]  # trimmed sheet, pt
-    bleed: float  # pt
-    card: tuple[float, float]  # pt
-    positions: list[tuple[float, float]]  # lower-left corners of the cards on the trimmed sheet (fronts)
-
-    @property
-    def media(self) -> tuple[float, float]:
-        return self.paper[0] + 2 * self.bleed, self.paper[1] + 2 * self.bleed
-
-    def backs(self) -> list[tuple[float, float]]:
-        """Back positions: mirrored left to right, so that a duplex print puts each back behind its front."""
-        return [(self.paper[0] - x - self.card[0], y) for x, y in self.positions]
-
-
-def sheet_layout(card: Card) -> SheetLayout:
-    """As many cards as fit the paper, upright or the paper turned, a gutter between them, the block centred."""
-    paper_mm = PAPERS[card.sheet.paper]
-    gutter = card.sheet.gutter
-    best = None
-    for pw, ph in (paper_mm, paper_mm[::-1]):
-        cols = math.floor((pw + gutter) / (card.width + gutter) + 1e-9)
-        rows = math.floor((ph + gutter) / (card.height + gutter) + 1e-9)
-        if best is None or cols * rows > best[2] * best[3]:
-            best = (pw, ph, cols, rows)
-    pw, ph, cols, rows = best
-    if cols * rows == 0:
-        raise AidsError(Problem(card.source.at(card.source.data, "size", value=True),
-                                f"card {card.size_name} is larger than {card.sheet.paper} paper",
-                                f"a card that fits {card.sheet.paper}, or another sheet paper"))
-    x0 = (pw - cols * card.width - (cols - 1) * gutter) / 2
-    y0 = (ph - rows * card.height - (rows - 1) * gutter) / 2
-    positions = [((x0 + c * (card.width + gutter)) * MM, (y0 + (rows - 1 - r) * (card.height + gutter)) * MM)
-                 for r in range(rows) for c in range(cols)]
-    return SheetLayout((pw * MM, ph * MM), card.sheet.bleed * MM, (card.width * MM, card.height * MM), positions)
-
-
-def draw_crop_marks(canv: Canvas, layout: SheetLayout, positions: list[tuple[float, float]]) -> None:
-    """Marks along every cut line, outside the block of cards, from the media edge to 1 mm short of the cards."""
-    b = layout.bleed
-    cw, ch = layout.card
-    xs = sorted({x + dx for x, _ in positions for dx in (0, cw)})
-    ys = sorted({y + dy for _, y in positions for dy in (0, ch)})
-    left, right = min(xs), max(xs)
-    bottom, top = min(ys), max(ys)
-    mw, mh = layout.media
-    clear = 1 * MM
-    lines = [(b + x, 0, b + x, b + bottom - clear) for x in xs] + [(b + x, b + top + clear, b + x, mh) for x in xs] \
-        + [(0, b + y, b + left - clear, b + y) for y in ys] + [(b + right + clear, b + y, mw, b + y) for y in ys]
-    canv.saveState()
-    # A white edge under each black mark keeps it visible where it crosses artwork that bleeds.
-    for colour, width in ((colors.white, 1.0), (colors.black, 0.25)):
-        canv.setStrokeColor(colour)
-        canv.setLineWidth(width)
-        canv.lines(lines)
-    canv.restoreState()
-
-
-def render_sheet(card: Card, localized: dict, lz, context: dict, sizes: dict, footer: str,
-              layout: SheetLayout) -> bytes:
-    """The n-up sheet: one page a face, the paper plus bleed; TrimBox the paper, BleedBox the whole page."""
-    buffer = io.BytesIO()
-    mw, mh = layout.media
-    canv = new_canvas(buffer, (mw, mh), context, lz)
-    b = layout.bleed
-    landscape = layout.paper[0] > layout.paper[1]
-    # Backs are mirrored left to right: the sheet turns over its vertical axis (short edge when landscape).
-    canv.setViewerPreference("Duplex", "DuplexFlipShortEdge" if landscape else "DuplexFlipLongEdge")
-    cw, ch = layout.card
-    for face in localized["faces"]:
-        name = f"face-{face['id']}"
-        canv.beginForm(name, -b, -b, cw + b, ch + b)
-        draw_face(canv, card, localized, face, lz.lang, sizes[face["id"]], footer, bleed=b)
-        canv.endForm()
-        positions = layout.positions if face["id"] == card.faces[0] else layout.backs()
-        canv.setTrimBox((b, b, b + layout.paper[0], b + layout.paper[1]))
-        canv.setBleedBox((0, 0, mw, mh))
-        for x, y in positions:
-            canv.saveState()
-            canv.translate(b + x, b + y)
-            canv.doForm(name)
-            canv.restoreState()
-        draw_crop_marks(canv, layout, positions)
-        canv.showPage()
-    canv.save()
-    return buffer.getvalue()
-
-
-def render(card: Card, localized: dict, lz, context: dict) -> dict:
-    register_fonts()
-    sizes = {face["id"]: fit(card, localized, face, lz.lang) for face in localized["faces"]}
-    version = lz.pgettext("colophon", "Version %(version)s") % {"version": context["game"]["version"]}
-    footer = f"{context['game']['title']} · {version}"
-    layout = sheet_layout(card)
-    faces = len(localized["faces"])
-    shown = ", ".join(f"{face} {size:g} pt" for face, size in sizes.items())
-    note = f"type {shown} (designed {card.font_size:g} pt, minimum {card.min_font_size:g} pt)"
-    return {
-        ".pdf": Rendered(render_card(card, localized, lz, context, sizes, footer), faces, notes=[note]),
-        "-sheet.pdf": Rendered(render_sheet(card, localized, lz, context, sizes, footer, layout), faces,
-                               notes=[f"sheet {card.sheet.paper}, {len(layout.positions)} up"]),
-    }

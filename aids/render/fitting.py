@@ -1,8 +1,9 @@
 """Fitting loops: a playsheet printed within its page budget, its type made smaller step by step."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..errors import AidsError, Position, Problem
 from ..model.playsheet import Page, Playsheet
@@ -35,7 +36,8 @@ def playsheet_pdf(sheet: Playsheet, template: str, localized: dict[str, Any], lz
         pages = rendered.pages
         if pages <= sheet.page.budget:
             # worded as a card's, so the summary reads alike for every kind that fits its type
-            rendered.notes.append(f"type {size:g} pt (designed {sheet.page.type:g} pt, minimum {sheet.page.min_type:g} pt)")
+            rendered.notes.append(
+                f"type {size:g} pt (designed {sheet.page.type:g} pt, minimum {sheet.page.min_type:g} pt)")
             return {".pdf": rendered}
     edition_note = f", edition {edition.id}" if edition else ""
     raise AidsError(Problem(

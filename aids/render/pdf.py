@@ -45,7 +45,7 @@ FONTS = [
 
 def make_fetcher(allowed: list[Path]):
     """A URL fetcher that serves data: URLs and files below `allowed` folders, and refuses the rest."""
-    wp = weasyprint()
+    wp: Any = weasyprint()
     roots = [p.resolve() for p in allowed]
 
     class ProjectFetcher(wp.URLFetcher):

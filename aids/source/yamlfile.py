@@ -3,17 +3,15 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from ..errors import AidsError, Position, Problem
-
-if TYPE_CHECKING:  # the model's type; imported at run time inside text_at, as model imports this module
-    from ..model.text import Text
 
 
 class Source:
@@ -153,27 +151,3 @@ def check_id(src: Source, node: Any, key: str, problems, seen: dict | None = Non
             return False
         seen[value] = src.at(node, key, value=True).line
     return True
-
-
-def text_at(src: Source, node: Any, key: Any, context: str, comment: str, problems) -> "Text":
-    """The translatable text under `node[key]`; a list or a mapping there is an error, not printed as Python.
-
-    Scalars YAML reads as something else (a year, a date) are taken as the text they were written as.
-    """
-    from ..model.text import Text  # the model's own type; the source layer only reads it from YAML
-    value = node[key]
-    where = src.at(node, key, value=True)
-    if isinstance(value, (CommentedMap, CommentedSeq, dict, list)) or isinstance(value, bool) or value is None:
-        kind = ("a list" if isinstance(value, (CommentedSeq, list)) else "a mapping"
-                if isinstance(value, (CommentedMap, dict)) else "empty" if value is None else f"'{value}'")
-        problems.add(where, f"'{key}' must be text, not {kind}", f'{key}: "..." (quote text YAML would read otherwise)')
-        return Text("", context, comment, where)
-    return Text(str(value).strip(), context, comment, where)
-
-
-def optional_text_at(src: Source, node: Any, key: Any, context: str, comment: str, problems) -> "Text | None":
-    """Like text_at for an optional field: absent or blank is no text, but a list or a mapping is still an error."""
-    value = node.get(key)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    return text_at(src, node, key, context, comment, problems)

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from aids import pipeline, translations
+from aids import translations
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.localize import po

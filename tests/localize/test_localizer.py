@@ -5,8 +5,8 @@ import gettext
 from aids.errors import Position
 from aids.localize.localizer import Localizer
 from aids.localize.rich import Link, Rich, text
-from aids.render.html import css_string, to_html
 from aids.model.text import Text, placeholder_mismatch
+from aids.render.html import css_string, to_html
 
 TEXT = Text("Rozstrzygnij w {ref:a/b}, *kursywa*.", "seq/x", "Step 1", Position("s.yaml", 3, 5))
 

@@ -2,13 +2,13 @@
 import pytest
 
 from aids import pipeline, reading
-from aids.localize import ui
 from aids.config import read_project
-from aids.localize.localizer import Localizer
 from aids.localize import booklet as booklet_text
+from aids.localize import ui
+from aids.localize.localizer import Localizer
 from aids.model import booklet
 
-from ..helpers import as_html, DEMO_SEQUENCE, make_project
+from ..helpers import DEMO_SEQUENCE, as_html, make_project
 
 BOOKLET = """\
 kind: booklet

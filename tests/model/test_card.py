@@ -7,8 +7,7 @@ from aids import pipeline
 from aids.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
-from aids.model import card
-from aids.render import card_pdf
+from aids.render import card_pdf, card_sheet
 
 from ..helpers import localized_demo, make_project, pdf_text, read_demo
 
@@ -255,7 +254,7 @@ def test_a_character_the_fonts_lack_is_refused(tmp_path):
 def layout_of(tmp_path, size, sheet):
     source = DEMO_CARD.replace("size: A6", f"size: {size}").replace("sheet: {paper: A4, gutter: 4}", f"sheet: {sheet}")
     aid, _, _ = read(project_with(tmp_path, source))
-    return card_pdf.sheet_layout(aid.model)
+    return card_sheet.sheet_layout(aid.model)
 
 
 @pytest.mark.parametrize("size, sheet, count, paper", [

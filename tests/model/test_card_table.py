@@ -12,8 +12,16 @@ from aids.config import read_project
 from aids.errors import AidsError
 from aids.render import card_pdf
 
-from ..helpers import (DEMO_BANDS, DEMO_EDITIONS_GAME, DEMO_MODS, DEMO_MOVE, STANDARD_14, make_project, pdf_fonts,
-                       pdf_text)
+from ..helpers import (
+    DEMO_BANDS,
+    DEMO_EDITIONS_GAME,
+    DEMO_MODS,
+    DEMO_MOVE,
+    STANDARD_14,
+    make_project,
+    pdf_fonts,
+    pdf_text,
+)
 
 CARD = """\
 kind: card

@@ -2,10 +2,8 @@
 import pytest
 
 from aids.errors import AidsError
-from aids.model import sequence
 
 from ..helpers import DEMO_SEQUENCE, localized_demo, make_project, read_demo
-
 
 read = read_demo
 

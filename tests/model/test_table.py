@@ -8,11 +8,11 @@ from aids import pipeline, reading
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.localize import table as table_text
-from aids.model import table as tables
-from aids.model.quantity import (Dash, Empty, Frac, Measure, Num, Percent, Quantity, Range, format_value,
-                                 parse_value)
+from aids.localize.quantity import format_value
+from aids.model.quantity import Dash, Empty, Frac, Measure, Num, Percent, Quantity, Range, parse_value
 
-from ..helpers import as_html, DEMO_PLAYSHEET, make_project, page_sizes_mm
+from ..helpers import DEMO_PLAYSHEET, as_html, make_project, page_sizes_mm
+
 
 @pytest.fixture
 def sheet(tmp_path):
@@ -79,6 +79,7 @@ class Lz:
 
     def __new__(cls, lang):
         import gettext
+
         from aids.localize import ui
         from aids.localize.localizer import Localizer
         return Localizer(lang, "pl", {}, ui.ui_translations(lang) if lang != "en" else gettext.NullTranslations())

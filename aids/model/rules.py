@@ -1,0 +1,343 @@
+"""The rule text of a booklet: its Markdown files read into numbered headings, paragraphs, lists, tables,
+boxes and directives, each text a message whose msgctxt is its section's id."""
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlparse
+
+from ..errors import AidsError, Position, Problems
+from ..source.markdown import read_markdown
+from ..source.yamlfile import Source
+from .text import PLACEHOLDER, Text
+
+if TYPE_CHECKING:
+    from .booklet import Booklet
+
+ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
+# `## Title {#stable-id}`; `{#id .unnumbered}` for a heading outside the numbered case system
+HEADING_ID = re.compile(r"\s*\{#([^\s{}]*)(\s+\.unnumbered)?\}\s*\Z")
+NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?\Z")  # a table cell holding only a number is data
+# ... and so is one holding counter ratings (2-4, 3/4-6) or a code (RTG, X+), printed as it is in every language
+VERBATIM = re.compile(r"\d+(?:[/-]\d+)+\Z|[A-Z][A-Z0-9+/-]*\Z")
+BOXES = ("example", "note", "optional", "designer", "exception")
+DIRECTIVES = ("abbreviations", "glossary", "embed")
+PLACEHOLDERS = ("ref", "see", "term")
+IMAGES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
+_ESCAPE = re.compile(r"([\\`*_\[\]])")
+
+
+@dataclass
+class Heading:
+    id: str
+    level: int  # 1 for "#", 2 for "##", ...
+    number: tuple[int, ...]  # () for an unnumbered heading
+    text: Text
+
+    @property
+    def label(self) -> str:
+        return ".".join(str(n) for n in self.number)
+
+
+@dataclass
+class Paragraph:
+    text: Text
+
+
+@dataclass
+class Image:
+    data_uri: str
+    alt: Text | None
+
+
+@dataclass
+class ListBlock:
+    ordered: bool
+    start: int
+    items: list[list[Block]]
+
+
+class Verbatim(str):
+    """A table cell of counter ratings (2-4, 3/4-6) or a code (RTG): data, the same in every language."""
+
+
+Cell = Text | Decimal | Verbatim | None
+
+
+@dataclass
+class Table:
+    head: list[Cell]
+    rows: list[list[Cell]]
+    align: list[str]  # "left", "right", "center" or ""
+
+
+@dataclass
+class Box:
+    kind: str  # one of BOXES
+    blocks: list[Block]
+
+
+@dataclass
+class Directive:
+    name: str  # one of DIRECTIVES
+    arg: str
+    where: Position
+    target: tuple | None = None  # (kind module, model) of an embedded aid, set by link()
+
+
+Block = Heading | Paragraph | Image | ListBlock | Table | Box | Directive
+
+
+def walk(blocks: list[Block]) -> Iterator[Block]:
+    """Every block in document order, boxes and list items entered."""
+    for block in blocks:
+        yield block
+        if isinstance(block, Box):
+            yield from walk(block.blocks)
+        elif isinstance(block, ListBlock):
+            for item in block.items:
+                yield from walk(item)
+
+
+class RulesReader:
+    """Walks the Markdown syntax trees of a booklet's files, numbering headings and cutting messages."""
+
+    def __init__(self, booklet: Booklet, src: Source, folder: Path, problems: Problems):
+        self.booklet, self.src, self.folder, self.problems = booklet, src, folder.resolve(), problems
+        self.counters: list[int] = []
+        self.section = "start"  # id of the heading the next message belongs to: its msgctxt
+        self.placeholders: list[tuple[str, str, Position]] = []
+        self.first_line: dict[str, Position] = {}
+        self.file, self.shown = folder, ""  # the Markdown file being read
+        self.lines: list[str] = []
+
+    def read_file(self, name: str, where: Position) -> None:
+        path = (self.src.path.parent / name).resolve()
+        if not path.is_relative_to(self.folder) or not path.is_file():
+            self.problems.add(where, f"Markdown file '{name}' not found in the game folder",
+                              "a file beside the booklet source")
+            return
+        self.shown = str(Path(self.src.shown).parent / name)
+        self.file = path
+        try:
+            source = read_markdown(path, self.shown)
+        except AidsError as exc:
+            self.problems.extend(exc)
+            return
+        self.lines = source.lines
+        self.booklet.blocks.extend(self.blocks(source.tree.children, ""))
+
+    # -- positions -----------------------------------------------------------------------------
+    def at(self, node, needle: str = "") -> Position:
+        """Where `node` starts, or where `needle` first occurs within its lines."""
+        first, last = (node.map or [0, 0]) if node is not None else (0, 0)
+        if needle:
+            for n in range(first, max(last, first + 1)):
+                col = self.lines[n].find(needle) if n < len(self.lines) else -1
+                if col >= 0:
+                    return Position(self.shown, n + 1, col + 1)
+        col = len(self.lines[first]) - len(self.lines[first].lstrip()) if first < len(self.lines) else 0
+        return Position(self.shown, first + 1, col + 1)
+
+    def message(self, msgid: str, node, what: str) -> Text:
+        """A text of the current section. Its msgctxt is the section's id, not its position, so inserting,
+        deleting or moving a paragraph leaves every other entry as it was (identical texts share one)."""
+        heading = self.booklet.headings.get(self.section)
+        place = f"section {heading.label}" if heading and heading.number else f"section '{self.section}'"
+        return Text(msgid, f"{self.booklet.id}/{self.section}", f"{what} in {place}", self.at(node))
+
+    # -- blocks --------------------------------------------------------------------------------
+    def blocks(self, nodes, context: str) -> list[Block]:
+        out: list[Block] = []
+        for node in nodes:
+            block = self.block(node, context)
+            if block is not None:
+                out.append(block)
+        return out
+
+    def block(self, node, context: str) -> Block | None:
+        kind = node.type
+        if kind == "heading":
+            if context:
+                self.problems.add(self.at(node), f"a heading inside {context}", "headings at the top level only")
+                return None
+            return self.heading(node)
+        if kind == "paragraph":
+            inline = node.children[0]
+            if len(inline.children) == 1 and inline.children[0].type == "image":
+                return self.image(inline.children[0], node)
+            what = {"": "Paragraph", "a list": "List item"}.get(context, f"Paragraph of {context}")
+            return Paragraph(self.message(self.inline(inline, node), node, what))
+        if kind in ("bullet_list", "ordered_list"):
+            start = int(node.attrs.get("start", 1)) if kind == "ordered_list" else 1
+            items = [self.blocks(item.children, "a list") for item in node.children]
+            return ListBlock(kind == "ordered_list", start, items)
+        if kind == "table":
+            return self.table(node)
+        if kind == "container_block":
+            return self.container(node, context)
+        if kind == "hr":
+            return None
+        if kind in ("html_block", "html_inline"):
+            self.problems.add(self.at(node), "raw HTML in Markdown", "Markdown only; HTML is never passed through")
+            return None
+        self.problems.add(self.at(node), f"unsupported Markdown element '{kind}'",
+                          "headings, paragraphs, lists, tables, images and ::: blocks")
+        return None
+
+    def heading(self, node) -> Heading | None:
+        raw = node.children[0].content
+        m = HEADING_ID.search(raw)
+        level = int(node.tag[1])
+        if not m or not ID.match(m.group(1)):
+            self.problems.add(self.at(node, "{#") if m else self.at(node), "heading without a valid id",
+                              "a stable id at its end, e.g. ## Zone of control {#zoc}")
+            return None
+        hid = m.group(1)
+        if hid in self.booklet.headings or hid in self.first_line:
+            self.problems.add(self.at(node, "{#"), f"heading id '{hid}' used twice (first at {self.first_line[hid]})",
+                              "ids unique within the booklet")
+            return None
+        self.first_line[hid] = self.at(node)
+        number: tuple[int, ...] = ()
+        if not m.group(2):
+            if level > len(self.counters) + 1:
+                self.problems.add(self.at(node), f"heading level {level} under level {len(self.counters)}",
+                                  f"a heading of level {len(self.counters) + 1} or less")
+                return None
+            self.counters = self.counters[:level]
+            if len(self.counters) < level:
+                self.counters.append(0)
+            self.counters[level - 1] += 1
+            number = tuple(self.counters)
+        self.section = hid
+        heading = Heading(hid, level, number, Text("", "", "", self.at(node)))
+        self.booklet.headings[hid] = heading
+        label = f"Heading {heading.label}" if number else "Unnumbered heading"
+        heading.text = Text(HEADING_ID.sub("", self.inline(node.children[0], node)).strip(),
+                            f"{self.booklet.id}/{hid}", label, self.at(node))
+        return heading
+
+    def container(self, node, context: str) -> Block | None:
+        name, _, arg = node.info.strip().partition(" ")
+        arg = arg.strip()
+        if name in BOXES:
+            if context.startswith("a box"):
+                self.problems.add(self.at(node), f"a ::: {name} block inside {context}", "boxes side by side")
+                return None
+            return Box(name, self.blocks(node.children, f"a box ({name})"))
+        if name in DIRECTIVES:
+            if node.children:
+                self.problems.add(self.at(node), f"::: {name} takes no content", f"::: {name}\\n:::")
+            if (name == "embed") != bool(arg):
+                self.problems.add(self.at(node), f"::: {name} {arg}".rstrip() + ": wrong argument",
+                                  "::: embed <aid id>" if name == "embed" else f"::: {name} alone")
+                return None
+            return Directive(name, arg, self.at(node))
+        self.problems.add(self.at(node, ":::"), f"unknown block kind '{name}'", ", ".join(BOXES + DIRECTIVES))
+        return None
+
+    def table(self, node) -> Table:
+        head, *body = [tr for part in node.children for tr in part.children]
+        align = [re.sub(r"text-align:", "", str(c.attrs.get("style", ""))) for c in head.children]
+        cells = [[self.cell(c, tr) for c in tr.children] for tr in [head, *body]]
+        return Table(cells[0], cells[1:], align)
+
+    def cell(self, cell, row) -> Cell:
+        inline = cell.children[0] if cell.children else None
+        raw = inline.content.strip() if inline is not None else ""
+        if not raw:
+            return None
+        if NUMBER.match(raw):
+            return Decimal(raw.replace("\u2212", "-"))
+        if VERBATIM.match(raw):
+            return Verbatim(raw)
+        return self.message(self.inline(inline, row), row, "Table cell")
+
+    def image(self, node, para) -> Image | None:
+        src = str(node.attrs.get("src", ""))
+        where = self.at(para, src or "![")
+        path = (self.file.parent / src).resolve()
+        if urlparse(src).scheme or src.startswith("//"):
+            self.problems.add(where, f"image '{src}' is not a file of the game", "a path inside the game folder")
+            return None
+        if not path.is_relative_to(self.folder) or not path.is_file() or path.suffix.lower() not in IMAGES:
+            self.problems.add(where, f"image '{src}' not found in the game folder",
+                              "a .png, .jpg or .svg file inside the game folder")
+            return None
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        alt = self.inline(node, para).strip()
+        return Image(f"data:{IMAGES[path.suffix.lower()]};base64,{data}",
+                     self.message(alt, para, "Image description") if alt else None)
+
+    # -- inline --------------------------------------------------------------------------------
+    def inline(self, node, block) -> str:
+        """The msgid of an inline run: emphasis kept as Markdown, references and terms as placeholders."""
+        out = []
+        for child in node.children:
+            kind = child.type
+            if kind == "text":
+                for m in PLACEHOLDER.finditer(child.content):
+                    self.placeholders.append((m.group(1), m.group(2), self.at(block, m.group(0))))
+                out.append(_ESCAPE.sub(r"\\\1", child.content))
+            elif kind in ("softbreak", "hardbreak"):
+                out.append(" ")
+            elif kind in ("em", "strong"):
+                mark = "*" if kind == "em" else "**"
+                out.append(mark + self.inline(child, block) + mark)
+            elif kind == "code_inline":
+                out.append(f"`{child.content}`")
+            elif kind == "link":
+                out.append(self.link(child, block))
+            elif kind == "html_inline":
+                self.problems.add(self.at(block, child.content), f"raw HTML '{child.content}' in Markdown",
+                                  "Markdown only; HTML is never passed through")
+            elif kind == "image":
+                self.problems.add(self.at(block, "!["), "an image inside text", "an image alone in its paragraph")
+            else:
+                self.problems.add(self.at(block), f"unsupported inline Markdown '{kind}'", "emphasis, links")
+        return re.sub(r"\s+", " ", "".join(out))
+
+    def link(self, node, block) -> str:
+        href = str(node.attrs.get("href", ""))
+        if node.markup == "autolink":  # <http://...>: the address is the link's text, as written
+            written = node.children[0].content if node.children else href
+            self.problems.add(self.at(block, f"<{written}>"), f"link to '{written}' outside the booklet",
+                              "[](#id) or [](term:id)")
+            return ""
+        where = self.at(block, f"]({href}") if href else self.at(block)
+        if where.line:  # point at the link's opening bracket, not at the middle of it
+            line = self.lines[where.line - 1]
+            where = Position(where.path, where.line, line.rfind("[", 0, where.col - 1) + 1 or where.col)
+        if node.children:
+            self.problems.add(where, "a link with text of its own",
+                              "[](#id) for a rule's number, [](term:id) for a glossary term")
+            return ""
+        if href.startswith("#"):
+            kind, target = "ref", href[1:]
+        elif href.startswith("term:"):
+            kind, target = "term", href[5:]
+        else:
+            self.problems.add(where, f"link to '{href}' outside the booklet", "[](#id) or [](term:id)")
+            return ""
+        self.placeholders.append((kind, target, where))
+        return f"{{{kind}:{target}}}"
+
+    def check_references(self) -> None:
+        for kind, target, where in self.placeholders:
+            if kind not in PLACEHOLDERS:
+                self.problems.add(where, f"unknown placeholder '{{{kind}:{target}}}'",
+                                  "{ref:id}, {see:id} or {term:id}")
+            elif kind == "term" and self.booklet.term(target) is None:
+                self.problems.add(where, f"glossary term '{target}' referenced but not defined",
+                                  ", ".join(t.id for t in self.booklet.glossary) or "a term under glossary:")
+            elif kind != "term":
+                heading = self.booklet.headings.get(target)
+                if heading is None or not heading.number:
+                    self.problems.add(where, f"reference to unknown id '{target}'",
+                                      "the {#id} of a numbered heading")

@@ -1,0 +1,40 @@
+"""Markdown sources (a booklet's rule files) parsed by markdown-it-py: CommonMark, tables and `:::` blocks."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+from mdit_py_plugins.container import container_plugin
+
+from ..errors import AidsError, Position, Problem
+
+# Raw HTML is parsed (not passed through) only so that it can be reported where it stands.
+_MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable("table")
+container_plugin(_MARKDOWN, "block", validate=lambda params, *args: True)
+# markdown-it leaves a link or image to file:, data: or javascript: unparsed, as plain text that would then be
+# printed; parsed, every link and image is checked (and refused where it points outside the game) by the reader.
+_MARKDOWN.validateLink = lambda url: True  # type: ignore[method-assign]
+
+
+@dataclass
+class Markdown:
+    """One parsed Markdown file: its lines (for positions) and its syntax tree."""
+    path: Path
+    shown: str
+    lines: list[str]
+    tree: SyntaxTreeNode
+
+
+def read_markdown(path: Path, shown: str) -> Markdown:
+    """Parse `path`; bytes that are not UTF-8 are an AidsError at their line and column."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise AidsError(Problem(Position(shown, line, col), "not UTF-8 text", "a file in UTF-8")) from None
+    lines = text.splitlines()
+    return Markdown(path, shown, lines, SyntaxTreeNode(_MARKDOWN.parse("\n".join(lines))))
