@@ -5,7 +5,7 @@ game's other aids, localizes it, and says how it is printed. The built-in kinds 
 a kind of another package registers under the `aids.kinds` entry point:
 
     [project.entry-points."aids.kinds"]
-    counter-sheet = "my_package.counter_sheet:KIND"
+    hex-map = "my_package.hex_map:KIND"
 
 The pipeline calls only what `Kind` declares; a subclass overrides what it needs.
 """
@@ -64,6 +64,7 @@ class Kind(Generic[M]):
     template: ClassVar[str]  # the Jinja2 template of its page (HTML, and the PDF unless `render_pdf` says otherwise)
     embed_template: ClassVar[str | None] = None  # its body alone, for a booklet that embeds it by id
     standalone: ClassVar[bool] = True  # False: a part (a table), built only inside the aids that embed it
+    template_folder: ClassVar[Path | None] = None  # where its templates are, if not among the package's own
 
     def read(self, src: Source, game: Game | None, problems: Problems) -> M | None:
         """The model of a parsed source; every problem is added to `problems` (None when it cannot be built)."""

@@ -1,2 +1,2 @@
-"""Stage 3: localization. Catalogs (extract, update, compile) and the Localizer that turns model text,
-numbers, dates and enumerations into one language."""
+"""Stage 3: localization. The Localizer (one language: catalog text, CLDR numbers, dates, plurals), one
+module a kind turning its model into plain values of that language, and the gettext catalogs."""

@@ -1,4 +1,4 @@
-"""The referee card: a fixed-size card of typed sections on a front and a back face, fitted per language."""
+"""The referee card: a fixed-size card of typed sections on a front and a back face (drawn by render/card_pdf)."""
 from __future__ import annotations
 
 import datetime as dt

@@ -87,7 +87,7 @@ class Directive:
     name: str  # one of DIRECTIVES
     arg: str
     where: Position
-    target: tuple | None = None  # (kind module, model) of an embedded aid, set by link()
+    target: tuple | None = None  # (kind, model) of an embedded aid, set when the booklet kind links it
 
 
 Block = Heading | Paragraph | Image | ListBlock | Table | Box | Directive

@@ -1,4 +1,4 @@
-"""Referee cards drawn with ReportLab: package fonts embedded, type fitted per face and language, n-up print sheets."""
+"""Referee cards drawn with ReportLab: package fonts embedded, type fitted per face and language, one face a page."""
 from __future__ import annotations
 
 import functools

@@ -36,7 +36,8 @@ class Document:
     @functools.cached_property
     def html(self) -> str:
         """Its page, rendered once however many formats use it."""
-        return render_template(self.kind.template, self.lz, self.context)
+        folder = self.kind.template_folder
+        return render_template(self.kind.template, self.lz, self.context, (str(folder),) if folder else ())
 
 
 class Format(Protocol):

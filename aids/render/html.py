@@ -13,10 +13,11 @@ from ..localize.localizer import Localizer
 from ..localize.rich import Link, Rich, Span
 
 
-@functools.lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
+@functools.cache
+def environment(folders: tuple[str, ...] = ()) -> jinja2.Environment:
+    """The package's templates, after those of `folders` (a kind of another package brings its own)."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(resources.files("aids.templates"))),
+        loader=jinja2.FileSystemLoader([*folders, str(resources.files("aids.templates"))]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         extensions=["jinja2.ext.i18n"],
@@ -67,8 +68,8 @@ def ui_functions(lz: Localizer) -> dict:
     }
 
 
-def render_template(name: str, lz: Localizer, context: dict) -> str:
-    template = environment().get_template(name)
+def render_template(name: str, lz: Localizer, context: dict[str, Any], folders: tuple[str, ...] = ()) -> str:
+    template = environment(folders).get_template(name)
     return template.render(**ui_functions(lz), lang=lz.lang, **context)
 
 

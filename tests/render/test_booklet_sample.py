@@ -97,12 +97,12 @@ def test_strength_table_every_figure(sample, lang):
     assert lines[start:start + 8] == [f"{game} {value}" for game, value in STRENGTH] + [f"{OTHERS[lang]} 8"]
 
 
-@pytest.mark.parametrize("lang, version, date, footer", [
-    ("pl", "Wersja 1.4", "5 kwietnia 2023", "Strona 1 z "),
-    ("en", "Version 1.4", "April 5, 2023", "Page 1 of "),
-    ("ru", "Версия 1.4", "5 апреля 2023", "Страница 1 из "),
+@pytest.mark.parametrize("lang, version, date, footer, years", [
+    ("pl", "Wersja 1.4", "5 kwietnia 2023", "Strona 1 z ", "1863 i 1864"),
+    ("en", "Version 1.4", "April 5, 2023", "Page 1 of ", "1863 and 1864"),
+    ("ru", "Версия 1.4", "5 апреля 2023", "Страница 1 из ", "1863 и 1864"),
 ])
-def test_title_page_version_date_and_running_footer(sample, lang, version, date, footer):
+def test_title_page_version_date_and_running_footer(sample, lang, version, date, footer, years):
     texts = pages_text(sample[0], lang)
     assert version in texts[0] and date in texts[0]
     assert ("Tłumaczenie: Michał Pielaszkiewicz" in texts[0]) == (lang == "pl")  # credited where it is his text
@@ -110,7 +110,7 @@ def test_title_page_version_date_and_running_footer(sample, lang, version, date,
     assert f"{footer.replace(' 1 ', ' 3 ')}{len(texts)}" in texts[2]
     abbreviations = re.sub(r"\s+", " ", "\n".join(texts))
     assert "OTA" not in abbreviations and "1963" not in abbreviations and "1964" not in abbreviations
-    assert "1863 i 1864" in abbreviations or "1863 and 1864" in abbreviations or "1863 и 1864" in abbreviations
+    assert years in abbreviations  # the seed's slip (1963/1964) is fixed, in this language's words
 
 
 @pytest.mark.parametrize("lang, allowance, restricted", [
