@@ -15,8 +15,8 @@ from .catalogs import Catalog, Message, faults, mo_bytes, read_catalog, template
 
 DOMAIN = "aids"
 SOURCE_LANGUAGE = "en"
-# Keywords of the package's Python code besides Babel's defaults: ui_markup(context, msgid, ...)
-KEYWORDS = {"ui_markup": ((1, "c"), 2), "pgettext": ((1, "c"), 2)}
+# Keywords of the package's Python code besides Babel's defaults: ui_rich(context, msgid, ...)
+KEYWORDS = {"ui_rich": ((1, "c"), 2), "pgettext": ((1, "c"), 2)}
 
 
 def package_catalogs() -> Path:

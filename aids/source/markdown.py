@@ -8,7 +8,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from mdit_py_plugins.container import container_plugin
 
-from ..errors import AidsError, Position, Problem
+from .yamlfile import decode
 
 # Raw HTML is parsed (not passed through) only so that it can be reported where it stands.
 _MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable("table")
@@ -29,12 +29,5 @@ class Markdown:
 
 def read_markdown(path: Path, shown: str) -> Markdown:
     """Parse `path`; bytes that are not UTF-8 are an AidsError at their line and column."""
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise AidsError(Problem(Position(shown, line, col), "not UTF-8 text", "a file in UTF-8")) from None
-    lines = text.splitlines()
+    lines = decode(path.read_bytes(), shown).splitlines()
     return Markdown(path, shown, lines, SyntaxTreeNode(_MARKDOWN.parse("\n".join(lines))))

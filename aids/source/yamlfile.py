@@ -56,12 +56,20 @@ def read_yaml(path: Path, shown: str | None = None) -> Source:
     """Parse `path`; a syntax error becomes an AidsError at the position YAML reports."""
     shown = shown or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise AidsError(Problem(Position(shown), "file not found")) from None
+    return load_yaml(decode(data, shown), path, shown)
+
+
+def decode(data: bytes, shown: str) -> str:
+    """A source's bytes as text; bytes that are not UTF-8 are an AidsError at their line and column."""
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise AidsError(Problem(Position(shown), f"not UTF-8 text ({exc.reason})")) from None
-    return load_yaml(text, path, shown)
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise AidsError(Problem(Position(shown, line, col), "not UTF-8 text", "a file in UTF-8")) from None
 
 
 def load_yaml(text: str, path: Path, shown: str) -> Source:

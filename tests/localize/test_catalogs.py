@@ -479,3 +479,14 @@ def test_empty_plural_form_and_invented_field_are_faults():
         "'%(n)s point' has 2 of 3 plural forms",
         "positional format placeholders are unbalanced in '%s of %s'",  # Babel's own checker
         "translation invents %(foo)s of 'Page %(page)s'"]
+
+
+def test_the_package_catalogs_hold_every_ui_string_of_the_code():
+    """The words of aids itself: what the code and templates ask for is in aids.pot and translated in pl and ru."""
+    from aids.localize import ui
+    wanted = {po.key(e) for e in po.entries(ui.extract_ui(REPO, "0"))}
+    assert wanted == set(entries(REPO / "i18n/templates/aids.pot"))
+    for lang in ("pl", "ru"):
+        catalog = read_catalog(po_path(REPO / "i18n", lang, "aids"), lang)
+        assert not po.obsolete(catalog)
+        assert {po.key(e) for e in po.entries(catalog) if po.translated(e) and not e.isfuzzy()} == wanted, lang

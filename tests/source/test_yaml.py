@@ -62,3 +62,13 @@ def test_ui_domain_outside_the_aids_tree_is_refused(tmp_path):
 def test_no_project_at_the_given_folder(tmp_path):
     with pytest.raises(AidsError, match=r"nowhere/aids.yaml: no project here \(expected: a project folder"):
         read_project(tmp_path / "nowhere")
+
+
+def test_bytes_not_utf8_are_reported_at_their_line_and_column(tmp_path):
+    from aids.source.markdown import read_markdown
+    for name, read in (("a.yaml", read_yaml), ("a.md", read_markdown)):
+        path = tmp_path / name
+        path.write_bytes("title: Ostrołęka\nauthor: Zaj".encode() + b"\xeaczkowski\n")
+        with pytest.raises(AidsError) as info:
+            read(path, name)
+        assert str(info.value) == f"{name}:2:12: not UTF-8 text (expected: a file in UTF-8)"
