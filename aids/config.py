@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from babel import Locale, UnknownLocaleError
 
@@ -112,15 +113,55 @@ def read_project(root: Path) -> Project:
         # Extracting the package's own words needs its sources; an installed aids has none here.
         problems.add(src.at(data, "ui_domain"), "ui_domain is only for the aids source tree",
                      "no ui_domain in a project of games (aids ships its own catalog)")
+    folders = {key: _folder(src, data, key, default, root, problems)
+               for key, default in (("output", "build"), ("games", "games"), ("catalogs", "i18n"))}
+    _check_output(src, data, root, folders, problems)
     problems.raise_if_any()
     return Project(
         root=root,
         languages=[str(x) for x in languages],
-        output=root / str(data.get("output", "build")),
-        games_dir=root / str(data.get("games", "games")),
-        catalogs=root / str(data.get("catalogs", "i18n")),
+        output=folders["output"],
+        games_dir=folders["games"],
+        catalogs=folders["catalogs"],
         ui_domain=bool(data.get("ui_domain", False)),
     )
+
+
+def _folder(src: Source, data: Any, key: str, default: str, root: Path, problems: Problems) -> Path:
+    """A folder of the project named in aids.yaml: a relative path inside the project (symlinks resolved)."""
+    value = data.get(key, default)
+    if not isinstance(value, str) or not value.strip():
+        kind = "a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict) else "empty" \
+            if value is None or not str(value).strip() else f"'{value}'"
+        problems.add(src.at(data, key, value=True), f"'{key}' must be a folder name, not {kind}", f"{key}: {default}")
+        return root / default
+    path = (root / value).resolve()
+    if Path(value).is_absolute() or not path.is_relative_to(root.resolve()):
+        problems.add(src.at(data, key, value=True), f"'{key}' is outside the project: {value}",
+                     f"a folder inside the project, e.g. {key}: {default}")
+        return root / default
+    return root / value
+
+
+def _check_output(src: Source, data: Any, root: Path, folders: dict[str, Path], problems: Problems) -> None:
+    """The output folder holds nothing else: not the project itself, its sources, catalogs or templates."""
+    output = folders["output"].resolve()
+    if "output" not in data:
+        return
+    where = src.at(data, "output", value=True)
+    if output == root.resolve():
+        problems.add(where, "the output folder cannot be the project folder", "output: build")
+        return
+    others = {"games": folders["games"], "catalogs": folders["catalogs"], "templates": root / "templates",
+              "package": root / "aids"}
+    for name, other in others.items():
+        other = other.resolve()
+        if output == other or output.is_relative_to(other) or other.is_relative_to(output):
+            problems.add(where, f"the output folder overlaps the {name} folder ({other.relative_to(root.resolve())})",
+                         "a folder of its own, e.g. output: build")
+            return
+    if output.exists() and not output.is_dir():
+        problems.add(where, f"'{data['output']}' is a file, not a folder", "a folder, e.g. output: build")
 
 
 def read_game(project: Project, folder: Path) -> Game:

@@ -72,3 +72,24 @@ def test_bytes_not_utf8_are_reported_at_their_line_and_column(tmp_path):
         with pytest.raises(AidsError) as info:
             read(path, name)
         assert str(info.value) == f"{name}:2:12: not UTF-8 text (expected: a file in UTF-8)"
+
+
+@pytest.mark.parametrize("line, message", [
+    ("output: /", "aids.yaml:2:9: 'output' is outside the project: / (expected: a folder inside the project"),
+    ("output: ../../elsewhere", "aids.yaml:2:9: 'output' is outside the project: ../../elsewhere"),
+    ("output: .", "aids.yaml:2:9: the output folder cannot be the project folder (expected: output: build)"),
+    ("output: games", "aids.yaml:2:9: the output folder overlaps the games folder (games)"),
+    ("output: games/out", "aids.yaml:2:9: the output folder overlaps the games folder (games)"),
+    ("output: i18n", "aids.yaml:2:9: the output folder overlaps the catalogs folder (i18n)"),
+    ("output: [a, b]", "aids.yaml:2:9: 'output' must be a folder name, not a list (expected: output: build)"),
+    ("output: notes.txt", "aids.yaml:2:9: 'notes.txt' is a file, not a folder"),
+    ("output: outside-link/build", "aids.yaml:2:9: 'output' is outside the project: outside-link/build"),
+    ("games: ../x", "aids.yaml:2:8: 'games' is outside the project: ../x"),
+])
+def test_outputs_and_sources_are_confined_to_the_project(tmp_path, line, message):
+    """Before: `output: /` wrote to the root of the disk, `output: games` among the sources, with no word."""
+    root = make_project(tmp_path / "p", {"aids.yaml": f"languages: [pl]\n{line}\n", "notes.txt": "notes\n"})
+    (root / "outside-link").symlink_to(tmp_path)
+    with pytest.raises(AidsError) as info:
+        read_project(root)
+    assert str(info.value).startswith(message)
