@@ -102,7 +102,7 @@ def run(args) -> int:
         print("\n".join(f"wrote {p}" for p in written) or "no catalogs")
     elif args.command == "build":
         options = pipeline.Options(games=args.game, langs=args.lang, formats=args.format or pipeline.FORMATS,
-                                   editions=args.edition, strict=args.strict)
+                                   editions=args.edition, strict=args.strict, debug=args.debug)
         summary = pipeline.build(project, options, progress=progress_bar)
         print_summary(summary)
         for error in summary.failed:

@@ -39,6 +39,7 @@ class Options:
     formats: Iterable[str] = FORMATS
     editions: list[str] | None = None
     strict: bool = False  # fail an aid, unwritten, when any of its text falls back to the source language
+    debug: bool = False  # let an internal error (a bug of aids) through, with its traceback
 
 
 @dataclass
@@ -140,6 +141,12 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
             summary.failed.append(exc)
             summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id}: not written, previous outputs kept")
             continue
+        except Exception as exc:  # a bug of aids: this aid fails, the others are still built
+            if options.debug:
+                raise
+            summary.failed.append(internal_error(project, unit, exc))
+            summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id}: not written, previous outputs kept")
+            continue
         write_all(outputs)
         summary.built.extend(results)
     for (game_id, lang), lz in localizers.items():
@@ -147,6 +154,12 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
             summary.fallbacks[(game_id, lang)] = lz.fallbacks
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def internal_error(project: Project, unit: Unit, exc: Exception) -> AidsError:
+    what = f"internal error in aids while building '{unit.aid.model.id}': {type(exc).__name__}: {exc}"
+    return AidsError(Problem(Position(project.show(unit.aid.path)), what,
+                             "nothing: this is a bug of aids; please report it with the output of --debug"))
 
 
 def plan_build(project: Project, options: Options, summary: Summary) -> Plan:

@@ -141,3 +141,47 @@ def test_debug_shows_the_traceback(demo):
 def test_no_project_found(tmp_path):
     result = aids(tmp_path, "build")
     assert result.returncode == 1 and "no aids.yaml here or in any parent folder" in result.stderr
+
+
+def test_an_internal_error_fails_that_aid_only_and_says_it_is_a_bug(tmp_path, monkeypatch, capsys):
+    from aids.kinds import PlaysheetKind
+
+    from .helpers import DEMO_PLAYSHEET, make_project
+    root = make_project(tmp_path, DEMO_PLAYSHEET)
+    (root / "games/demo/game.yaml").write_text(
+        (root / "games/demo/game.yaml").read_text().replace("aids:\n", "aids:\n  - sequence.yaml\n"))
+
+    def broken(self, *args, **kwargs):
+        raise ZeroDivisionError("division by zero")
+    monkeypatch.setattr(PlaysheetKind, "localize", broken)
+    assert main(["--project", str(root), "build", "--lang", "pl", "--format", "html", "--edition", "cm"]) == 1
+    out, err = capsys.readouterr()
+    assert ("games/demo/sheet.yaml: internal error in aids while building 'sheet': ZeroDivisionError: division by "
+            "zero (expected: nothing: this is a bug of aids; please report it with the output of --debug)") in err
+    assert "Traceback" not in err
+    assert (root / "build/demo/cm/pl/seq.html").is_file()  # the other aid is built
+    with pytest.raises(ZeroDivisionError):
+        main(["--project", str(root), "--debug", "build", "--lang", "pl", "--format", "html"])
+
+
+def test_a_translation_with_an_escaped_placeholder_cannot_crash_the_build(demo, capsys):
+    """Before: `{ref\\:x}` passed the check (no placeholder seen), Markdown unescaped it, and the lookup raised."""
+    from aids import translations
+    from aids.config import read_project
+    from aids.localize import po
+    from aids.localize.catalogs import po_path, read_catalog
+    project = read_project(demo)
+    translations.extract(project), translations.update(project)
+    path = po_path(demo / "i18n", "en", "demo")
+    catalog = read_catalog(path, "en.po")
+    for entry in po.entries(catalog):
+        if entry.getcontext() == "seq/red-combat/resolve":
+            entry.target = "Resolve the counter-charges of {ref\\:nowhere}."
+        if entry.getcontext() == "seq/red-move/move/charge":
+            entry.target = "Blue counter-charges; resolved in {ref\\:red-combat/resolve}."
+    po.save(path, catalog)
+    assert main(["--project", str(demo), "build", "--lang", "en", "--format", "html"]) == 0
+    out = capsys.readouterr().out
+    assert "[seq/red-combat/resolve] translation loses {ref:red-move/move/charge} and invents {ref:nowhere}" in out
+    html = (demo / "build/demo/en/seq.html").read_text(encoding="utf-8")
+    assert 'resolved in <a class="ref" href="#red-combat/resolve">3.2.3 Step 1</a>' in html  # the same placeholder

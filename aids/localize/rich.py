@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from ..model.text import INLINE, PLACEHOLDER
+from ..model.text import PLACEHOLDER, inline_tokens
 
 
 @dataclass(frozen=True)
@@ -73,18 +73,17 @@ def parse(source: str, resolve: Resolve) -> Rich:
     """Inline Markdown (emphasis, strong, code spans, backslash escapes) into runs; each placeholder
     ({ref:x}, {see:x}, ...) replaced by what `resolve(kind, target)` makes of it. Markup typed into the
     text (<b>) stays text: no raw HTML is parsed."""
-    tokens = INLINE.parseInline(source)
-    children = tokens[0].children if tokens and tokens[0].children else []
     out: list[Inline] = []
     em = strong = False
-    for token in children:
+    for token in inline_tokens(source):
         if token.type in ("em_open", "em_close"):
             em = token.type == "em_open"
         elif token.type in ("strong_open", "strong_close"):
             strong = token.type == "strong_open"
-        elif token.type in ("text", "code_inline"):
-            style = Span("", em=em, strong=strong, code=token.type == "code_inline")
-            out.extend(_placeholders(token.content, style, resolve))
+        elif token.type == "text":  # placeholders as model.text.inline_placeholders sees them
+            out.extend(_placeholders(token.content, Span("", em=em, strong=strong), resolve))
+        elif token.type == "code_inline":
+            out.append(Span(token.content, em=em, strong=strong, code=True))
     return Rich(out)
 
 

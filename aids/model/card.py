@@ -13,7 +13,7 @@ from ..errors import Position, Problems
 from ..source.yamlfile import Source, check_map
 from . import table as tables
 from .quantity import parse_number
-from .text import PLACEHOLDER, Text, optional_text_at, text_at
+from .text import Text, optional_text_at, placeholders_at, text_at
 
 KIND = "card"
 ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
@@ -377,15 +377,14 @@ def _check_placeholders(src, data, problems) -> None:
             if not isinstance(value, str):
                 walk(value)
                 continue
-            for m in PLACEHOLDER.finditer(value):
-                where = src.at_text(node, key, m.start()) if isinstance(node, CommentedMap) else src.at(node, key)
-                kind, arg = m.group(1), m.group(2)
+            for kind, arg, whole, offset in placeholders_at(value):
+                where = src.at_text(node, key, offset) if isinstance(node, CommentedMap) else src.at(node, key)
                 if kind not in ("num", "date"):
-                    problems.add(where, f"unknown placeholder '{m.group(0)}'", PLACEHOLDERS)
+                    problems.add(where, f"unknown placeholder '{whole}'", PLACEHOLDERS)
                 elif kind == "num" and as_number(arg) is None:
-                    problems.add(where, f"'{arg}' in {m.group(0)} is not a number", "{num:30}, {num:-3}, {num:2.5}")
+                    problems.add(where, f"'{arg}' in {whole} is not a number", "{num:30}, {num:-3}, {num:2.5}")
                 elif kind == "date" and as_date(arg) is None:
-                    problems.add(where, f"'{arg}' in {m.group(0)} is not a date", "{date:1920-08-11}")
+                    problems.add(where, f"'{arg}' in {whole} is not a date", "{date:1920-08-11}")
 
     walk(data)
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 from ..errors import Position, Problems
 from ..source.yamlfile import Source, check_id, check_map
 from . import table as tables
-from .text import PLACEHOLDER, Text, optional_text_at, text_at
+from .text import Text, optional_text_at, placeholders_at, text_at
 
 KIND = "playsheet"
 PAGE_SIZES = ("A4", "Letter", "A3")
@@ -131,7 +131,7 @@ def _read_checklist(src, node, sheet_id: str, problems) -> Checklist | None:
             continue
         iid = str(item["id"])
         text = text_at(src, item, "text", f"{ctx}/{iid}", f"Item {i} of checklist {cid}", problems)
-        if PLACEHOLDER.search(text.msgid):
+        if placeholders_at(text.msgid):
             problems.add(src.at(item, "text", value=True), "a checklist item cannot hold a placeholder",
                          "plain text with inline Markdown")
         items.append(text)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import Position, Problems
 from ..source.yamlfile import Source, check_id, check_map, is_text
-from .text import PLACEHOLDER, Text, roman, text_at
+from .text import Text, placeholders_at, roman, text_at
 
 KIND = "sequence"
 RULE = re.compile(r"rule:(\d+(?:\.\d+)*)\Z")
@@ -262,12 +262,12 @@ def _check_references(src: Source, data: Any, seq: Sequence, problems: Problems)
 
 
 def _check_placeholders(src: Source, node: Any, key: str, seq: Sequence, problems: Problems) -> None:
-    for m in PLACEHOLDER.finditer(node[key]):
-        where = src.at_text(node, key, m.start())
-        if m.group(1) not in ("ref", "see"):
-            problems.add(where, f"unknown placeholder '{m.group(0)}'", "{ref:target} or {see:target}")
+    for kind, target, whole, offset in placeholders_at(node[key]):
+        where = src.at_text(node, key, offset)
+        if kind not in ("ref", "see"):
+            problems.add(where, f"unknown placeholder '{whole}'", "{ref:target} or {see:target}")
         else:
-            _check_target(m.group(2), where, seq, problems)
+            _check_target(target, where, seq, problems)
 
 
 def _check_target(target: str, where: Position, seq: Sequence, problems: Problems) -> None:

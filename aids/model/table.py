@@ -20,7 +20,7 @@ from .quantity import (
     number_as_written,
     parse_value,
 )
-from .text import PLACEHOLDER, Text, text_at
+from .text import Text, placeholders_at, text_at
 
 KIND = "table"
 FORMS = ("grid", "modifiers", "bands")
@@ -147,14 +147,13 @@ class Reader:
             else:
                 values[str(name)] = value
         used = set()
-        for m in PLACEHOLDER.finditer(text):
-            where = self.src.at_text(node, key, m.start())
-            if m.group(1) != QUANTITY:
-                self.problems.add(where, f"unknown placeholder '{m.group(0)}'", "{q:name} with name under with:")
-            elif m.group(2) not in values and m.group(2) not in raw:
-                self.problems.add(where, f"placeholder '{m.group(0)}' has no value",
-                                  f"with: {{{m.group(2)}: ...}}")
-            used.add(m.group(2))
+        for kind, name, whole, offset in placeholders_at(text):
+            where = self.src.at_text(node, key, offset)
+            if kind != QUANTITY:
+                self.problems.add(where, f"unknown placeholder '{whole}'", "{q:name} with name under with:")
+            elif name not in values and name not in raw:
+                self.problems.add(where, f"placeholder '{whole}' has no value", f"with: {{{name}: ...}}")
+            used.add(name)
         for name in raw:
             if str(name) not in used:
                 self.problems.add(self.src.at(raw, name), f"value '{name}' is not used in the text",

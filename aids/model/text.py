@@ -27,11 +27,35 @@ class Text:
     where: Position  # source position (`#:` in catalogs)
 
 
+def inline_tokens(text: str) -> list[Any]:
+    """`text` as inline Markdown tokens (text, em_open, code_inline, ...), escapes read."""
+    tokens = INLINE.parseInline(text)
+    return list((tokens[0].children or []) if tokens else [])
+
+
+def inline_placeholders(text: str) -> list[tuple[str, str, str]]:
+    """(kind, target, as written) of every placeholder a reader of `text` meets: in its text runs, after
+    Markdown escapes are read (`{ref\\:x}` is `{ref:x}`), never inside a code span (printed as written).
+    The checks of sources and translations and the renderer all see placeholders through this one rule."""
+    return [(m.group(1), m.group(2), m.group(0)) for t in inline_tokens(text) if t.type == "text"
+            for m in PLACEHOLDER.finditer(t.content)]
+
+
+def placeholders_at(text: str) -> list[tuple[str, str, str, int]]:
+    """`inline_placeholders` with where each stands in `text` as written (an escaped one: where its target is)."""
+    found, pos = [], 0
+    for kind, target, whole in inline_placeholders(text):
+        at = text.find(whole, pos)
+        at = at if at >= 0 else max(0, text.find(target, pos) - len(kind) - 2)
+        found.append((kind, target, whole, at))
+        pos = at + 1
+    return found
+
+
 def placeholders(text: str) -> Counter:
     """The placeholders of `text`, and its emphasis, strong and code spans, counted."""
-    found = Counter(m.group(0) for m in PLACEHOLDER.finditer(text))
-    tokens = INLINE.parseInline(text)
-    found.update(_SPANS[t.type] for t in ((tokens[0].children or []) if tokens else []) if t.type in _SPANS)
+    found = Counter(whole for _, _, whole in inline_placeholders(text))
+    found.update(_SPANS[t.type] for t in inline_tokens(text) if t.type in _SPANS)
     return found
 
 

@@ -414,3 +414,11 @@ def test_small_booklet_prints_on_its_page_size_without_warnings(tmp_path):
     assert set(page_sizes_mm(path)) == {(148.0, 210.0)}  # A5
     titles = [item.title for item in PdfReader(path).outline if not isinstance(item, list)]
     assert titles == ["1 Wstęp", "2 Przebieg"]
+
+
+def test_a_placeholder_in_a_code_span_is_printed_as_written(tmp_path):
+    """Before: `{ref:nope}` inside a code span passed the reference check and crashed the renderer."""
+    root = project(tmp_path, one_md="# A {#a}\n\nWrite `{ref:nope}` or `{see:a}` to refer to a rule.\n")
+    ctx, _ = localized(root)
+    para = next(b for b in flat(ctx["blocks"]) if b["type"] == "paragraph")
+    assert para["text"] == "Write <code>{ref:nope}</code> or <code>{see:a}</code> to refer to a rule."
