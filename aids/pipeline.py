@@ -25,7 +25,7 @@ from .localize.localizer import Fallback, Localizer
 from .reading import read_aids, select_game_ids
 from .render.formats import Document, registry
 from .render.rendered import Rendered
-from .write.files import write_all
+from .write.files import recover, write_all
 
 FORMATS = ("html", "pdf")
 Progress = Callable[[int], Callable[[str], None]]
@@ -131,6 +131,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
     """
     started = time.monotonic()
     summary = Summary()
+    recover(project.output)  # an earlier build stopped halfway: its aids are finished or left as they were
     plan = plan_build(project, options, summary)
     tick = progress(len(plan.units) * len(plan.langs)) if progress else (lambda label: None)
     localizers: dict[tuple[str, str], Localizer] = {}
@@ -147,7 +148,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
             summary.failed.append(internal_error(project, unit, exc))
             summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id}: not written, previous outputs kept")
             continue
-        write_all(outputs)
+        write_all(outputs, project.output)
         summary.built.extend(results)
     for (game_id, lang), lz in localizers.items():
         if lz.fallbacks:
