@@ -19,6 +19,7 @@ from translate.storage.poparser import PoParseError
 
 from ..errors import AidsError, Position, Problem
 from ..files import write_atomic
+from ..source.yamlfile import CONTROL, read_bytes
 
 Catalog = pypo.pofile
 Entry = pypo.pounit
@@ -38,7 +39,7 @@ def read_catalog(path: Path, shown: str) -> Catalog:
     reader would take for something else: bytes that are not UTF-8, a string left unclosed or
     unquoted, text after a closing quote, and a second definition of the same message.
     """
-    data = path.read_bytes()
+    data = read_bytes(path, shown)
     problems = lint(data, shown)
     if problems:
         raise AidsError(problems)
@@ -54,9 +55,11 @@ def read_catalog(path: Path, shown: str) -> Catalog:
     return catalog
 
 
+
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)(\s+)(.*)")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_ESCAPES = re.compile(r'"(?:[^"\\]|\\[ntrabfv"\\]|\\[0-7]{1,3}|\\x[0-9a-fA-F]+)*"')  # what msgfmt accepts
+# The escapes a translation needs; msgfmt also takes \a, \b, octal and hex, which only make control characters.
+_ESCAPES = re.compile(r'"(?:[^"\\]|\\[ntr"\\])*"')
 # The order of keywords in an entry: [msgctxt] msgid (msgstr | msgid_plural msgstr[0] msgstr[1] ...).
 _NEXT = {"": {"msgctxt", "msgid"}, "msgctxt": {"msgid"}, "msgid": {"msgstr", "msgid_plural"},
          "msgid_plural": {"msgstr[]"}, "msgstr": {"msgctxt", "msgid"}, "msgstr[]": {"msgctxt", "msgid", "msgstr[]"}}
@@ -75,6 +78,12 @@ def lint(data: bytes, shown: str) -> list[Problem]:
                                     "a catalog in UTF-8"))
             continue
         body = line.rstrip("\r")
+        control = CONTROL.search(body)
+        if control:
+            problems.append(Problem(Position(shown, number, control.start() + 1),
+                                    f"malformed catalog: control character U+{ord(control.group()):04X}",
+                                    "printable text"))
+            continue
         indent = len(body) - len(body.lstrip())
         text = body.strip()
         previous = text.startswith(("#|", "#~|"))  # `#| msgid ...`: the previous text, outside the order
@@ -103,7 +112,7 @@ def lint(data: bytes, shown: str) -> list[Problem]:
                                     'one string in double quotes, e.g. msgstr "..."'))
         elif not _ESCAPES.fullmatch(value):
             problems.append(Problem(Position(shown, number, column), "malformed catalog: unknown escape sequence",
-                                    '\\n, \\t, \\", \\\\ or another escape of C'))
+                                    '\\n, \\t, \\r, \\" or \\\\'))
     if last in ("msgctxt", "msgid", "msgid_plural"):
         problems.append(Problem(last_at, f"malformed catalog: {last} without msgstr", "msgstr after msgid"))
     return problems

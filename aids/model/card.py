@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -322,8 +323,8 @@ def _read_items(src, node, kind, ctx, sid, problems) -> list[Item]:
 
 def _points(raw) -> int | float | Decimal | None:
     """Points as YAML read them (30, -3, 2.5) or as text a designer quoted to keep the sign ("+30", "−3")."""
-    if isinstance(raw, bool):
-        return None
+    if isinstance(raw, bool) or (isinstance(raw, float) and not math.isfinite(raw)):
+        return None  # .nan and 1e400 (infinity) are no points
     if isinstance(raw, (int, float)):
         return raw
     num = parse_number(raw) if isinstance(raw, str) else None

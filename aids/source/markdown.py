@@ -8,7 +8,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from mdit_py_plugins.container import container_plugin
 
-from .yamlfile import decode
+from .yamlfile import decode, read_bytes
 
 # Raw HTML is parsed (not passed through) only so that it can be reported where it stands.
 _MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable("table")
@@ -29,5 +29,5 @@ class Markdown:
 
 def read_markdown(path: Path, shown: str) -> Markdown:
     """Parse `path`; bytes that are not UTF-8 are an AidsError at their line and column."""
-    lines = decode(path.read_bytes(), shown).splitlines()
+    lines = decode(read_bytes(path, shown), shown).splitlines()
     return Markdown(path, shown, lines, SyntaxTreeNode(_MARKDOWN.parse("\n".join(lines))))

@@ -52,27 +52,66 @@ class Source:
         return Position(where.path, where.line, where.col + offset + (1 if quoted else 0))
 
 
+MAX_BYTES = 5 * 1024 * 1024  # a source or catalog file; the largest sample is under 100 kB
+MAX_DEPTH = 50  # nesting of mappings and lists in a YAML source
+# Control characters print as nothing or garble a terminal: never part of a text (tab and line ends are fine).
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def read_bytes(path: Path, shown: str) -> bytes:
+    """A source file's bytes, refused past the size limit (work is bounded whatever is fed in)."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise AidsError(Problem(Position(shown), f"file of {size / 1048576:.1f} MB, larger than the limit",
+                                    f"at most {MAX_BYTES // 1048576} MB"))
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise AidsError(Problem(Position(shown), "file not found")) from None
+
+
 def read_yaml(path: Path, shown: str | None = None) -> Source:
     """Parse `path`; a syntax error becomes an AidsError at the position YAML reports."""
     shown = shown or str(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise AidsError(Problem(Position(shown), "file not found")) from None
-    return load_yaml(decode(data, shown), path, shown)
+    return load_yaml(decode(read_bytes(path, shown), shown), path, shown)
 
 
 def decode(data: bytes, shown: str) -> str:
-    """A source's bytes as text; bytes that are not UTF-8 are an AidsError at their line and column."""
+    """A source's bytes as text; bytes that are not UTF-8, and control characters, are an AidsError at their
+    line and column."""
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise AidsError(Problem(Position(shown, line, col), "not UTF-8 text", "a file in UTF-8")) from None
+        raise AidsError(Problem(position_in(data.decode("utf-8", "replace"), shown, len(
+            data[:exc.start].decode("utf-8", "replace"))), "not UTF-8 text", "a file in UTF-8")) from None
+    found = CONTROL.search(text)
+    if found:
+        raise AidsError(Problem(position_in(text, shown, found.start()),
+                                f"control character U+{ord(found.group()):04X}", "printable text"))
+    return text
+
+
+def position_in(text: str, shown: str, offset: int) -> Position:
+    """The line and column of character `offset` of `text`."""
+    line = text.count("\n", 0, offset) + 1
+    return Position(shown, line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
+
+
+def _flow_depth(text: str, shown: str) -> None:
+    """Brackets nested past MAX_DEPTH are refused before the parser recurses into them."""
+    depth = 0
+    for i, char in enumerate(text):
+        if char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise AidsError(Problem(position_in(text, shown, i), "nested too deeply",
+                                        f"at most {MAX_DEPTH} levels"))
+        elif char in "]}" and depth:
+            depth -= 1
 
 
 def load_yaml(text: str, path: Path, shown: str) -> Source:
+    _flow_depth(text, shown)
     yaml = YAML(typ="rt")
     try:
         data = yaml.load(text)
@@ -83,10 +122,37 @@ def load_yaml(text: str, path: Path, shown: str) -> Source:
         raise AidsError(Problem(where, f"malformed YAML: {problem}", "valid YAML")) from None
     except YAMLError as exc:
         raise AidsError(Problem(Position(shown), f"malformed YAML: {exc}", "valid YAML")) from None
+    except RecursionError:
+        raise AidsError(Problem(Position(shown), "nested too deeply", f"at most {MAX_DEPTH} levels")) from None
     except ValueError as exc:  # a scalar YAML resolves to a type it then cannot build: 2020-02-30
         raise AidsError(Problem(_unbuildable(yaml, text, shown), f"impossible value: {exc}",
                                 "a real date YYYY-MM-DD, or quote the text")) from None
-    return Source(path, shown, data, text)
+    source = Source(path, shown, data, text)
+    _check_tree(source)
+    return source
+
+
+def _check_tree(src: Source) -> None:
+    """Every mapping and list once (an alias, `*name`, is refused: it could expand without bound), nested
+    at most MAX_DEPTH deep, and no control character in a text (YAML's "\\a" or "\\0" escapes make them)."""
+    seen: set[int] = set()
+    stack: list[tuple[Any, int]] = [(src.data, 1)] if isinstance(src.data, (CommentedMap, CommentedSeq)) else []
+    while stack:
+        node, depth = stack.pop()
+        if id(node) in seen:
+            raise AidsError(Problem(src.at(node), "an alias (*name) repeats this part of the file",
+                                    "each part written out where it is used; aliases are not allowed"))
+        seen.add(id(node))
+        if depth > MAX_DEPTH:
+            raise AidsError(Problem(src.at(node), "nested too deeply", f"at most {MAX_DEPTH} levels"))
+        items = list(node.items()) if isinstance(node, CommentedMap) else list(enumerate(node))
+        for key, value in items:
+            if isinstance(value, (CommentedMap, CommentedSeq)):
+                stack.append((value, depth + 1))
+            elif isinstance(value, str) and CONTROL.search(value):
+                char = CONTROL.search(value).group()  # type: ignore[union-attr]
+                raise AidsError(Problem(src.at(node, key, value=True), f"control character U+{ord(char):04X} in a text",
+                                        "printable text"))
 
 
 def _unbuildable(yaml: YAML, text: str, shown: str) -> Position:

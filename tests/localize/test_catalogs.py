@@ -391,6 +391,9 @@ def test_without_gnu_gettext_catalogs_are_still_valid_and_stable(demo, monkeypat
     (lambda t: t.replace('msgstr ""\n', 'msgstr Preparation\n', 1), ":{line}:8: malformed catalog: string not quoted"),
     (lambda t: t.replace('msgstr ""\n', 'msgstr "Prep" x\n', 1), ":{line}:8: malformed catalog: text after the closing quote"),
     (lambda t: t.replace('msgstr ""\n', 'msgstr "Prep\\q"\n', 1), ":{line}:8: malformed catalog: unknown escape sequence"),
+    (lambda t: t.replace('msgstr ""\n', 'msgstr "Pr\x00ep"\n', 1), ":{line}:11: malformed catalog: control character U+0000"),
+    (lambda t: t.replace('msgstr ""\n', 'msgstr "Prep\x07"\n', 1), ":{line}:13: malformed catalog: control character U+0007"),
+    (lambda t: t.replace('msgstr ""\n', 'msgstr "Prep\\a"\n', 1), ":{line}:8: malformed catalog: unknown escape sequence"),
     # a lenient reader drops the entry without a word; msgfmt refuses it (at the next entry's msgctxt)
     (lambda t: t.replace('msgstr ""\n', '', 1), ":{next}:1: malformed catalog: msgctxt after msgid"),
 ])

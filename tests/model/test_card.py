@@ -302,6 +302,8 @@ def test_backs_are_mirrored_for_duplex(tmp_path):
     ("points: 30\n", "points: trzydzieści\n",
      "card.yaml:48:17: points 'trzydzieści' is not a number (expected: a number such as 30, -3, 2.5 or \"+30\")"),
     ("points: 30\n", 'points: "+trzydzieści"\n', "card.yaml:48:17: points '+trzydzieści' is not a number"),
+    ("points: 30\n", "points: .nan\n", "card.yaml:48:17: points 'nan' is not a number"),
+    ("points: 30\n", "points: 1e400\n", "card.yaml:48:17: points 'inf' is not a number"),
     ("title: Karta\n", "title: [a, b]\n", "card.yaml:3:8: 'title' must be text, not a list"),
     ("subtitle: Dla sędziego", "subtitle: {a: 1}", "card.yaml:4:11: 'subtitle' must be text, not a mapping"),
     ("text: pierwsze przewinienie", "text: [a]", "card.yaml:72:15: 'text' must be text, not a list"),

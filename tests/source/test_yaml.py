@@ -93,3 +93,29 @@ def test_outputs_and_sources_are_confined_to_the_project(tmp_path, line, message
     with pytest.raises(AidsError) as info:
         read_project(root)
     assert str(info.value).startswith(message)
+
+
+BOMB = "a0: &a0 x\n" + "".join(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10))
+
+
+@pytest.mark.parametrize("text, message", [
+    (BOMB + "version: *a9\n", "a.yaml:2:5: an alias (*name) repeats this part of the file"),
+    ("title: " + "[" * 3000 + "]" * 3000 + "\n", "a.yaml:1:58: nested too deeply (expected: at most 50 levels)"),
+    ('title: "Zły\\a dzwonek"\n', "a.yaml:1:8: control character U+0007 in a text (expected: printable text)"),
+    ('title: "zero\\0"\n', "a.yaml:1:8: control character U+0000 in a text"),
+    ("title: a\x1b[31mred\n", "a.yaml:1:9: control character U+001B (expected: printable text)"),
+    ("id: x\ntitle: a\x00b\n", "a.yaml:2:9: control character U+0000"),
+])
+def test_hostile_yaml_is_refused_at_its_position(tmp_path, text, message):
+    path = tmp_path / "a.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(AidsError) as info:
+        read_yaml(path, "a.yaml")
+    assert str(info.value).startswith(message)
+
+
+def test_a_source_past_the_size_limit_is_refused_unread(tmp_path):
+    path = tmp_path / "big.yaml"
+    path.write_text("title: " + "x" * (20 * 1024 * 1024) + "\n", encoding="utf-8")
+    with pytest.raises(AidsError, match=r"big.yaml: file of 20.0 MB, larger than the limit \(expected: at most 5 MB\)"):
+        read_yaml(path, "big.yaml")
