@@ -1,6 +1,7 @@
 """Problems in a user's input, reported compiler-style: `path:line:col: message (expected ...)`."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +28,16 @@ class Problem:
 
     def __str__(self) -> str:
         text = f"{self.where}: {self.message}"
-        return f"{text} (expected: {self.expected})" if self.expected else text
+        return visible(f"{text} (expected: {self.expected})" if self.expected else text)
+
+
+# Control characters print as nothing or garble a terminal: never part of a text (tab and line ends are fine).
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def visible(text: str) -> str:
+    """`text` with every control character written as an escape (\\x1b), so a message cannot drive a terminal."""
+    return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 class AidsError(Exception):

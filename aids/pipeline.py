@@ -139,6 +139,8 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
         try:
             results, outputs = build_unit(project, unit, plan, localizers, tick, options.strict)
         except AidsError as exc:
+            if options.debug:
+                raise
             summary.failed.append(exc)
             summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id}: not written, previous outputs kept")
             continue
@@ -148,7 +150,13 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
             summary.failed.append(internal_error(project, unit, exc))
             summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id}: not written, previous outputs kept")
             continue
-        write_all(outputs, project.output)
+        try:
+            write_all(outputs, project.output)
+        except OSError as exc:  # a folder aids may not write to, a full disk: this aid stays as it was
+            summary.failed.append(AidsError(Problem(
+                Position(project.show(project.output)), f"cannot write the files of '{unit.aid.model.id}': "
+                f"{exc.strerror or exc} ({exc.filename})", "an output folder aids may write to")))
+            continue
         summary.built.extend(results)
     for (game_id, lang), lz in localizers.items():
         if lz.fallbacks:
@@ -180,6 +188,8 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
         try:
             games.append(project.read_game(name))
         except AidsError as exc:
+            if options.debug:
+                raise
             summary.failed.append(exc)
             summary.skipped.append(f"{name}: not built, its game.yaml has errors")
     _check_editions(games, editions)
@@ -190,6 +200,8 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
             summary.skipped.append(f"{game.id}: no edition {', '.join(editions or [])}")
             continue
         aids, errors = read_aids(project, game)
+        if options.debug and errors:
+            raise errors[0]  # with its traceback, as --debug asks
         summary.failed.extend(errors)
         summary.skipped.extend(f"{game.id}: an aid with errors was not built ({e.problems[0].where.path})"
                                for e in errors)

@@ -185,3 +185,27 @@ def test_a_translation_with_an_escaped_placeholder_cannot_crash_the_build(demo, 
     assert "[seq/red-combat/resolve] translation loses {ref:red-move/move/charge} and invents {ref:nowhere}" in out
     html = (demo / "build/demo/en/seq.html").read_text(encoding="utf-8")
     assert 'resolved in <a class="ref" href="#red-combat/resolve">3.2.3 Step 1</a>' in html  # the same placeholder
+
+
+def test_an_output_folder_that_cannot_be_written_is_an_error_not_a_traceback(demo, monkeypatch, capsys):
+    from aids import pipeline
+
+    def refuse(outputs, output):
+        raise PermissionError(13, "Permission denied", str(output / "demo"))
+    monkeypatch.setattr(pipeline, "write_all", refuse)
+    assert main(["--project", str(demo), "build", "--lang", "pl", "--format", "html"]) == 1
+    err = capsys.readouterr().err
+    assert "build: cannot write the files of 'seq': Permission denied" in err and "Traceback" not in err
+
+
+def test_debug_shows_a_traceback_for_an_aids_error(demo):
+    (demo / "games/demo/sequence.yaml").write_text(DEMO_SEQUENCE.replace("{ref:red-combat/resolve}", "{ref:nope}"),
+                                                   encoding="utf-8")
+    done = aids(demo, "--debug", "build", "--lang", "pl", "--format", "html")
+    assert done.returncode == 1 and "Traceback" in done.stderr and "reference to unknown id 'nope'" in done.stderr
+
+
+def test_control_characters_are_escaped_when_echoed(demo, capsys):
+    assert main(["--project", str(demo), "build", "--lang", "p\x1b[31ml"]) == 1
+    err = capsys.readouterr().err
+    assert "unknown language 'p\\x1b[31ml'" in err and "\x1b" not in err

@@ -17,9 +17,9 @@ from pathlib import Path
 from translate.storage import pypo
 from translate.storage.poparser import PoParseError
 
-from ..errors import AidsError, Position, Problem
+from ..errors import CONTROL, AidsError, Position, Problem
 from ..files import write_atomic
-from ..source.yamlfile import CONTROL, read_bytes
+from ..source.yamlfile import read_bytes
 
 Catalog = pypo.pofile
 Entry = pypo.pounit

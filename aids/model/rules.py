@@ -226,6 +226,11 @@ class RulesReader:
     def container(self, node, context: str) -> Block | None:
         name, _, arg = node.info.strip().partition(" ")
         arg = arg.strip()
+        last = (node.map or (0, 0))[1]
+        if last >= len(self.lines) or not self.lines[last].strip().startswith(":::"):  # map ends before ':::'
+            # unclosed, the block would swallow the rest of the file
+            self.problems.add(self.at(node), f"'::: {name}' is not closed", "a line ':::' where the block ends")
+            return None
         if name in BOXES:
             if context.startswith("a box"):
                 self.problems.add(self.at(node), f"a ::: {name} block inside {context}", "boxes side by side")

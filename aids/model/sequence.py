@@ -244,7 +244,9 @@ def _check_references(src: Source, data: Any, seq: Sequence, problems: Problems)
     """Every {ref:...}/{see:...} placeholder and every `see:` entry must name something that exists."""
 
     def walk_steps(raw_steps: Any) -> None:
-        for node in raw_steps or []:
+        if not isinstance(raw_steps, list):
+            return  # not a list of steps: reported as such where the steps are read
+        for node in raw_steps:
             if not hasattr(node, "get"):
                 continue
             for key in ("text", "note"):

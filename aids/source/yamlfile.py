@@ -11,7 +11,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from ..errors import AidsError, Position, Problem
+from ..errors import CONTROL, AidsError, Position, Problem
 
 
 class Source:
@@ -54,8 +54,6 @@ class Source:
 
 MAX_BYTES = 5 * 1024 * 1024  # a source or catalog file; the largest sample is under 100 kB
 MAX_DEPTH = 50  # nesting of mappings and lists in a YAML source
-# Control characters print as nothing or garble a terminal: never part of a text (tab and line ends are fine).
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def read_bytes(path: Path, shown: str) -> bytes:

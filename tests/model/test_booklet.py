@@ -422,3 +422,9 @@ def test_a_placeholder_in_a_code_span_is_printed_as_written(tmp_path):
     ctx, _ = localized(root)
     para = next(b for b in flat(ctx["blocks"]) if b["type"] == "paragraph")
     assert para["text"] == "Write <code>{ref:nope}</code> or <code>{see:a}</code> to refer to a rule."
+
+
+def test_an_unclosed_block_is_reported_where_it_opens(tmp_path):
+    """Before: an unclosed `::: note` swallowed the rest of the file with no word."""
+    message = error_of(tmp_path, one_md="# A {#a}\n\n::: note\nUwaga bez końca.\n\n## B {#b}\n\nTekst.\n")
+    assert "games/demo/one.md:3:1: '::: note' is not closed (expected: a line ':::' where the block ends)" in message

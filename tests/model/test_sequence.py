@@ -141,3 +141,9 @@ def test_text_must_be_text_not_a_list_or_mapping(tmp_path):
                        .replace("text: Połóż żetony.", "text: [a, b]"))
     assert "sequence.yaml:12:12: 'title' must be text, not a mapping" in message
     assert "sequence.yaml:15:15: 'text' must be text, not a list" in message
+
+
+def test_steps_that_are_not_a_list_are_an_error_not_a_crash(tmp_path):
+    source = DEMO_SEQUENCE.replace("    steps:\n      - id: place\n        text: Połóż żetony.\n", "    steps: 5\n")
+    assert source != DEMO_SEQUENCE
+    assert "games/demo/sequence.yaml:13:12: steps must be a list" in error_of(tmp_path, source)
