@@ -13,6 +13,7 @@ from .model.quantity import MEASURE_FIELDS, read_measure
 from .model.text import Text
 from .source.yamlfile import Source, check_map, is_text, read_yaml
 
+MAX_LINE = 200  # a game's title, version or author: printed in every footer
 PROJECT_FILE = "aids.yaml"
 GAME_FILE = "game.yaml"
 
@@ -176,6 +177,11 @@ def read_game(project: Project, folder: Path) -> Game:
     if data["id"] != folder.name:
         problems.add(src.at(data, "id", value=True),
                      f"game id '{data['id']}' differs from its folder name", f"id: {folder.name}")
+    for key in ("title", "version", "author"):
+        value = data.get(key)
+        if isinstance(value, str) and (len(value) > MAX_LINE or "\n" in value.strip()):
+            problems.add(src.at(data, key, value=True), f"{key} of {len(value)} characters or on several lines",
+                         f"one line of at most {MAX_LINE} characters (it is printed on every page)")
     source_language = str(data["source_language"])
     check_language(source_language, src.at(data, "source_language", value=True), problems)
     published = data.get("published")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 
-from ..errors import Position, Problem
+from ..errors import Position, Problem, display_path
 from . import po
 from .catalogs import Catalog, Message, faults, mo_bytes, read_catalog, template
 
@@ -27,8 +27,8 @@ def package_catalogs() -> Path:
 def load_ui(lang: str) -> tuple[gettext.NullTranslations, tuple[Problem, ...]]:
     """The UI catalog of `lang`, and what of it is not used: a faulty or fuzzy entry is left out (the English
     shows instead)."""
-    shown = f"aids/i18n/{lang}/LC_MESSAGES/{DOMAIN}.po"
     path = package_catalogs() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    shown = display_path(path, Path.cwd())  # the file as it is (in the source tree or the installed package)
     if lang == SOURCE_LANGUAGE or not path.is_file():
         return gettext.NullTranslations(), ()
     catalog = read_catalog(path, shown)

@@ -114,9 +114,11 @@ def load_yaml(text: str, path: Path, shown: str) -> Source:
     try:
         data = yaml.load(text)
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
+        # an unclosed quote is found at the end of the file: point at the quote that opened it
+        quoted = "quoted scalar" in str(exc.context or "") and exc.context_mark is not None
+        mark = exc.context_mark if quoted else exc.problem_mark or exc.context_mark
         where = Position(shown, mark.line + 1, mark.column + 1) if mark else Position(shown)
-        problem = exc.problem or exc.context or "malformed YAML"
+        problem = "quoted text not closed" if quoted else exc.problem or exc.context or "malformed YAML"
         raise AidsError(Problem(where, f"malformed YAML: {problem}", "valid YAML")) from None
     except YAMLError as exc:
         raise AidsError(Problem(Position(shown), f"malformed YAML: {exc}", "valid YAML")) from None

@@ -447,7 +447,8 @@ def test_faulty_ui_entries_are_left_out_and_reported(tmp_path, monkeypatch):
         assert translations.pgettext("see", "see %(ref)s") == "см. %(ref)s"
         assert [p.message for p in problems] == [
             "translation loses %(pages)s of 'Page %(page)s of %(pages)s': the English is used"]
-        assert problems[0].where.path == "aids/i18n/ru/LC_MESSAGES/aids.po" and problems[0].where.line > 1
+        assert Path(problems[0].where.path) == tmp_path / "ru/LC_MESSAGES/aids.po"  # a file that exists
+        assert problems[0].where.line > 1
     finally:
         ui.load_ui.cache_clear()
 
@@ -462,7 +463,7 @@ def test_a_fuzzy_ui_entry_is_reported_and_fails_strict(tmp_path, monkeypatch, de
         assert translations.pgettext("see", "see %(ref)s") == "see %(ref)s"
         assert [p.message for p in problems] == ["'see %(ref)s' is fuzzy: the English is used"]
         extract_update(demo)
-        with pytest.raises(AidsError, match=r"aids/i18n/ru/LC_MESSAGES/aids.po:\d+: 'see %\(ref\)s' is fuzzy"):
+        with pytest.raises(AidsError, match=r"ru/LC_MESSAGES/aids.po:\d+: 'see %\(ref\)s' is fuzzy"):
             pipeline.build(read_project(demo), pipeline.Options(langs=["ru"], formats=["html"], strict=True))
     finally:
         ui.load_ui.cache_clear()

@@ -119,3 +119,18 @@ def test_a_source_past_the_size_limit_is_refused_unread(tmp_path):
     path.write_text("title: " + "x" * (20 * 1024 * 1024) + "\n", encoding="utf-8")
     with pytest.raises(AidsError, match=r"big.yaml: file of 20.0 MB, larger than the limit \(expected: at most 5 MB\)"):
         read_yaml(path, "big.yaml")
+
+
+def test_an_unclosed_quote_is_reported_where_it_opens(tmp_path):
+    path = tmp_path / "a.yaml"
+    path.write_text('languages: [pl]\ngames: "games\noutput: build\n', encoding="utf-8")
+    with pytest.raises(AidsError, match=r"^a.yaml:2:8: malformed YAML: quoted text not closed"):
+        read_yaml(path, "a.yaml")
+
+
+def test_a_title_or_version_that_would_fill_every_footer_is_refused(tmp_path):
+    root = make_project(tmp_path)
+    game = root / "games/demo/game.yaml"
+    game.write_text(game.read_text().replace('version: "2.0"', f'version: "{"1." * 150}"'))
+    with pytest.raises(AidsError, match=r"games/demo/game.yaml:3:10: version of 300 characters or on several lines"):
+        read_project(root).read_game("demo")
