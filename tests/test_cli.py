@@ -209,3 +209,14 @@ def test_control_characters_are_escaped_when_echoed(demo, capsys):
     assert main(["--project", str(demo), "build", "--lang", "p\x1b[31ml"]) == 1
     err = capsys.readouterr().err
     assert "unknown language 'p\\x1b[31ml'" in err and "\x1b" not in err
+
+
+def test_a_character_the_fonts_lack_is_an_error_not_an_empty_box(demo, capsys):
+    """Before: an emoji in a sequence step printed as an empty box (.notdef), with exit 0."""
+    (demo / "games/demo/sequence.yaml").write_text(DEMO_SEQUENCE.replace("Połóż żetony.", "Połóż \U0001F600 żetony."),
+                                                   encoding="utf-8")
+    assert main(["--project", str(demo), "build", "--lang", "pl", "--format", "pdf"]) == 1
+    err = capsys.readouterr().err
+    assert ("games/demo/sequence.yaml: sequence 'seq' (pl): no glyph for '\U0001F600' (U+1F600) in the package "
+            "fonts, in “Połóż \U0001F600 żetony.”") in err
+    assert not (demo / "build").exists() or not list((demo / "build").rglob("*.pdf"))

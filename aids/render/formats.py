@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..errors import Position
 from .html import render_template
-from .pdf import print_pdf
+from .pdf import check_glyphs, print_pdf
 from .rendered import Rendered
 
 if TYPE_CHECKING:
@@ -60,6 +61,8 @@ class Pdf:
 
     def render(self, doc: Document) -> dict[str, Rendered]:
         def printer(html: str, page_size: str, margins: str | None = None) -> Rendered:
+            check_glyphs(doc.context, Position(str(doc.model.source.shown)),
+                         f"{doc.kind.name} '{doc.model.id}' ({doc.lz.lang})")
             return print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins)
         own = doc.kind.render_pdf(doc.model, doc.context["aid"], doc.lz, doc.context, doc.edition, printer)
         if own is not None:

@@ -1,13 +1,17 @@
 """PDF from HTML with WeasyPrint: package fonts embedded, nothing fetched from the network or outside the project."""
 from __future__ import annotations
 
+import functools
 import logging
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
+from ..errors import AidsError, Position, Problem
+from ..localize.rich import Rich
 from .html import render_template
 from .rendered import Rendered
 
@@ -112,6 +116,39 @@ def render_pdf(html: str, css: str, *, base: Path, allowed: list[Path], epoch: i
             stylesheets=[stylesheet], font_config=fonts)
         data = document.write_pdf(pdf_tags=tagged)
     return data, len(document.pages), warnings
+
+
+@functools.cache
+def coverage() -> frozenset[int]:
+    """The characters every face of the package fonts has: what a printed page can show in any style."""
+    from fontTools.ttLib import TTFont  # WeasyPrint's own font library
+    return frozenset.intersection(*(frozenset(TTFont(fonts_dir() / file).getBestCmap()) for _, file, _, _ in FONTS))
+
+
+def texts_of(value: Any) -> Iterator[str]:
+    """Every text in a localized context (strings, runs), however nested."""
+    if isinstance(value, Rich):
+        yield value.plain()
+    elif isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from texts_of(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from texts_of(item)
+
+
+def check_glyphs(localized: dict[str, Any], where: Position, what: str) -> None:
+    """A character the package fonts lack would print as an empty box: refuse it, naming it and its text."""
+    covered = coverage()
+    for text in texts_of(localized):
+        missing = sorted({ch for ch in text if ord(ch) >= 32 and ord(ch) not in covered})
+        if missing:
+            chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            raise AidsError(Problem(where, f"{what}: no glyph for {chars} in the package fonts, in “{shown}”",
+                                    "characters of Latin, Greek or Cyrillic text, or a symbol the fonts have"))
 
 
 def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: str | None = None) -> str:
