@@ -220,3 +220,12 @@ def test_a_character_the_fonts_lack_is_an_error_not_an_empty_box(demo, capsys):
     assert ("games/demo/sequence.yaml: sequence 'seq' (pl): no glyph for '\U0001F600' (U+1F600) in the package "
             "fonts, in “Połóż \U0001F600 żetony.”") in err
     assert not (demo / "build").exists() or not list((demo / "build").rglob("*.pdf"))
+
+
+def test_a_word_too_long_for_any_column_is_reported(demo, capsys):
+    """Before: a 30,000-letter word was cut at the page edge with no warning."""
+    (demo / "games/demo/sequence.yaml").write_text(DEMO_SEQUENCE.replace("Połóż żetony.", "Połóż " + "a" * 30000),
+                                                   encoding="utf-8")
+    assert main(["--project", str(demo), "build", "--lang", "pl", "--format", "pdf"]) == 0
+    out = capsys.readouterr().out
+    assert "warning: a word of 30000 letters cannot fit a column: “aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…”" in out

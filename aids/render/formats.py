@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import Position
 from .html import render_template
-from .pdf import check_glyphs, print_pdf
+from .pdf import check_glyphs, long_words, print_pdf
 from .rendered import Rendered
 
 if TYPE_CHECKING:
@@ -63,7 +63,9 @@ class Pdf:
         def printer(html: str, page_size: str, margins: str | None = None) -> Rendered:
             check_glyphs(doc.context, Position(str(doc.model.source.shown)),
                          f"{doc.kind.name} '{doc.model.id}' ({doc.lz.lang})")
-            return print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins)
+            printed = print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins)
+            printed.warnings.extend(long_words(doc.context["aid"]))
+            return printed
         own = doc.kind.render_pdf(doc.model, doc.context["aid"], doc.lz, doc.context, doc.edition, printer)
         if own is not None:
             return own

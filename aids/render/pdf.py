@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -149,6 +150,19 @@ def check_glyphs(localized: dict[str, Any], where: Position, what: str) -> None:
             shown = text if len(text) <= 60 else text[:57] + "..."
             raise AidsError(Problem(where, f"{what}: no glyph for {chars} in the package fonts, in “{shown}”",
                                     "characters of Latin, Greek or Cyrillic text, or a symbol the fonts have"))
+
+
+LONGEST_WORD = 40  # letters: no word of pl, en or ru is longer; a longer one would run off its column
+
+
+def long_words(localized: dict[str, Any]) -> list[str]:
+    """Words that cannot be broken to fit a column (nor hyphenated by the dictionary): warnings to print."""
+    found: dict[str, str] = {}
+    for text in texts_of(localized):
+        for word in re.split(r"[\s/\u2013\u2014-]+", text):
+            if len(word) > LONGEST_WORD:
+                found.setdefault(word, f"a word of {len(word)} letters cannot fit a column: “{word[:30]}…”")
+    return list(found.values())
 
 
 def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: str | None = None) -> str:
