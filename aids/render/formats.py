@@ -60,11 +60,16 @@ class Pdf:
     name = "pdf"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
+        warnings: list[str] | None = None
+
         def printer(html: str, page_size: str, margins: str | None = None) -> Rendered:
-            check_glyphs(doc.context, Position(str(doc.model.source.shown)),
-                         f"{doc.kind.name} '{doc.model.id}' ({doc.lz.lang})")
+            nonlocal warnings
+            if warnings is None:  # the text is checked once, however often a fitting loop prints it
+                check_glyphs(doc.context, Position(str(doc.model.source.shown)),
+                             f"{doc.kind.name} '{doc.model.id}' ({doc.lz.lang})")
+                warnings = long_words(doc.context["aid"])
             printed = print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins)
-            printed.warnings.extend(long_words(doc.context["aid"]))
+            printed.warnings.extend(warnings)
             return printed
         own = doc.kind.render_pdf(doc.model, doc.context["aid"], doc.lz, doc.context, doc.edition, printer)
         if own is not None:

@@ -149,10 +149,9 @@ def _check_tree(src: Source) -> None:
         for key, value in items:
             if isinstance(value, (CommentedMap, CommentedSeq)):
                 stack.append((value, depth + 1))
-            elif isinstance(value, str) and CONTROL.search(value):
-                char = CONTROL.search(value).group()  # type: ignore[union-attr]
-                raise AidsError(Problem(src.at(node, key, value=True), f"control character U+{ord(char):04X} in a text",
-                                        "printable text"))
+            elif isinstance(value, str) and (control := CONTROL.search(value)):
+                raise AidsError(Problem(src.at(node, key, value=True),
+                                        f"control character U+{ord(control.group()):04X} in a text", "printable text"))
 
 
 def _unbuildable(yaml: YAML, text: str, shown: str) -> Position:
