@@ -105,8 +105,9 @@ def run(args) -> int:
                                    editions=args.edition, strict=args.strict, debug=args.debug)
         summary = pipeline.build(project, options, progress=progress_bar)
         print_summary(summary)
-        for error in summary.failed:
-            print(error, file=sys.stderr)
+        # a catalog's fault fails every aid of its language: say it once
+        for message in dict.fromkeys(str(error) for error in summary.failed):
+            print(message, file=sys.stderr)
         if summary.failed:
             return EXIT_ERROR
     return 0

@@ -76,6 +76,11 @@ class Kind(Generic[M]):
     def link(self, model: M, aids: Mapping[str, Aid | None], problems: Problems) -> None:
         """Resolve what it takes from the game's other aids (None for an aid that failed to read)."""
 
+    def parts(self, model: M) -> list[Model]:
+        """The models of the game's other aids that link() put into it (a booklet's embedded sequence,
+        a playsheet's tables): their texts are on its pages too."""
+        return []
+
     def localize(self, model: M, lz: Localizer, edition: Edition | None,
                  rules: Mapping[str, str] | None = None) -> dict[str, Any]:
         """The template context in one language (with at least "title"); `rules` maps rule numbers to

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .errors import Problems
-from .kind import Aid, Kind, Printer
+from .kind import Aid, Kind, Model, Printer
 from .localize import booklet as booklet_text
 from .localize import card as card_text
 from .localize import playsheet as playsheet_text
@@ -75,6 +75,9 @@ class PlaysheetKind(Kind[playsheet.Playsheet]):
     def link(self, model: playsheet.Playsheet, aids: Mapping[str, Aid | None], problems: Problems) -> None:
         playsheet.link(model, models_of(aids), problems)
 
+    def parts(self, model: playsheet.Playsheet) -> list[Model]:
+        return [block.table for block in model.blocks if block.table is not None]
+
     def localize(self, model: playsheet.Playsheet, lz: Localizer, edition: Edition | None,
                  rules: Mapping[str, str] | None = None) -> dict[str, Any]:
         return playsheet_text.localize(model, lz, edition)
@@ -97,6 +100,9 @@ class CardKind(Kind[card.Card]):
 
     def link(self, model: card.Card, aids: Mapping[str, Aid | None], problems: Problems) -> None:
         card.link(model, models_of(aids), problems)
+
+    def parts(self, model: card.Card) -> list[Model]:
+        return [section.table for section in model.sections if section.table is not None]
 
     def localize(self, model: card.Card, lz: Localizer, edition: Edition | None,
                  rules: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -124,7 +130,10 @@ class BookletKind(Kind[booklet.Booklet]):
         own = set(model.headings) | {h.label for h in model.headings.values() if h.number}
         for directive in model.embeds:
             target = aids.get(directive.arg)
-            if target is None:
+            if target is None and directive.arg in aids:
+                problems.add(directive.where, f"embedded aid '{directive.arg}' has errors (reported above)",
+                             "that aid fixed first")
+            elif target is None:
                 others = sorted(i for i in aids if i != model.id)
                 problems.add(directive.where, f"embedded aid '{directive.arg}' does not exist",
                              ", ".join(others) or "the id of another aid of this game")
@@ -137,6 +146,15 @@ class BookletKind(Kind[booklet.Booklet]):
                 for anchor in sorted(set(target.kind.anchors(target.model)) & own):
                     problems.add(directive.where, f"embedded aid '{directive.arg}' has an anchor '{anchor}' that "
                                  "is also a heading id or rule number of the booklet", "distinct ids")
+
+    def parts(self, model: booklet.Booklet) -> list[Model]:
+        """Embedded aids, and what they embed in turn (a playsheet's tables)."""
+        found: list[Model] = []
+        for directive in model.embeds:
+            if directive.target is not None:
+                kind, part = directive.target
+                found += [part, *kind.parts(part)]
+        return found
 
     def localize(self, model: booklet.Booklet, lz: Localizer, edition: Edition | None,
                  rules: Mapping[str, str] | None = None) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Source -> model for a project: the chosen games, and every aid of a game read and linked."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -8,7 +9,9 @@ from .config import Game, Project
 from .errors import AidsError, Position, Problem, Problems
 from .kind import Aid, registry
 from .model.text import Text
-from .source.yamlfile import read_yaml
+from .source.yamlfile import MAX_BYTES, read_yaml
+
+_ID_LINE = re.compile(r"^id:[ \t]*['\"]?([a-z0-9][a-z0-9-]*)['\"]?[ \t]*(?:#.*)?$", re.MULTILINE)
 
 
 def read_aid(project: Project, game: Game, path: Path) -> Aid:
@@ -65,12 +68,18 @@ def read_aids(project: Project, game: Game) -> tuple[list[Aid], list[AidsError]]
 
 
 def _declared_id(path: Path) -> str | None:
+    """The id an aid that failed to read declares, so that what embeds it says it has errors: from its
+    YAML, or, when that does not parse, from a top-level `id:` line."""
     try:
         data = read_yaml(path).data
     except AidsError:
-        return None
+        try:
+            found = _ID_LINE.search(path.read_bytes()[:MAX_BYTES].decode("utf-8", "replace"))
+        except OSError:
+            return None
+        return found.group(1) if found else None
     value = data.get("id") if hasattr(data, "get") else None
-    return str(value) if value is not None else None
+    return value if isinstance(value, str) else None
 
 
 def game_texts(game: Game, aids: Iterable[Aid]) -> list[Text]:

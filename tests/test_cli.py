@@ -217,7 +217,7 @@ def test_a_character_the_fonts_lack_is_an_error_not_an_empty_box(demo, capsys):
                                                    encoding="utf-8")
     assert main(["--project", str(demo), "build", "--lang", "pl", "--format", "pdf"]) == 1
     err = capsys.readouterr().err
-    assert ("games/demo/sequence.yaml: sequence 'seq' (pl): no glyph for '\U0001F600' (U+1F600) in the package "
+    assert ("games/demo/sequence.yaml:15:15: sequence 'seq' (pl): no glyph for '\U0001F600' (U+1F600) in the package "
             "fonts, in “Połóż \U0001F600 żetony.”") in err
     assert not (demo / "build").exists() or not list((demo / "build").rglob("*.pdf"))
 
@@ -228,4 +228,4 @@ def test_a_word_too_long_for_any_column_is_reported(demo, capsys):
                                                    encoding="utf-8")
     assert main(["--project", str(demo), "build", "--lang", "pl", "--format", "pdf"]) == 0
     out = capsys.readouterr().out
-    assert "warning: a word of 30000 letters cannot fit a column: “aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…”" in out
+    assert "warning: games/demo/sequence.yaml:15:15: a word of 30000 letters cannot fit a column: “aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…”" in out

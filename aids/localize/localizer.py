@@ -41,13 +41,19 @@ class Localizer:
         """`t` in this language, or its source text (noted as a fallback) when there is no usable translation."""
         return self._lookup(t)[0]
 
-    def _lookup(self, t: Text) -> tuple[str, bool]:
+    def shown(self, t: Text) -> str:
+        """What `text(t)` gives, without noting a fallback: for finding which text a page shows."""
+        return self._lookup(t, note=False)[0]
+
+    def _lookup(self, t: Text, note: bool = True) -> tuple[str, bool]:
         if self.lang == self.source_lang:
             return t.msgid, True
         msgstr, fuzzy = self.catalog.get((t.context, t.msgid), ("", False))
         reason = "untranslated" if not msgstr else "fuzzy" if fuzzy else placeholder_mismatch(t.msgid, msgstr)
         if not reason:
             return msgstr, True
+        if not note:
+            return t.msgid, False
         if (t.context, t.msgid) not in self._seen:
             self._seen.add((t.context, t.msgid))
             self.fallbacks.append(Fallback(t, reason))

@@ -71,19 +71,20 @@ def lint(data: bytes, shown: str) -> list[Problem]:
     problems = []
     last, last_at = "", Position(shown)
     for number, raw in enumerate(data.split(b"\n"), start=1):
+        # a line with a bad character is reported once, and still counts for the order of keywords
         try:
-            line = raw.decode("utf-8")
+            line, flawed = raw.decode("utf-8"), False
         except UnicodeDecodeError as exc:
             problems.append(Problem(Position(shown, number, exc.start + 1), "malformed catalog: not UTF-8 text",
                                     "a catalog in UTF-8"))
-            continue
+            line, flawed = raw.decode("utf-8", "replace"), True
         body = line.rstrip("\r")
         control = CONTROL.search(body)
-        if control:
+        if control and not flawed:
             problems.append(Problem(Position(shown, number, control.start() + 1),
                                     f"malformed catalog: control character U+{ord(control.group()):04X}",
                                     "printable text"))
-            continue
+            flawed = True
         indent = len(body) - len(body.lstrip())
         text = body.strip()
         previous = text.startswith(("#|", "#~|"))  # `#| msgid ...`: the previous text, outside the order
@@ -104,6 +105,8 @@ def lint(data: bytes, shown: str) -> list[Problem]:
                 problems.append(Problem(Position(shown, number, indent + 1), f"malformed catalog: {word.strip('[]')} "
                                         f"after {last or 'the start'}", " or ".join(sorted(_NEXT[last]))))
             last, last_at = word, Position(shown, number, indent + 1)
+        if flawed:
+            continue
         if not _STRING.fullmatch(value):
             closed = value.startswith('"') and _STRING.match(value)
             problems.append(Problem(Position(shown, number, column),

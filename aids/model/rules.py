@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 from ..errors import AidsError, Position, Problems
 from ..source.markdown import read_markdown
 from ..source.yamlfile import Source
-from .text import PLACEHOLDER, Text
+from .text import PLACEHOLDER, Text, unclosed_placeholder
 
 if TYPE_CHECKING:
     from .booklet import Booklet
@@ -289,6 +289,10 @@ class RulesReader:
             if kind == "text":
                 for m in PLACEHOLDER.finditer(child.content):
                     self.placeholders.append((m.group(1), m.group(2), self.at(block, m.group(0))))
+                unclosed = unclosed_placeholder(child.content)
+                if unclosed:
+                    self.problems.add(self.at(block, unclosed), f"placeholder '{unclosed}' not closed",
+                                      "{kind:target}, e.g. {ref:section-id}")
                 out.append(_ESCAPE.sub(r"\\\1", child.content))
             elif kind in ("softbreak", "hardbreak"):
                 out.append(" ")

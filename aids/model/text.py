@@ -14,6 +14,8 @@ from ..source.yamlfile import Source
 
 # Inline placeholders a translator moves but must keep: {ref:target}, {see:target}, ...
 PLACEHOLDER = re.compile(r"\{([a-z]+):([^{}\s]+)\}")
+# The start of one with no closing brace: `{see:rule:12.4.4` would print its braces as written.
+UNCLOSED = re.compile(r"\{[a-z]+:(?![^{}\s]+\})")
 # Inline Markdown that a translation must keep as much of as the source has (the words inside may change).
 INLINE = MarkdownIt("zero").enable(["emphasis", "backticks", "escape"])
 _SPANS = {"em_open": "*emphasis*", "strong_open": "**strong**", "code_inline": "`code`"}
@@ -52,6 +54,15 @@ def placeholders_at(text: str) -> list[tuple[str, str, str, int]]:
     return found
 
 
+def unclosed_placeholder(text: str) -> str | None:
+    """The first placeholder of `text`'s text runs opened and never closed, as written (None if all close)."""
+    for token in inline_tokens(text):
+        found = UNCLOSED.search(token.content) if token.type == "text" else None
+        if found:
+            return re.split(r"\s", token.content[found.start():], maxsplit=1)[0]
+    return None
+
+
 def placeholders(text: str) -> Counter:
     """The placeholders of `text`, and its emphasis, strong and code spans, counted."""
     found = Counter(whole for _, _, whole in inline_placeholders(text))
@@ -86,7 +97,12 @@ def text_at(src: Source, node: Any, key: Any, context: str, comment: str, proble
                 if isinstance(value, (CommentedMap, dict)) else "empty" if value is None else f"'{value}'")
         problems.add(where, f"'{key}' must be text, not {kind}", f'{key}: "..." (quote text YAML would read otherwise)')
         return Text("", context, comment, where)
-    return Text(str(value).strip(), context, comment, where)
+    text = str(value).strip()
+    unclosed = unclosed_placeholder(text)
+    if unclosed:
+        problems.add(src.at_text(node, key, max(0, str(value).find(unclosed))), f"placeholder '{unclosed}' not closed",
+                     "{kind:target}, e.g. {ref:phase-id}")
+    return Text(text, context, comment, where)
 
 
 def optional_text_at(src: Source, node: Any, key: Any, context: str, comment: str, problems: Problems) -> Text | None:

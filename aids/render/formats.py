@@ -41,6 +41,17 @@ class Document:
         return render_template(self.kind.template, self.lz, self.context, (str(folder),) if folder else ())
 
 
+    def locate(self, fragment: str) -> Position:
+        """The source position of the text of this aid that shows `fragment` in this language (its own
+        file, when the fragment is in no single text of it: a label of the package, say)."""
+        texts = [self.game.title_text, *self.kind.messages(self.model)]
+        texts += [text for part in self.kind.parts(self.model) for text in part.messages()]
+        for text in texts:
+            if fragment in self.lz.shown(text):
+                return text.where
+        return Position(str(self.model.source.shown))
+
+
 class Format(Protocol):
     name: str
 
@@ -65,9 +76,8 @@ class Pdf:
         def printer(html: str, page_size: str, margins: str | None = None) -> Rendered:
             nonlocal warnings
             if warnings is None:  # the text is checked once, however often a fitting loop prints it
-                check_glyphs(doc.context, Position(str(doc.model.source.shown)),
-                             f"{doc.kind.name} '{doc.model.id}' ({doc.lz.lang})")
-                warnings = long_words(doc.context["aid"])
+                check_glyphs(doc.context, doc.locate, f"{doc.kind.name} '{doc.model.id}' ({doc.lz.lang})")
+                warnings = long_words(doc.context["aid"], doc.locate)
             printed = print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins)
             printed.warnings.extend(warnings)
             return printed

@@ -5,7 +5,7 @@ import functools
 import logging
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -140,28 +140,31 @@ def texts_of(value: Any) -> Iterator[str]:
             yield from texts_of(item)
 
 
-def check_glyphs(localized: dict[str, Any], where: Position, what: str) -> None:
-    """A character the package fonts lack would print as an empty box: refuse it, naming it and its text."""
+def check_glyphs(localized: dict[str, Any], locate: Callable[[str], Position], what: str) -> None:
+    """A character the package fonts lack would print as an empty box: refuse it, naming it and where its
+    text is (`locate` gives the source position of the text showing a fragment)."""
     covered = coverage()
     for text in texts_of(localized):
         missing = sorted({ch for ch in text if ord(ch) >= 32 and ord(ch) not in covered})
         if missing:
             chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
             shown = text if len(text) <= 60 else text[:57] + "..."
-            raise AidsError(Problem(where, f"{what}: no glyph for {chars} in the package fonts, in “{shown}”",
+            raise AidsError(Problem(locate(missing[0]), f"{what}: no glyph for {chars} in the package fonts, "
+                                    f"in “{shown}”",
                                     "characters of Latin, Greek or Cyrillic text, or a symbol the fonts have"))
 
 
 LONGEST_WORD = 40  # letters: no word of pl, en or ru is longer; a longer one would run off its column
 
 
-def long_words(localized: dict[str, Any]) -> list[str]:
-    """Words that cannot be broken to fit a column (nor hyphenated by the dictionary): warnings to print."""
+def long_words(localized: dict[str, Any], locate: Callable[[str], Position]) -> list[str]:
+    """Words that cannot be broken to fit a column (nor hyphenated by the dictionary): warnings to print,
+    each at the source position of its text."""
     found: dict[str, str] = {}
     for text in texts_of(localized):
         for word in re.split(r"[\s/\u2013\u2014-]+", text):
-            if len(word) > LONGEST_WORD:
-                found.setdefault(word, f"a word of {len(word)} letters cannot fit a column: “{word[:30]}…”")
+            if len(word) > LONGEST_WORD and word not in found:
+                found[word] = f"{locate(word)}: a word of {len(word)} letters cannot fit a column: “{word[:30]}…”"
     return list(found.values())
 
 

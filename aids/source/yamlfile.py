@@ -123,13 +123,29 @@ def load_yaml(text: str, path: Path, shown: str) -> Source:
     except YAMLError as exc:
         raise AidsError(Problem(Position(shown), f"malformed YAML: {exc}", "valid YAML")) from None
     except RecursionError:
-        raise AidsError(Problem(Position(shown), "nested too deeply", f"at most {MAX_DEPTH} levels")) from None
+        raise AidsError(Problem(_deepest(text, shown), "nested too deeply", f"at most {MAX_DEPTH} levels")) from None
     except ValueError as exc:  # a scalar YAML resolves to a type it then cannot build: 2020-02-30
         raise AidsError(Problem(_unbuildable(yaml, text, shown), f"impossible value: {exc}",
                                 "a real date YYYY-MM-DD, or quote the text")) from None
     source = Source(path, shown, data, text)
     _check_tree(source)
     return source
+
+
+def _deepest(text: str, shown: str) -> Position:
+    """Where block nesting first passes MAX_DEPTH, by indentation: a position for the parser's RecursionError."""
+    indents: list[int] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        while indents and indents[-1] >= indent:
+            indents.pop()
+        indents.append(indent)
+        if len(indents) > MAX_DEPTH:
+            return Position(shown, number, indent + 1)
+    return Position(shown)
 
 
 def _check_tree(src: Source) -> None:
