@@ -4,12 +4,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import __version__, pipeline, translations
-from .config import find_root, read_project
+from . import __version__
 from .errors import AidsError
 
+if TYPE_CHECKING:
+    from .pipeline import Summary
+
 EXIT_ERROR, EXIT_USAGE = 1, 2
+FORMATS = ("html", "pdf")  # pipeline.FORMATS, named here so that --help imports nothing of the pipeline
 
 
 class Parser(argparse.ArgumentParser):
@@ -36,10 +40,25 @@ def make_parser() -> Parser:
     build = sub.add_parser("build", help="render HTML and PDF of every aid in every language")
     games(build)
     build.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
-    build.add_argument("--format", action="append", choices=pipeline.FORMATS, help="only this format (repeatable)")
+    build.add_argument("--format", action="append", choices=FORMATS, help="only this format (repeatable)")
     build.add_argument("--edition", action="append", metavar="E", help="only this edition (repeatable)")
     build.add_argument("--strict", action="store_true", help="fail when a string falls back to the source language")
+    build.add_argument("--jobs", "-j", type=positive, metavar="N", help="worker processes (default: one a core)")
+    build.add_argument("--force", action="store_true", help="render everything, even what is up to date")
+    build.add_argument("--shard", metavar="K/N", help="build only the K-th of N stable parts (for a CI matrix)")
+    build.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                       help="run the jobs on this Dask cluster (pip install 'aids[dask]')")
+    serve = sub.add_parser("serve", help="a live preview on localhost: rebuilt and reloaded as sources change")
+    games(serve)
+    serve.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
+    serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0: any free one)")
     return parser
+
+
+def positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of at least 1")
+    return int(text)
 
 
 def progress_bar(total: int):
@@ -57,7 +76,7 @@ def progress_bar(total: int):
     return tick
 
 
-def print_summary(summary: pipeline.Summary) -> None:
+def print_summary(summary: Summary) -> None:
     for item in summary.built:
         edition = f" [{item.edition}]" if item.edition else ""
         pages = f" ({item.pages} p.)" if item.pages else ""
@@ -77,7 +96,8 @@ def print_summary(summary: pipeline.Summary) -> None:
     for problem in summary.catalog_problems:
         print(f"warning: {problem}")
     files = sum(len(b.files) for b in summary.built)
-    print(f"{files} file(s) written, {len(summary.failed)} aid(s) failed, in {summary.seconds:.1f} s")
+    unchanged = f", {summary.unchanged} up to date" if summary.unchanged else ""
+    print(f"{files} file(s) written{unchanged}, {len(summary.failed)} aid(s) failed, in {summary.seconds:.1f} s")
 
 
 def layout_tool() -> str | None:
@@ -86,7 +106,13 @@ def layout_tool() -> str | None:
 
 
 def run(args) -> int:
+    from . import translations
+    from .config import find_root, read_project
     root = args.project.resolve() if args.project else find_root(Path.cwd())
+    if args.command == "serve":
+        from .serve import serve
+        serve(root, args.game, args.lang, args.port, ready=lambda line: print(line, flush=True))
+        return 0
     project = read_project(root)
     if args.command in ("extract", "update") and not layout_tool():
         print("warning: GNU gettext's msgcat was not found: catalogs are written in translate-toolkit's layout, "
@@ -101,9 +127,12 @@ def run(args) -> int:
         written = translations.compile(project, args.game)
         print("\n".join(f"wrote {p}" for p in written) or "no catalogs")
     elif args.command == "build":
-        options = pipeline.Options(games=args.game, langs=args.lang, formats=args.format or pipeline.FORMATS,
-                                   editions=args.edition, strict=args.strict, debug=args.debug)
-        summary = pipeline.build(project, options, progress=progress_bar)
+        from . import builder, pipeline
+        options = pipeline.Options(games=args.game, langs=args.lang, formats=args.format or FORMATS,
+                                   editions=args.edition, strict=args.strict, debug=args.debug, jobs=args.jobs,
+                                   force=args.force, scheduler=args.scheduler,
+                                   shard=builder.parse_shard(args.shard) if args.shard else None)
+        summary = builder.build(project, options, progress=progress_bar)
         print_summary(summary)
         # a catalog's fault fails every aid of its language: say it once
         for message in dict.fromkeys(str(error) for error in summary.failed):

@@ -47,6 +47,9 @@ class AidsError(Exception):
         self.problems = [problems] if isinstance(problems, Problem) else list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self):  # back from a worker process with its problems, not just its text
+        return type(self), (self.problems,)
+
 
 class Problems:
     """Collects problems so that every one is reported before stopping (MkDocs-style)."""

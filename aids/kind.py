@@ -25,7 +25,7 @@ from .source.yamlfile import Source
 if TYPE_CHECKING:
     from .config import Edition, Game
     from .localize.localizer import Localizer
-    from .pipeline import Rendered
+    from .render.rendered import Printed, Rendered
 
 GROUP = "aids.kinds"
 
@@ -54,7 +54,7 @@ class Aid:
 class Printer(Protocol):
     """Prints other HTML of the aid the default way (WeasyPrint with the package's print stylesheet)."""
 
-    def __call__(self, html: str, page_size: str, margins: str | None = None) -> Rendered: ...
+    def __call__(self, html: str, page_size: str, margins: str | None = None) -> Printed: ...
 
 
 class Kind(Generic[M]):
@@ -75,6 +75,10 @@ class Kind(Generic[M]):
 
     def link(self, model: M, aids: Mapping[str, Aid | None], problems: Problems) -> None:
         """Resolve what it takes from the game's other aids (None for an aid that failed to read)."""
+
+    def inputs(self, model: M) -> list[Path]:
+        """Every file its model was read from: what a change to makes it stale (the build cache)."""
+        return [model.source.path]
 
     def parts(self, model: M) -> list[Model]:
         """The models of the game's other aids that link() put into it (a booklet's embedded sequence,

@@ -3,6 +3,7 @@ renderers: sequence, table, playsheet, card, booklet."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import Problems
@@ -146,6 +147,9 @@ class BookletKind(Kind[booklet.Booklet]):
                 for anchor in sorted(set(target.kind.anchors(target.model)) & own):
                     problems.add(directive.where, f"embedded aid '{directive.arg}' has an anchor '{anchor}' that "
                                  "is also a heading id or rule number of the booklet", "distinct ids")
+
+    def inputs(self, model: booklet.Booklet) -> list[Path]:
+        return [model.source.path, *model.inputs]
 
     def parts(self, model: booklet.Booklet) -> list[Model]:
         """Embedded aids, and what they embed in turn (a playsheet's tables)."""

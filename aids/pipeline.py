@@ -6,12 +6,12 @@
         files = render(docs, formats)                    # render/: every format of every language
         write_all(files)                                 # write/: all of them, or none
 
-Catalog commands (extract, update, compile) are `aids.translations`.
+`aids.builder` runs it: the units as jobs on every core, skipped when up to date. Catalog commands
+(extract, update, compile) are `aids.translations`.
 """
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,10 +25,8 @@ from .localize.localizer import Fallback, Localizer
 from .reading import read_aids, select_game_ids
 from .render.formats import Document, registry
 from .render.rendered import Rendered
-from .write.files import recover, write_all
 
 FORMATS = ("html", "pdf")
-Progress = Callable[[int], Callable[[str], None]]
 
 
 @dataclass(frozen=True)
@@ -40,6 +38,10 @@ class Options:
     editions: list[str] | None = None
     strict: bool = False  # fail an aid, unwritten, when any of its text falls back to the source language
     debug: bool = False  # let an internal error (a bug of aids) through, with its traceback
+    jobs: int | None = None  # worker processes (None: one a core; 1: this process only)
+    shard: tuple[int, int] | None = None  # (K, N): build only the K-th of N stable parts of the units
+    scheduler: str | None = None  # a Dask scheduler's address: run the jobs on its cluster
+    force: bool = False  # render everything, whatever the build cache says
 
 
 @dataclass
@@ -59,6 +61,7 @@ class Summary:
     built: list[Built] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     failed: list[AidsError] = field(default_factory=list)
+    unchanged: int = 0  # aids x languages whose files were already up to date
     fallbacks: dict[tuple[str, str], list[Fallback]] = field(default_factory=dict)  # (game, lang) -> ...
     catalog_problems: list[Problem] = field(default_factory=list)  # faulty entries of the UI catalogs, not used
     seconds: float = 0.0
@@ -123,51 +126,10 @@ def output_dir(project: Project, game: Game, edition: Edition | None, lang: str)
     return (folder / edition.id if edition else folder) / lang
 
 
-def build(project: Project, options: Options = Options(), progress: Progress | None = None) -> Summary:
-    """Build every aid of the chosen games in every chosen language, edition and format.
-
-    An aid is rendered in all its languages before anything of it is written, so an aid that
-    fails leaves its previous outputs as they were; the other aids (and games) are still built.
-    """
-    started = time.monotonic()
-    summary = Summary()
-    recover(project.output)  # an earlier build stopped halfway: its aids are finished or left as they were
-    plan = plan_build(project, options, summary)
-    tick = progress(len(plan.units) * len(plan.langs)) if progress else (lambda label: None)
-    localizers: dict[tuple[str, str], Localizer] = {}
-    for unit in plan.units:
-        try:
-            results, outputs = build_unit(project, unit, plan, localizers, tick, options.strict)
-        except AidsError as exc:
-            if options.debug:
-                raise
-            summary.failed.append(exc)
-            summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id}: not written, previous outputs kept")
-            continue
-        except Exception as exc:  # a bug of aids: this aid fails, the others are still built
-            if options.debug:
-                raise
-            summary.failed.append(internal_error(project, unit, exc))
-            summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id}: not written, previous outputs kept")
-            continue
-        try:
-            write_all(outputs, project.output)
-        except OSError as exc:  # a folder aids may not write to, a full disk: this aid stays as it was
-            summary.failed.append(AidsError(Problem(
-                Position(project.show(project.output)), f"cannot write the files of '{unit.aid.model.id}': "
-                f"{exc.strerror or exc} ({exc.filename})", "an output folder aids may write to")))
-            continue
-        summary.built.extend(results)
-    for (game_id, lang), lz in localizers.items():
-        if lz.fallbacks:
-            summary.fallbacks[(game_id, lang)] = lz.fallbacks
-    summary.seconds = time.monotonic() - started
-    return summary
-
-
-def internal_error(project: Project, unit: Unit, exc: Exception) -> AidsError:
-    what = f"internal error in aids while building '{unit.aid.model.id}': {type(exc).__name__}: {exc}"
-    return AidsError(Problem(Position(project.show(unit.aid.path)), what,
+def internal_error(project: Project, path: Path, exc: Exception) -> AidsError:
+    """A bug of aids while building the aid of `path`: reported as such, that aid failed."""
+    what = f"internal error in aids while building '{path.stem}': {type(exc).__name__}: {exc}"
+    return AidsError(Problem(Position(project.show(path)), what,
                              "nothing: this is a bug of aids; please report it with the output of --debug"))
 
 
@@ -210,40 +172,6 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
         # parts (tables) are built inside the aids that embed them
         plan.units.extend(Unit(game, edition, aid) for edition in chosen for aid in aids if aid.kind.standalone)
     return plan
-
-
-def build_unit(project: Project, unit: Unit, plan: Plan, localizers: dict[tuple[str, str], Localizer],
-               tick: Callable[[str], None], strict: bool = False) -> tuple[list[Built], dict[Path, bytes]]:
-    """One aid in every language: what was built, and the files to write once all of it rendered."""
-    game, edition, aid = unit.game, unit.edition, unit.aid
-    outputs: dict[Path, bytes] = {}
-    results = []
-    fell_back: list[Problem] = []
-    for lang in plan.langs:
-        tick(f"{game.id} {aid.model.id} {lang}")
-        if (game.id, lang) not in localizers:
-            localizers[(game.id, lang)] = localizer(project, game, lang)
-        lz = localizers[(game.id, lang)]
-        lz.recent()
-        rendered = render(document(game, aid, lz, edition), plan.formats)
-        where = ", ".join([lang, *([f"edition {edition.id}"] if edition else []), *plan.formats])
-        fell_back.extend(Problem(fb.text.where, f"{where}: [{fb.text.context}] {fb.reason} (--strict)",
-                                 "a translation in " + project.show(catalogs.po_path(project.catalogs, lang, game.id)))
-                         for fb in lz.recent())
-        folder = output_dir(project, game, edition, lang)
-        files = []
-        for suffix, item in rendered.items():
-            path = folder / f"{aid.model.id}{suffix}"
-            outputs[path] = item.data
-            files.append(project.show(path))
-        results.append(Built(
-            game.id, edition.id if edition else None, lang, aid.model.id, files,
-            pages=rendered[".pdf"].pages if ".pdf" in rendered else 0,
-            warnings=[w for item in rendered.values() for w in item.warnings],
-            notes=[n for item in rendered.values() for n in item.notes]))
-    if strict and fell_back:
-        raise AidsError(fell_back)
-    return results, outputs
 
 
 def _languages(project: Project, wanted: list[str] | None) -> list[str]:

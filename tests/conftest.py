@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from aids import pipeline
+from aids import builder
 from aids.config import read_project
 
 from .helpers import REPO, make_project
@@ -24,6 +24,6 @@ def sample(tmp_path_factory):
     # a project of games, as a user has it: the aids source tree (ui_domain) stays behind
     (root / "aids.yaml").write_text((REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
     project = read_project(root)
-    summary = pipeline.build(project)
+    summary = builder.build(project)
     assert not summary.failed, "\n".join(str(e) for e in summary.failed)
     return project, summary

@@ -229,3 +229,8 @@ def rerender(project, game_id: str, lang: str) -> dict:
     aids, _ = reading.read_aids(project, game)
     lz = pipeline.localizer(project, game, lang)
     return pipeline.render_aid(project, game, aids[0], lz, None, ["html", "pdf"])
+
+
+def built_files(output: Path) -> dict[Path, bytes]:
+    """The files a build wrote in `output`: its outputs, without the build cache beside them."""
+    return {p: p.read_bytes() for p in sorted(output.rglob("*")) if p.is_file() and ".aids-cache" not in p.parts}

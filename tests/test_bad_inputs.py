@@ -17,7 +17,7 @@ import pytest
 from aids.cli import main
 from aids.localize.catalogs import po_path
 
-from .helpers import DEMO_BANDS, DEMO_MODS, DEMO_MOVE, DEMO_SEQUENCE, DEMO_SHEET, make_project
+from .helpers import DEMO_BANDS, DEMO_MODS, DEMO_MOVE, DEMO_SEQUENCE, DEMO_SHEET, built_files, make_project
 from .localize.test_catalogs import extract_update, translate
 from .model.test_booklet import BOOKLET, ONE, TWO
 from .model.test_card import DEMO_CARD
@@ -264,7 +264,7 @@ CASES = [
 
 
 def outputs(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted((root / "build").rglob("*")) if p.is_file()}
+    return {str(p.relative_to(root)): data for p, data in built_files(root / "build").items()}
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import pytest
 
 from aids.cli import main
 
-from .helpers import DEMO_SEQUENCE
+from .helpers import DEMO_SEQUENCE, built_files
 
 
 def aids(root, *args):
@@ -17,7 +17,7 @@ def aids(root, *args):
 
 
 def outputs(root):
-    return {p: p.read_bytes() for p in sorted((root / "build").rglob("*")) if p.is_file()}
+    return built_files(root / "build")
 
 
 def test_catalog_commands_and_build(demo, capsys):
@@ -188,11 +188,11 @@ def test_a_translation_with_an_escaped_placeholder_cannot_crash_the_build(demo, 
 
 
 def test_an_output_folder_that_cannot_be_written_is_an_error_not_a_traceback(demo, monkeypatch, capsys):
-    from aids import pipeline
+    from aids import builder
 
     def refuse(outputs, output):
         raise PermissionError(13, "Permission denied", str(output / "demo"))
-    monkeypatch.setattr(pipeline, "write_all", refuse)
+    monkeypatch.setattr(builder, "write_all", refuse)
     assert main(["--project", str(demo), "build", "--lang", "pl", "--format", "html"]) == 1
     err = capsys.readouterr().err
     assert "build: cannot write the files of 'seq': Permission denied" in err and "Traceback" not in err

@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..errors import Problems
 from ..source.yamlfile import Source, check_map
@@ -58,6 +59,7 @@ class Booklet:
     source: Source
     kind: str = KIND
     headings: dict[str, Heading] = field(default_factory=dict)
+    inputs: list[Path] = field(default_factory=list)  # the rule files and images read, in order
 
     def term(self, term_id: str) -> Term | None:
         return next((t for t in self.glossary if t.id == term_id), None)

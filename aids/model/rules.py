@@ -124,6 +124,7 @@ class RulesReader:
             return
         self.shown = str(Path(self.src.shown).parent / name)
         self.file = path
+        self.booklet.inputs.append(path)
         try:
             source = read_markdown(path, self.shown)
         except AidsError as exc:
@@ -275,6 +276,7 @@ class RulesReader:
             self.problems.add(where, f"image '{src}' not found in the game folder",
                               "a .png, .jpg or .svg file inside the game folder")
             return None
+        self.booklet.inputs.append(path)
         data = base64.b64encode(path.read_bytes()).decode("ascii")
         alt = self.inline(node, para).strip()
         return Image(f"data:{IMAGES[path.suffix.lower()]};base64,{data}",

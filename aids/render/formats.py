@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..errors import Position
 from .html import render_template
 from .pdf import check_glyphs, long_words, print_pdf
-from .rendered import Rendered
+from .rendered import Printed, Rendered
 
 if TYPE_CHECKING:
     from ..config import Edition, Game
@@ -73,18 +73,31 @@ class Pdf:
     def render(self, doc: Document) -> dict[str, Rendered]:
         warnings: list[str] | None = None
 
-        def printer(html: str, page_size: str, margins: str | None = None) -> Rendered:
+        def printer(html: str, page_size: str, margins: str | None = None) -> Printed:
             nonlocal warnings
             if warnings is None:  # the text is checked once, however often a fitting loop prints it
                 check_glyphs(doc.context, doc.locate, f"{doc.kind.name} '{doc.model.id}' ({doc.lz.lang})")
                 warnings = long_words(doc.context["aid"], doc.locate)
-            printed = print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins)
-            printed.warnings.extend(warnings)
-            return printed
+            return _Warned(print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins), warnings)
         own = doc.kind.render_pdf(doc.model, doc.context["aid"], doc.lz, doc.context, doc.edition, printer)
         if own is not None:
             return own
-        return {".pdf": printer(doc.html, doc.kind.page_size(doc.model))}
+        return {".pdf": printer(doc.html, doc.kind.page_size(doc.model)).rendered()}
+
+
+class _Warned:
+    """A printed document with the warnings of its text (long words) added to the renderer's."""
+
+    def __init__(self, printed: Printed, warnings: list[str]):
+        self.printed, self.warnings = printed, warnings
+
+    @property
+    def pages(self) -> int:
+        return self.printed.pages
+
+    def rendered(self) -> Rendered:
+        done = self.printed.rendered()
+        return Rendered(done.data, done.pages, [*done.warnings, *self.warnings], list(done.notes))
 
 
 @functools.lru_cache(maxsize=1)

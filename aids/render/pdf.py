@@ -105,9 +105,27 @@ def source_date(epoch: int):
             os.environ.pop("SOURCE_DATE_EPOCH", None)
 
 
-def render_pdf(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
-               tagged: bool = True) -> tuple[bytes, int, list[str]]:
-    """Render `html` with the extra print stylesheet `css`; returns (pdf bytes, page count, warnings)."""
+class Layout:
+    """WeasyPrint's document laid out; the PDF written once, on the first call of `rendered()`."""
+
+    def __init__(self, document: Any, warnings: list[str], epoch: int, tagged: bool):
+        self.document, self.warnings, self.epoch, self.tagged = document, warnings, epoch, tagged
+        self._rendered: Rendered | None = None
+
+    @property
+    def pages(self) -> int:
+        return len(self.document.pages)
+
+    def rendered(self) -> Rendered:
+        if self._rendered is None:
+            with collected_warnings() as warnings, source_date(self.epoch):
+                data = self.document.write_pdf(pdf_tags=self.tagged)
+            self._rendered = Rendered(data, self.pages, [*self.warnings, *warnings])
+        return self._rendered
+
+
+def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool = True) -> Layout:
+    """Lay out `html` in pages with the extra print stylesheet `css`, reading only below `allowed`."""
     wp = weasyprint()
     fetcher = make_fetcher([fonts_dir(), *allowed])
     with collected_warnings() as warnings, source_date(epoch):
@@ -115,8 +133,14 @@ def render_pdf(html: str, css: str, *, base: Path, allowed: list[Path], epoch: i
         stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
         document = wp.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher).render(
             stylesheets=[stylesheet], font_config=fonts)
-        data = document.write_pdf(pdf_tags=tagged)
-    return data, len(document.pages), warnings
+    return Layout(document, warnings, epoch, tagged)
+
+
+def render_pdf(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
+               tagged: bool = True) -> tuple[bytes, int, list[str]]:
+    """Render `html` with the extra print stylesheet `css`; returns (pdf bytes, page count, warnings)."""
+    done = lay_out(html, css, base=base, allowed=allowed, epoch=epoch, tagged=tagged).rendered()
+    return done.data, done.pages, done.warnings
 
 
 @functools.cache
@@ -180,8 +204,7 @@ def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: 
 
 
 def print_pdf(game: Game, lz: Localizer, game_ctx: dict[str, Any], html: str, page_size: str,
-              margins: str | None = None) -> Rendered:
+              margins: str | None = None) -> Layout:
     """`html` through WeasyPrint with print.css, reading nothing outside the game's folder."""
     css = print_css(lz, game_ctx, page_size, margins)
-    data, pages, warnings = render_pdf(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch())
-    return Rendered(data, pages, warnings)
+    return lay_out(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch())

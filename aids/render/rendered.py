@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 
 @dataclass
@@ -10,3 +11,14 @@ class Rendered:
     pages: int = 0
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # facts for the summary, e.g. the type size a card fitted at
+    renders: int = 1  # layouts it took (a fitting loop tries several type sizes)
+
+
+class Printed(Protocol):
+    """A document laid out in pages: its page count at once, its bytes only when asked (a fitting loop
+    lays out several type sizes and writes one)."""
+
+    @property
+    def pages(self) -> int: ...
+
+    def rendered(self) -> Rendered: ...

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from aids import pipeline, translations
+from aids import builder, pipeline, translations
 from aids.config import read_project
 from aids.errors import AidsError, Position
 from aids.localize import po
@@ -464,7 +464,7 @@ def test_a_fuzzy_ui_entry_is_reported_and_fails_strict(tmp_path, monkeypatch, de
         assert [p.message for p in problems] == ["'see %(ref)s' is fuzzy: the English is used"]
         extract_update(demo)
         with pytest.raises(AidsError, match=r"ru/LC_MESSAGES/aids.po:\d+: 'see %\(ref\)s' is fuzzy"):
-            pipeline.build(read_project(demo), pipeline.Options(langs=["ru"], formats=["html"], strict=True))
+            builder.build(read_project(demo), pipeline.Options(langs=["ru"], formats=["html"], strict=True))
     finally:
         ui.load_ui.cache_clear()
 

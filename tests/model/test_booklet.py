@@ -1,7 +1,7 @@
 """The rule-booklet model: numbering, references, segmentation, glossary, boxes, embedding, bad input."""
 import pytest
 
-from aids import pipeline, reading
+from aids import builder, pipeline, reading
 from aids.config import read_project
 from aids.localize import booklet as booklet_text
 from aids.localize import ui
@@ -383,12 +383,12 @@ def test_bad_input_is_reported_where_it_is(tmp_path, change, message):
 def test_bad_booklet_is_not_built_and_leaves_its_outputs(tmp_path):
     root = project(tmp_path)
     proj = read_project(root)
-    first = pipeline.build(proj, pipeline.Options(langs=["pl"], formats=["html"]))
+    first = builder.build(proj, pipeline.Options(langs=["pl"], formats=["html"]))
     assert not first.failed
     page = root / "build/demo/pl/rules.html"
     before = page.read_bytes()
     (root / "games/demo/one.md").write_text(ONE.replace("[](#intro)", "[](#outro)"), encoding="utf-8")
-    again = pipeline.build(proj, pipeline.Options(langs=["pl"], formats=["html"]))
+    again = builder.build(proj, pipeline.Options(langs=["pl"], formats=["html"]))
     assert again.failed and "outro" in str(again.failed[0])
     assert page.read_bytes() == before
 
@@ -407,7 +407,7 @@ def test_small_booklet_prints_on_its_page_size_without_warnings(tmp_path):
 
     from ..helpers import page_sizes_mm
     root = project(tmp_path)
-    summary = pipeline.build(read_project(root), pipeline.Options(langs=["en"], formats=["pdf"]))
+    summary = builder.build(read_project(root), pipeline.Options(langs=["en"], formats=["pdf"]))
     rules = next(b for b in summary.built if b.aid == "rules")
     assert not summary.failed and rules.warnings == []
     path = root / "build/demo/en/rules.pdf"

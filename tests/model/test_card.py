@@ -3,13 +3,13 @@
 import pytest
 from markupsafe import Markup
 
-from aids import pipeline
+from aids import builder, pipeline
 from aids.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.render import card_pdf, card_sheet
 
-from ..helpers import localized_demo, make_project, pdf_text, read_demo
+from ..helpers import built_files, localized_demo, make_project, pdf_text, read_demo
 
 DEMO_CARD = """\
 kind: card
@@ -186,7 +186,7 @@ def test_a_translators_markup_prints_as_text(tmp_path):
     po.write_text(po.read_text(encoding="utf-8").replace(
         'msgid "Dowolny tekst."\nmsgstr ""', 'msgid "Dowolny tekst."\nmsgstr "Any <b>text</b> & <font size=40>more"'),
         encoding="utf-8")
-    summary = pipeline.build(read_project(root), pipeline.Options(langs=["en"]))
+    summary = builder.build(read_project(root), pipeline.Options(langs=["en"]))
     assert not summary.failed, summary.failed
     assert "Any <b>text</b> & <font size=40>more" in pdf_text(root / "build/demo/en/ref.pdf")
     assert "Any &lt;b&gt;text&lt;/b&gt; &amp; &lt;font size=40&gt;more" in \
@@ -233,13 +233,13 @@ def test_failing_card_writes_nothing_and_keeps_previous_outputs(tmp_path, capsys
     root = project_with(tmp_path)
     assert main(["--project", str(root), "build", "--lang", "pl"]) == 0
     assert "type front 9 pt, back 9 pt" in capsys.readouterr().out
-    before = {p: p.read_bytes() for p in (root / "build").rglob("*") if p.is_file()}
+    before = built_files(root / "build")
     assert len(before) == 3
     (root / "games/demo/card.yaml").write_text(DEMO_CARD.replace("text: Dowolny tekst.", f"text: {long_text(200)}"),
                                                encoding="utf-8")
     assert main(["--project", str(root), "build", "--lang", "pl"]) == 1
     assert "section 'free' does not fit" in capsys.readouterr().err
-    assert {p: p.read_bytes() for p in (root / "build").rglob("*") if p.is_file()} == before
+    assert built_files(root / "build") == before
 
 
 def test_a_character_the_fonts_lack_is_refused(tmp_path):

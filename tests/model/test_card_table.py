@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import pytest
 from pypdf import PdfReader
 
-from aids import pipeline, reading
+from aids import builder, pipeline, reading
 from aids.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
@@ -89,7 +89,7 @@ def built(tmp_path_factory):
     entry = 'msgctxt "mods/far"\nmsgid "Daleko"\nmsgstr ""'
     assert entry in po.read_text(encoding="utf-8")
     po.write_text(po.read_text(encoding="utf-8").replace(entry, entry[:-2] + f'"{TRANSLATED}"'), encoding="utf-8")
-    summary = pipeline.build(read_project(root))
+    summary = builder.build(read_project(root))
     assert not summary.failed, summary.failed
     return root, summary
 

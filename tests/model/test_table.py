@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from aids import pipeline, reading
+from aids import builder, pipeline, reading
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.localize import table as table_text
@@ -165,7 +165,7 @@ def test_numbers_never_reach_the_messages(sheet):
 
 def test_playsheet_links_its_tables_and_tables_are_not_built_alone(sheet):
     project = read_project(sheet)
-    summary = pipeline.build(project, pipeline.Options(langs=["pl"], formats=["html"], editions=["inch"]))
+    summary = builder.build(project, pipeline.Options(langs=["pl"], formats=["html"], editions=["inch"]))
     assert not summary.failed
     assert [f for b in summary.built for f in b.files] == ["build/demo/inch/pl/sheet.html"]
     html = (sheet / "build/demo/inch/pl/sheet.html").read_text()
@@ -250,7 +250,7 @@ def test_unknown_unit_of_an_edition_is_reported_at_its_position(sheet):
 
 def test_unknown_edition_is_an_error(sheet):
     with pytest.raises(AidsError, match="command line: unknown edition 'imperial' .expected: cm, inch."):
-        pipeline.build(read_project(sheet), pipeline.Options(editions=["imperial"]))
+        builder.build(read_project(sheet), pipeline.Options(editions=["imperial"]))
 
 
 # --- the page budget ------------------------------------------------------------------------------
@@ -258,7 +258,7 @@ def test_unknown_edition_is_an_error(sheet):
 def test_an_oversized_playsheet_fails_naming_sheet_language_and_overflow(sheet):
     rows = "".join(f"  - {{id: r{i}, label: Wiersz, cells: [{i}, {i}]}}\n" for i in range(1, 200))
     (sheet / "games/demo/move.yaml").write_text(DEMO_PLAYSHEET["games/demo/move.yaml"] + rows)
-    summary = pipeline.build(read_project(sheet), pipeline.Options(langs=["en"], editions=["cm"]))
+    summary = builder.build(read_project(sheet), pipeline.Options(langs=["en"], editions=["cm"]))
     messages = [str(p) for e in summary.failed for p in e.problems]
     assert len(messages) == 1
     assert messages[0].startswith("games/demo/sheet.yaml:4:16: playsheet 'sheet' (en, edition cm) overflows its "
@@ -272,17 +272,17 @@ def test_type_shrinks_within_its_minimum_to_fit(sheet):
     (sheet / "games/demo/move.yaml").write_text(DEMO_PLAYSHEET["games/demo/move.yaml"] + rows)
     path = sheet / "games/demo/sheet.yaml"
     path.write_text(path.read_text().replace("type: 8pt, min_type: 7pt", "type: 12pt, min_type: 12pt"))
-    summary = pipeline.build(read_project(sheet), pipeline.Options(langs=["pl"], editions=["cm"], formats=["pdf"]))
+    summary = builder.build(read_project(sheet), pipeline.Options(langs=["pl"], editions=["cm"], formats=["pdf"]))
     assert "by 1 (needs 2 at the minimum type size 12pt)" in str(summary.failed[0])
     path.write_text(path.read_text().replace("min_type: 12pt", "min_type: 6pt"))
-    summary = pipeline.build(read_project(sheet), pipeline.Options(langs=["pl"], editions=["cm"], formats=["pdf"]))
+    summary = builder.build(read_project(sheet), pipeline.Options(langs=["pl"], editions=["cm"], formats=["pdf"]))
     assert not summary.failed and [b.pages for b in summary.built] == [1]
 
 
 def test_letter_portrait_page(sheet):
     path = sheet / "games/demo/sheet.yaml"
     path.write_text(path.read_text().replace("page: {budget: 1,", "page: {size: Letter, orientation: portrait, budget: 1,"))
-    pipeline.build(read_project(sheet), pipeline.Options(langs=["en"], editions=["cm"], formats=["pdf"]))
+    builder.build(read_project(sheet), pipeline.Options(langs=["en"], editions=["cm"], formats=["pdf"]))
     assert page_sizes_mm(sheet / "build/demo/cm/en/sheet.pdf") == [(215.9, 279.4)]
 
 
@@ -320,7 +320,7 @@ def test_a_rule_booklet_embeds_a_table_by_id(sheet):
         "kind: booklet\nid: rules\ntitle: Zasady\nfiles: [rules.md]\n", encoding="utf-8")
     (sheet / "games/demo/rules.md").write_text(
         "# Ruch {#movement}\n\nOdległości podaje tabela.\n\n::: embed move\n:::\n", encoding="utf-8")
-    summary = pipeline.build(read_project(sheet), pipeline.Options(langs=["en"], formats=["html"], editions=["inch"]))
+    summary = builder.build(read_project(sheet), pipeline.Options(langs=["en"], formats=["html"], editions=["inch"]))
     assert not summary.failed, summary.failed
     html = (sheet / "build/demo/inch/en/rules.html").read_text(encoding="utf-8")
     assert '<table class="data form-grid whole" id="move">' in html and "<caption>Ruch (inches)</caption>" in html

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from aids import pipeline, reading, translations
+from aids import builder, pipeline, reading, translations
 from aids.config import read_project
 
 from ..helpers import REPO, page_sizes_mm, pdf_fonts, pdf_text
@@ -148,7 +148,7 @@ def test_one_number_changed_changes_every_language_and_no_catalog(sample, tmp_pa
     source = root / "games" / GAME / "tables" / "casualties.yaml"
     source.write_text(source.read_text().replace("cells: [1.7, 3.4,", "cells: [1.7, 3.9,"))
     copy = read_project(root)
-    summary = pipeline.build(copy, pipeline.Options(games=[GAME], editions=["cm"], formats=["html"]))
+    summary = builder.build(copy, pipeline.Options(games=[GAME], editions=["cm"], formats=["html"]))
     assert not summary.failed
     for lang in LANGS:
         before = html_of(project, "cm", lang).read_text(encoding="utf-8")
@@ -183,7 +183,7 @@ def test_summary_names_the_type_size_each_sheet_fitted_at(sample):
 
 def test_an_edition_builds_the_games_that_have_it_and_skips_the_others(sample):
     project, _ = sample
-    summary = pipeline.build(project, pipeline.Options(editions=["inch"], formats=["html"]))
+    summary = builder.build(project, pipeline.Options(editions=["inch"], formats=["html"], force=True))
     assert not summary.failed
     assert {(b.game, b.edition) for b in summary.built} == {(GAME, "inch")}
     assert sorted(summary.skipped) == [f"{g}: no edition inch" for g in ("gcacw", "lwow-1920", "ostroleka-1831")]

@@ -8,7 +8,7 @@ import pytest
 
 from aids.write.files import FAULT, STAGING, recover
 
-from ..helpers import make_project
+from ..helpers import built_files, make_project
 
 LANGS = ("pl", "en", "ru")
 
@@ -23,8 +23,7 @@ def build(root, fault: str | None = None) -> subprocess.CompletedProcess:
 
 
 def outputs(root) -> dict[str, bytes]:
-    return {str(p.relative_to(root / "build")): p.read_bytes()
-            for p in sorted((root / "build").rglob("*")) if p.is_file()}
+    return {str(p.relative_to(root / "build")): data for p, data in built_files(root / "build").items()}
 
 
 @pytest.fixture(scope="module")

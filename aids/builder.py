@@ -1,0 +1,343 @@
+"""`aids build`: the plan's units cut into jobs, run on every core (or a Dask cluster), skipped when
+nothing they are made of changed, and written an aid at a time.
+
+    plan = pipeline.plan_build(...)          # every aid read and linked, once, in this process
+    jobs = one per aid x edition x language  # each with a digest of what it is made of
+    stale jobs -> executor -> results        # a worker renders one job: pipeline.document + render
+    an aid's results -> write_all            # when all its languages are in: all of them, or none
+
+A job names its project folder and ids only, so it runs in a forked worker (which inherits what this
+process read), in a spawned one or on another machine (which reads the project itself).
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import pipeline
+from .config import Game, Project, read_project
+from .errors import AidsError, Position, Problem
+from .fingerprint import Fingerprints
+from .kind import Aid
+from .localize import catalogs
+from .localize.localizer import Fallback, Localizer
+from .model.text import Text
+from .pipeline import Built, Options, Summary, Unit
+from .reading import read_aids
+from .write.cache import Cache, Record
+from .write.files import recover, write_all
+
+Progress = Callable[[int], Callable[[str], None]]
+WEIGHT = {"booklet": 8, "playsheet": 4, "card": 2}  # a first guess at a job's cost, before it was timed
+
+
+@dataclass(frozen=True)
+class Job:
+    """One aid in one edition and language, in the formats that are stale."""
+    root: str
+    game: str
+    edition: str | None
+    aid: str
+    lang: str
+    formats: tuple[str, ...]
+    debug: bool = False
+
+    @property
+    def label(self) -> str:
+        return " ".join([self.game, *([f"[{self.edition}]"] if self.edition else []), self.aid, self.lang])
+
+
+@dataclass
+class Result:
+    job: Job
+    files: dict[str, bytes] = field(default_factory=dict)  # path as shown (from the project root) -> bytes
+    by_format: dict[str, dict[str, Any]] = field(default_factory=dict)  # format -> record of what it made
+    fallbacks: list[Fallback] = field(default_factory=list)
+    error: AidsError | None = None
+    seconds: float = 0.0
+
+
+# --- the worker side ---------------------------------------------------------------------------
+
+class Loaded:
+    """What one process has read of a project: games, their aids, a localizer per game and language."""
+
+    def __init__(self, project: Project):
+        self.project = project
+        self.games: dict[str, Game] = {}
+        self.aids: dict[tuple[str, str], Aid] = {}
+        self.localizers: dict[tuple[str, str], Localizer] = {}
+
+    def game(self, game_id: str) -> Game:
+        if game_id not in self.games:
+            game = self.games[game_id] = self.project.read_game(game_id)
+            aids, errors = read_aids(self.project, game)
+            if errors:
+                raise errors[0]
+            self.aids.update(((game_id, aid.model.id), aid) for aid in aids)
+        return self.games[game_id]
+
+    def aid(self, game_id: str, aid_id: str) -> Aid:
+        self.game(game_id)
+        return self.aids[(game_id, aid_id)]
+
+    def localizer(self, game: Game, lang: str) -> Localizer:
+        if (game.id, lang) not in self.localizers:
+            self.localizers[(game.id, lang)] = pipeline.localizer(self.project, game, lang)
+        return self.localizers[(game.id, lang)]
+
+
+_LOADED: dict[str, Loaded] = {}
+
+
+def loaded(root: str) -> Loaded:
+    if root not in _LOADED:
+        _LOADED[root] = Loaded(read_project(Path(root)))
+    return _LOADED[root]
+
+
+def run_job(job: Job) -> Result:
+    """Render one job: in this process, a worker process or a Dask worker."""
+    started = time.perf_counter()
+    state = loaded(job.root)
+    project = state.project
+    try:
+        game = state.game(job.game)
+        aid = state.aid(job.game, job.aid)
+        edition = next(e for e in game.editions if e.id == job.edition) if job.edition else None
+        lz = state.localizer(game, job.lang)
+        lz.recent()
+        doc = pipeline.document(game, aid, lz, edition)
+        result = Result(job)
+        folder = pipeline.output_dir(project, game, edition, job.lang)
+        for name in job.formats:
+            rendered = pipeline.render(doc, [name])
+            files = []
+            for suffix, item in rendered.items():
+                path = folder / f"{aid.model.id}{suffix}"
+                result.files[project.show(path)] = item.data
+                files.append(project.show(path))
+            result.by_format[name] = {
+                "files": files, "pages": rendered[".pdf"].pages if ".pdf" in rendered else 0,
+                "warnings": [w for item in rendered.values() for w in item.warnings],
+                "notes": [n for item in rendered.values() for n in item.notes]}
+        result.fallbacks = lz.recent()
+    except AidsError as exc:
+        if job.debug:
+            raise
+        result = Result(job, error=exc)
+    except Exception as exc:  # a bug of aids: this aid fails, the others are still built
+        if job.debug:
+            raise
+        known = state.aids.get((job.game, job.aid))
+        path = known.path if known else project.games_dir / job.game / job.aid
+        result = Result(job, error=pipeline.internal_error(project, path, exc))
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+# --- the parent side ---------------------------------------------------------------------------
+
+def in_shard(unit: Unit, shard: tuple[int, int] | None) -> bool:
+    """A stable split by aid and edition (an aid's languages stay together): shard K of N."""
+    if not shard:
+        return True
+    k, n = shard
+    key = f"{unit.game.id}/{unit.edition.id if unit.edition else ''}/{unit.aid.model.id}".encode()
+    return int(hashlib.sha256(key).hexdigest(), 16) % n == k - 1
+
+
+def executor(options: Options, count: int) -> cf.Executor | None:
+    """Where jobs run: None for this process (one job, or --jobs 1), a process pool, or a Dask cluster."""
+    if options.scheduler:
+        return DaskPool(options.scheduler)
+    workers = min(options.jobs or os.cpu_count() or 1, count)
+    if workers <= 1:
+        return None
+    if "pdf" in options.formats:  # imported once here, not once in every worker (it costs most of a second)
+        from .render.pdf import weasyprint
+        weasyprint()
+    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+
+
+class DaskPool(cf.Executor):
+    """A Dask cluster through its `concurrent.futures` executor; the client closed with the pool."""
+
+    def __init__(self, address: str):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise AidsError(Problem(Position("command line"), "--scheduler needs Dask's distributed package",
+                                    "pip install 'aids[dask]'")) from None
+        try:
+            self.client = Client(address, timeout=10)
+        except OSError as exc:
+            raise AidsError(Problem(Position("command line"), f"no Dask scheduler at {address}: {exc}",
+                                    "the address of a running scheduler, e.g. tcp://10.0.0.5:8786")) from None
+        self.executor = self.client.get_executor()
+
+    def submit(self, fn, /, *args, **kwargs):
+        return self.executor.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.executor.shutdown(wait=wait)
+        self.client.close()
+
+
+def build(project: Project, options: Options = Options(), progress: Progress | None = None) -> Summary:
+    """Build every aid of the chosen games in every chosen language, edition and format.
+
+    An aid is rendered in all its stale languages before anything of it is written, so an aid that
+    fails leaves its previous outputs as they were; the other aids (and games) are still built.
+    """
+    started = time.monotonic()
+    summary = Summary()
+    recover(project.output)  # an earlier build stopped halfway: its aids are finished or left as they were
+    plan = pipeline.plan_build(project, options, summary)
+    units = [unit for unit in plan.units if in_shard(unit, options.shard)]
+    state = _LOADED[str(project.root)] = Loaded(project)  # forked workers inherit what was read here
+    for unit in units:
+        state.games[unit.game.id] = unit.game
+        state.aids[(unit.game.id, unit.aid.model.id)] = unit.aid
+    cache, prints = Cache(project.output), Fingerprints(project)
+    todo: list[Job] = []
+    known: dict[tuple[int, str], tuple[Record, ...]] = {}  # (unit, lang) -> per format: fresh records
+    digests: dict[tuple[int, str], str] = {}
+    for n, unit in enumerate(units):
+        for lang in plan.langs:
+            lz = state.localizer(unit.game, lang)
+            digest = digests[(n, lang)] = prints.digest(unit.game, unit.aid, unit.edition, lz)
+            stale = tuple(f for f in plan.formats if options.force or not cache.fresh(
+                unit.game.id, unit.aid.model.id, key(unit, lang, f), digest))
+            if stale:
+                todo.append(Job(str(project.root), unit.game.id, unit.edition.id if unit.edition else None,
+                                unit.aid.model.id, lang, stale, options.debug))
+            known[(n, lang)] = tuple(cache.get(unit.game.id, unit.aid.model.id, key(unit, lang, f)) or {}
+                                     for f in plan.formats if f not in stale)
+    tick = progress(len(todo)) if progress else (lambda label: None)
+    results = dict(_run(todo, options, lambda r: tick(r.job.label), cache))
+    index = {(unit.game.id, unit.edition.id if unit.edition else None, unit.aid.model.id): n
+             for n, unit in enumerate(units)}
+    by_unit: dict[int, list[Result]] = {}
+    for job, result in results.items():
+        by_unit.setdefault(index[(job.game, job.edition, job.aid)], []).append(result)
+    for n, unit in enumerate(units):
+        done = by_unit.get(n, [])
+        done.sort(key=lambda r: plan.langs.index(r.job.lang))
+        if _finish(project, unit, done, options, summary, cache, digests, n):
+            summary.unchanged += sum(1 for lang in plan.langs if not any(r.job.lang == lang for r in done))
+        for lang in plan.langs:
+            fresh = next((r for r in done if r.job.lang == lang), None)
+            fallbacks = fresh.fallbacks if fresh else [_fallback(f) for f in known[(n, lang)][0].get("fallbacks", [])] \
+                if known[(n, lang)] else []
+            _note_fallbacks(summary, unit.game.id, lang, fallbacks)
+    cache.save()
+    summary.seconds = time.monotonic() - started
+    return summary
+
+
+def key(unit: Unit, lang: str, fmt: str) -> str:
+    return f"{unit.edition.id if unit.edition else '-'}/{lang}/{fmt}"
+
+
+def _run(jobs: list[Job], options: Options, done: Callable[[Result], None], cache: Cache):
+    """(job, result) as each job ends; the longest first, as the last build timed them."""
+    def cost(job: Job) -> float:
+        record = cache.get(job.game, job.aid, f"{job.edition or '-'}/{job.lang}/{job.formats[0]}") or {}
+        return record.get("seconds") or WEIGHT.get(loaded(job.root).aid(job.game, job.aid).kind.name, 1)
+    if not jobs:
+        return
+    jobs = sorted(jobs, key=cost, reverse=True)
+    pool = executor(options, len(jobs))
+    if pool is None:
+        for job in jobs:
+            result = run_job(job)
+            done(result)
+            yield job, result
+        return
+    with pool:
+        futures = {pool.submit(run_job, job): job for job in jobs}
+        for future in cf.as_completed(futures):
+            result = future.result()
+            done(result)
+            yield futures[future], result
+
+
+def _finish(project: Project, unit: Unit, results: list[Result], options: Options, summary: Summary,
+            cache: Cache, digests: dict[tuple[int, str], str], n: int) -> bool:
+    """Write one aid's new files, all or none; False when it failed (its previous files are kept)."""
+    errors = [r.error for r in results if r.error]
+    if options.strict:
+        errors += [AidsError(_strict(project, unit, r)) for r in results if r.fallbacks and not r.error]
+    if errors:
+        summary.failed.extend(dict.fromkeys(errors))
+        summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id}: not written, previous outputs kept")
+        return False
+    outputs = {project.root / name: data for r in results for name, data in r.files.items()}
+    try:
+        write_all(outputs, project.output)
+    except OSError as exc:  # a folder aids may not write to, a full disk: this aid stays as it was
+        summary.failed.append(AidsError(Problem(
+            Position(project.show(project.output)), f"cannot write the files of '{unit.aid.model.id}': "
+            f"{exc.strerror or exc} ({exc.filename})", "an output folder aids may write to")))
+        return False
+    for r in results:
+        fallbacks = [_stored(fb) for fb in r.fallbacks]
+        for fmt, made in r.by_format.items():
+            cache.put(unit.game.id, unit.aid.model.id, key(unit, r.job.lang, fmt),
+                      {**made, "digest": digests[(n, r.job.lang)], "fallbacks": fallbacks, "seconds": r.seconds},
+                      [project.root / name for name in made["files"]])
+        summary.built.append(Built(unit.game.id, r.job.edition, r.job.lang, unit.aid.model.id,
+                                   [f for made in r.by_format.values() for f in made["files"]],
+                                   pages=sum(made["pages"] for made in r.by_format.values()),
+                                   warnings=[w for made in r.by_format.values() for w in made["warnings"]],
+                                   notes=[n for made in r.by_format.values() for n in made["notes"]]))
+    return True
+
+
+def _strict(project: Project, unit: Unit, result: Result) -> list[Problem]:
+    job = result.job
+    where = ", ".join([job.lang, *([f"edition {job.edition}"] if job.edition else []), *job.formats])
+    po = project.show(catalogs.po_path(project.catalogs, job.lang, job.game))
+    return [Problem(fb.text.where, f"{where}: [{fb.text.context}] {fb.reason} (--strict)", "a translation in " + po)
+            for fb in result.fallbacks]
+
+
+def _note_fallbacks(summary: Summary, game: str, lang: str, fallbacks: Iterable[Fallback]) -> None:
+    seen = summary.fallbacks.setdefault((game, lang), [])
+    keys = {(fb.text.context, fb.text.msgid) for fb in seen}
+    for fb in fallbacks:
+        if (fb.text.context, fb.text.msgid) not in keys:
+            keys.add((fb.text.context, fb.text.msgid))
+            seen.append(fb)
+    if not seen:
+        del summary.fallbacks[(game, lang)]
+
+
+def _stored(fb: Fallback) -> list[Any]:
+    w = fb.text.where
+    return [w.path, w.line, w.col, fb.text.context, fb.text.msgid, fb.reason]
+
+
+def _fallback(stored: list[Any]) -> Fallback:
+    path, line, col, context, msgid, reason = stored
+    return Fallback(Text(msgid, context, "", Position(path, line, col)), reason)
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`K/N` with 1 <= K <= N."""
+    try:
+        k, n = (int(part) for part in text.split("/"))
+    except ValueError:
+        k = n = 0
+    if not 1 <= k <= n:
+        raise AidsError(Problem(Position("command line"), f"--shard {text}", "K/N with 1 <= K <= N, e.g. 2/4"))
+    return k, n
+

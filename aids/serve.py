@@ -1,0 +1,203 @@
+"""`aids serve`: a live preview. The built aids served on localhost, rebuilt as their sources change.
+
+A watcher (watchfiles) sees a change under the games, the catalogs or aids.yaml and starts an
+incremental build: HTML first, then PDF, each rendering only the aids and languages the change made
+stale. Every open page listens on an event stream: it reloads when its own file was rewritten, and
+shows the build's errors (positioned, as the command line prints them) in a panel instead of the
+server stopping. Pages are served as built, with a small script added in flight (the files on disk
+stay as `aids build` writes them). Nothing is served outside the output folder.
+"""
+from __future__ import annotations
+
+import html
+import json
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from . import builder
+from .config import Project, read_project
+from .errors import AidsError
+from .pipeline import Options
+
+EVENTS = "/_aids/events"
+STATUS = "/_aids/status"
+# Added before </body> of every page served: reload on a change of this page, errors in a panel.
+CLIENT = """<script>(() => {
+  const me = decodeURIComponent(location.pathname).replace(/^\\//, "");
+  const panel = document.createElement("div");
+  panel.id = "aids-errors";
+  panel.style.cssText = "position:fixed;left:0;right:0;bottom:0;max-height:45%;overflow:auto;margin:0;" +
+    "padding:.6em 1em;background:#fff3f3;color:#8a0000;border-top:3px solid #c00;font:13px/1.4 monospace;" +
+    "white-space:pre-wrap;z-index:2147483647;display:none";
+  document.body.appendChild(panel);
+  const show = (state) => {
+    panel.textContent = state.errors.join("\\n");
+    panel.style.display = state.errors.length ? "block" : "none";
+    document.documentElement.dataset.aidsBuild = String(state.build);
+  };
+  fetch("/_aids/status").then((r) => r.json()).then(show);
+  const events = new EventSource("/_aids/events");
+  events.onmessage = (message) => {
+    const state = JSON.parse(message.data);
+    show(state);
+    if (state.changed.includes(me) || (me === "" && state.changed.length)) location.reload();
+  };
+})();</script>"""
+
+
+@dataclass
+class State:
+    """What the pages are told: the number of builds so far, their errors, the files the last one wrote."""
+    build: int = 0
+    errors: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    listeners: list[queue.Queue[str]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def publish(self, errors: list[str], changed: list[str]) -> None:
+        with self.lock:
+            self.build += 1
+            self.errors, self.changed = errors, changed
+            message = self.message()
+            for listener in self.listeners:
+                listener.put(message)
+
+    def message(self) -> str:
+        return json.dumps({"build": self.build, "errors": self.errors, "changed": self.changed}, ensure_ascii=False)
+
+
+class Preview:
+    """The project's aids kept built: `rebuild()` on every change, its outcome published to the pages."""
+
+    def __init__(self, root: Path, games: list[str] | None, langs: list[str] | None):
+        self.root, self.games, self.langs = root, games, langs
+        self.state = State()
+        self.project: Project = read_project(root)
+
+    def rebuild(self) -> None:
+        """HTML, then PDF, of what changed; any error goes to the pages, never out of the server."""
+        errors: list[str] = []
+        for formats in (["html"], ["pdf"]):
+            changed: list[str] = []
+            try:
+                self.project = read_project(self.root)
+                summary = builder.build(self.project, Options(games=self.games, langs=self.langs, formats=formats,
+                                                              jobs=1))
+                errors += [str(e) for e in summary.failed]
+                output = self.project.output
+                changed = [(self.root / f).relative_to(output).as_posix() for b in summary.built for f in b.files]
+            except AidsError as exc:
+                errors.append(str(exc))
+            except Exception as exc:  # a bug of aids: shown in the page; the server goes on
+                errors.append(f"internal error in aids: {type(exc).__name__}: {exc} (please report it)")
+            errors = list(dict.fromkeys(errors))
+            self.state.publish(errors, changed)
+
+    def watched(self) -> list[Path]:
+        return [self.project.games_dir, self.project.catalogs, self.root / "aids.yaml"]
+
+
+def handler(preview: Preview) -> type[SimpleHTTPRequestHandler]:
+    class Handler(SimpleHTTPRequestHandler):
+        def __init__(self, *args: Any, **kwargs: Any):
+            super().__init__(*args, directory=str(preview.project.output), **kwargs)
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet: the terminal shows builds, not GETs
+            pass
+
+        def do_GET(self) -> None:
+            path = self.path.split("?", 1)[0]
+            if path == EVENTS:
+                return self.events()
+            if path == STATUS:
+                return self.send(preview.state.message().encode("utf-8"), "application/json")
+            if path == "/":
+                return self.send(index(preview.project).encode("utf-8"), "text/html; charset=utf-8")
+            local = Path(self.translate_path(path))
+            if local.suffix == ".html" and local.is_file():
+                page = local.read_text(encoding="utf-8")
+                return self.send(with_client(page).encode("utf-8"), "text/html; charset=utf-8")
+            return super().do_GET()
+
+        def send(self, body: bytes, kind: str) -> None:
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def events(self) -> None:
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            listener: queue.Queue[str] = queue.Queue()
+            with preview.state.lock:
+                preview.state.listeners.append(listener)
+            try:
+                while True:
+                    try:
+                        message = listener.get(timeout=15)
+                        self.wfile.write(f"data: {message}\n\n".encode())
+                    except queue.Empty:
+                        self.wfile.write(b": keep-alive\n\n")
+                    self.wfile.flush()
+            except OSError:  # the page went away
+                pass
+            finally:
+                with preview.state.lock:
+                    preview.state.listeners.remove(listener)
+    return Handler
+
+
+def with_client(page: str) -> str:
+    at = page.rfind("</body>")
+    return page[:at] + CLIENT + page[at:] if at >= 0 else page + CLIENT
+
+
+def index(project: Project) -> str:
+    """The start page: every built page and PDF, by game and language."""
+    rows = []
+    for path in sorted(project.output.rglob("*")):
+        if path.suffix in (".html", ".pdf") and ".aids-" not in str(path):
+            name = path.relative_to(project.output).as_posix()
+            rows.append(f'<li><a href="/{html.escape(name)}">{html.escape(name)}</a></li>')
+    return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>aids preview</title>"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head><body>"
+            f"<h1>aids preview</h1><ul>{''.join(rows)}</ul></body></html>")
+
+
+def watch(preview: Preview, stop: threading.Event, on_build: Callable[[], None] = lambda: None) -> None:
+    """Rebuild on every batch of changes until `stop` is set."""
+    from watchfiles import watch as changes
+
+    for _ in changes(*[p for p in preview.watched() if p.exists()], stop_event=stop, debounce=200, step=50):
+        preview.rebuild()
+        on_build()
+
+
+def serve(root: Path, games: list[str] | None, langs: list[str] | None, port: int,
+          ready: Callable[[str], None] = print) -> None:
+    """Build, serve on 127.0.0.1:`port`, rebuild on change, until interrupted."""
+    preview = Preview(root, games, langs)
+    preview.rebuild()
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler(preview))
+    server.daemon_threads = True
+    stop = threading.Event()
+    watcher = threading.Thread(target=watch, args=(preview, stop), daemon=True)
+    watcher.start()
+    ready(f"serving {preview.project.show(preview.project.output)} at http://127.0.0.1:{server.server_port}/ "
+          f"(Ctrl-C to stop); errors: {len(preview.state.errors)}")
+    try:
+        server.serve_forever()
+    finally:
+        stop.set()
+        server.server_close()
+

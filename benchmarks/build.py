@@ -1,0 +1,168 @@
+"""Build speed, as a user meets it: cold, parallel, no-op, one edit, start-up, fitting, a big booklet.
+
+    .venv/bin/python benchmarks/build.py [--pages 300] [--skip-booklet] [--repeat 2]
+
+Everything runs on a scratch copy of the samples (the repository's build/ is not touched), through the
+real `aids` command. It prints:
+  - a cold build (--force) with --jobs 1 and with one worker a core, best of --repeat, wall time and
+    their ratio (and whether the two gave the same bytes);
+  - a no-op build, and its share of the cold one;
+  - edit to PDF: one msgstr of the Ostrołęka sequence changed, then `aids build --lang en`;
+  - layouts per fitted output (playsheets and cards), the type size each settled on;
+  - `aids --help`, median of 11 runs;
+  - peak memory (RSS) of the builds;
+  - a generated booklet of about --pages pages: pages a second through aids and through raw WeasyPrint
+    on the same HTML and stylesheet.
+Figures only: nothing here asserts a time.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+AIDS = [sys.executable, "-m", "aids"]
+
+
+def scratch(into: Path) -> Path:
+    root = into / "project"
+    for name in ("games", "i18n"):
+        shutil.copytree(ROOT / name, root / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
+    (root / "aids.yaml").write_text((ROOT / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
+    return root
+
+
+def aids(root: Path, *args: str) -> float:
+    start = time.perf_counter()
+    subprocess.run([*AIDS, "--project", str(root), *args], check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def digest(folder: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and ".aids-cache" not in path.parts:
+            h.update(str(path.relative_to(folder)).encode() + path.read_bytes())
+    return h.hexdigest()
+
+
+def builds(tmp: Path, repeat: int) -> None:
+    root = scratch(tmp)
+    serial = min(aids(root, "build", "--jobs", "1", "--force") for _ in range(repeat))
+    serial_bytes = digest(root / "build")
+    parallel = min(aids(root, "build", "--force") for _ in range(repeat))
+    same = digest(root / "build") == serial_bytes
+    noop = aids(root, "build")
+    cores = os.cpu_count()
+    print(f"cold build, --jobs 1:         {serial:6.2f} s")
+    print(f"cold build, {cores} workers:       {parallel:6.2f} s   {serial / parallel:.2f}x   same bytes: {same}")
+    print(f"no-op build:                  {noop:6.2f} s   {noop / serial:.1%} of the cold build")
+
+    po = root / "i18n/en/LC_MESSAGES/ostroleka-1831.po"
+    text = po.read_text(encoding="utf-8")
+    at = text.index('msgstr "', text.index('\nmsgctxt "sequence-of-play"')) + len('msgstr "')  # its title
+    po.write_text(text[:at] + "≈ " + text[at:], encoding="utf-8")
+    pdf = root / "build/ostroleka-1831/en/sequence-of-play.pdf"
+    before = pdf.stat().st_mtime_ns
+    edit = aids(root, "build", "--lang", "en")
+    print(f"edit to PDF (one msgstr, en): {edit:6.2f} s   PDF rewritten: {pdf.stat().st_mtime_ns != before}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"peak memory of a build:       {peak:6.0f} MB (largest process)")
+    fitting(root)
+
+
+def fitting(root: Path) -> None:
+    from aids import pipeline, reading
+    from aids.config import read_project
+
+    project = read_project(root)
+    print("layouts per fitted output:")
+    for game_id in project.game_ids():
+        game = project.read_game(game_id)
+        aids_, _ = reading.read_aids(project, game)
+        for aid in aids_:
+            if aid.kind.name not in ("playsheet", "card"):
+                continue
+            for edition in game.editions or [None]:
+                for lang in project.languages:
+                    lz = pipeline.localizer(project, game, lang)
+                    rendered = pipeline.render(pipeline.document(game, aid, lz, edition), ["pdf"])
+                    for suffix, item in rendered.items():
+                        where = f"{game_id} {aid.model.id}{suffix} {edition.id if edition else ''} {lang}"
+                        print(f"  {where:<52} {item.renders} layout(s)  {'; '.join(item.notes)}")
+
+
+def help_time() -> None:
+    times = []
+    for _ in range(11):
+        start = time.perf_counter()
+        subprocess.run([*AIDS, "--help"], check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    print(f"aids --help:                  {statistics.median(times):6.3f} s (median of 11)")
+
+
+def booklet(tmp: Path, pages: int) -> None:
+    from aids import pipeline, reading
+    from aids.config import read_project
+    from aids.render.pdf import print_css, weasyprint
+
+    root = tmp / "big"
+    game = root / "games/big"
+    game.mkdir(parents=True)
+    (root / "aids.yaml").write_text("languages: [pl]\noutput: build\n")
+    (game / "game.yaml").write_text("id: big\ntitle: Wielka gra\nversion: '1'\nsource_language: pl\n"
+                                    "aids: [rules.yaml]\n")
+    (game / "rules.yaml").write_text("kind: booklet\nid: rules\ntitle: Zasady\nfiles: [rules.md]\n")
+    paragraph = ("Jednostka, która rozpoczyna ruch w strefie kontroli nieprzyjaciela, może ją opuścić tylko "
+                 "wtedy, gdy wyda dodatkowy punkt ruchu i nie wejdzie bezpośrednio do innej strefy kontroli. ")
+    sections = []
+    for n in range(1, int(pages / 1.2) + 1):  # a section fills about 1.2 pages of A4
+        sections.append(f"# Rozdział {n} {{#s{n}}}\n\n" + "\n\n".join(paragraph * 4 for _ in range(6)) +
+                        f"\n\n## Szczegóły {n} {{#d{n}}}\n\n" + "\n".join(f"- punkt {i}" for i in range(8)) + "\n")
+    (game / "rules.md").write_text("\n".join(sections))
+    project = read_project(root)
+    g = project.read_game("big")
+    aid = reading.read_aids(project, g)[0][0]
+    lz = pipeline.localizer(project, g, "pl")
+    start = time.perf_counter()
+    rendered = pipeline.render(pipeline.document(g, aid, lz, None), ["pdf"])[".pdf"]
+    ours = time.perf_counter() - start
+    doc = pipeline.document(g, aid, lz, None)
+    css = print_css(lz, doc.context["game"], aid.kind.page_size(aid.model))
+    wp = weasyprint()
+    start = time.perf_counter()
+    fonts = wp.text.fonts.FontConfiguration()
+    raw = wp.HTML(string=doc.html, base_url=str(game) + "/").render(
+        stylesheets=[wp.CSS(string=css, font_config=fonts)], font_config=fonts)
+    raw.write_pdf(pdf_tags=True)
+    theirs = time.perf_counter() - start
+    n = rendered.pages
+    print(f"booklet of {n} pages:          aids {n / ours:5.1f} pages/s ({ours:.1f} s), raw WeasyPrint "
+          f"{len(raw.pages) / theirs:5.1f} pages/s ({theirs:.1f} s), ratio {ours / theirs:.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=300)
+    parser.add_argument("--skip-booklet", action="store_true")
+    parser.add_argument("--repeat", type=int, default=2, help="cold builds timed, best of N (default 2)")
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    help_time()
+    with tempfile.TemporaryDirectory() as tmp:
+        builds(Path(tmp), args.repeat)
+        if not args.skip_booklet:
+            booklet(Path(tmp), args.pages)
+
+
+if __name__ == "__main__":
+    main()
