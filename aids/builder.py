@@ -31,6 +31,7 @@ from .localize.localizer import Fallback, Localizer
 from .model.text import Text
 from .pipeline import Built, Options, Summary, Unit
 from .reading import read_aids
+from .translators import complete
 from .write.cache import Cache, Record
 from .write.files import recover, write_all
 
@@ -48,6 +49,7 @@ class Job:
     lang: str
     formats: tuple[str, ...]
     debug: bool = False
+    draft: bool = False
 
     @property
     def label(self) -> str:
@@ -73,7 +75,7 @@ class Loaded:
         self.project = project
         self.games: dict[str, Game] = {}
         self.aids: dict[tuple[str, str], Aid] = {}
-        self.localizers: dict[tuple[str, str], Localizer] = {}
+        self.localizers: dict[tuple[str, str, bool], Localizer] = {}
 
     def game(self, game_id: str) -> Game:
         if game_id not in self.games:
@@ -88,10 +90,10 @@ class Loaded:
         self.game(game_id)
         return self.aids[(game_id, aid_id)]
 
-    def localizer(self, game: Game, lang: str) -> Localizer:
-        if (game.id, lang) not in self.localizers:
-            self.localizers[(game.id, lang)] = pipeline.localizer(self.project, game, lang)
-        return self.localizers[(game.id, lang)]
+    def localizer(self, game: Game, lang: str, draft: bool = False) -> Localizer:
+        if (game.id, lang, draft) not in self.localizers:
+            self.localizers[(game.id, lang, draft)] = pipeline.localizer(self.project, game, lang, draft)
+        return self.localizers[(game.id, lang, draft)]
 
 
 _LOADED: dict[str, Loaded] = {}
@@ -112,7 +114,7 @@ def run_job(job: Job) -> Result:
         game = state.game(job.game)
         aid = state.aid(job.game, job.aid)
         edition = next(e for e in game.editions if e.id == job.edition) if job.edition else None
-        lz = state.localizer(game, job.lang)
+        lz = state.localizer(game, job.lang, job.draft)
         lz.recent()
         doc = pipeline.document(game, aid, lz, edition)
         result = Result(job)
@@ -210,15 +212,26 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
     todo: list[Job] = []
     known: dict[tuple[int, str], tuple[Record, ...]] = {}  # (unit, lang) -> per format: fresh records
     digests: dict[tuple[int, str], str] = {}
+    threshold = options.min_complete if options.min_complete is not None else project.min_complete
+    below: set[tuple[int, str]] = set()  # (unit, language) not built: too little of it translated
     for n, unit in enumerate(units):
         for lang in plan.langs:
-            lz = state.localizer(unit.game, lang)
+            lz = state.localizer(unit.game, lang, options.draft)
+            if threshold is not None and lang != unit.game.source_language:
+                share = complete(unit.game, unit.aid, lz.catalog)
+                if share < threshold:
+                    summary.skipped.append(
+                        f"{unit.game.id}/{unit.aid.model.id} {lang}: {share:.1f} % translated, below the threshold of "
+                        f"{threshold:g} % (not built; any earlier files of it are stale)")
+                    below.add((n, lang))
+                    known[(n, lang)] = ()
+                    continue
             digest = digests[(n, lang)] = prints.digest(unit.game, unit.aid, unit.edition, lz)
             stale = tuple(f for f in plan.formats if options.force or not cache.fresh(
                 unit.game.id, unit.aid.model.id, key(unit, lang, f), digest))
             if stale:
                 todo.append(Job(str(project.root), unit.game.id, unit.edition.id if unit.edition else None,
-                                unit.aid.model.id, lang, stale, options.debug))
+                                unit.aid.model.id, lang, stale, options.debug, options.draft))
             known[(n, lang)] = tuple(cache.get(unit.game.id, unit.aid.model.id, key(unit, lang, f)) or {}
                                      for f in plan.formats if f not in stale)
     tick = progress(len(todo)) if progress else (lambda label: None)
@@ -232,7 +245,8 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
         done = by_unit.get(n, [])
         done.sort(key=lambda r: plan.langs.index(r.job.lang))
         if _finish(project, unit, done, options, summary, cache, digests, n):
-            summary.unchanged += sum(1 for lang in plan.langs if not any(r.job.lang == lang for r in done))
+            summary.unchanged += sum(1 for lang in plan.langs
+                                     if (n, lang) not in below and not any(r.job.lang == lang for r in done))
         for lang in plan.langs:
             fresh = next((r for r in done if r.job.lang == lang), None)
             fallbacks = fresh.fallbacks if fresh else [_fallback(f) for f in known[(n, lang)][0].get("fallbacks", [])] \

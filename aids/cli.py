@@ -45,9 +45,24 @@ def make_parser() -> Parser:
     build.add_argument("--strict", action="store_true", help="fail when a string falls back to the source language")
     build.add_argument("--jobs", "-j", type=positive, metavar="N", help="worker processes (default: one a core)")
     build.add_argument("--force", action="store_true", help="render everything, even what is up to date")
+    build.add_argument("--draft", action="store_true",
+                       help="mark untranslated and fuzzy text on the page, the share translated in the footer")
+    build.add_argument("--pseudo", action="store_true",
+                       help="build the pseudo-locale qps only (accented, 40%% longer text) to test layouts")
+    build.add_argument("--min-complete", type=float, metavar="PERCENT",
+                       help="do not build an aid in a language less translated than this (default: aids.yaml publish)")
     build.add_argument("--shard", metavar="K/N", help="build only the K-th of N stable parts (for a CI matrix)")
     build.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                        help="run the jobs on this Dask cluster (pip install 'aids[dask]')")
+    stats = sub.add_parser("stats", help="how complete each aid is in each language (translated, fuzzy, untranslated)")
+    games(stats)
+    stats.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
+    stats.add_argument("--format", choices=["text", "json"], default="text", help="a table, or JSON for scripts")
+    stats.add_argument("--min", type=float, metavar="PERCENT", help="exit 1 if any aid and language is below this")
+    check = sub.add_parser("check", help="every problem of every catalog entry (placeholders, terms, numbers, ...)")
+    games(check)
+    check.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
+    check.add_argument("--strict", action="store_true", help="warnings are errors too")
     serve = sub.add_parser("serve", help="a live preview on localhost: rebuilt and reloaded as sources change")
     games(serve)
     serve.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
@@ -109,6 +124,9 @@ def run(args) -> int:
     from . import translations
     from .config import find_root, read_project
     root = args.project.resolve() if args.project else find_root(Path.cwd())
+    if args.command in ("stats", "check"):
+        from . import translators
+        return (print_stats if args.command == "stats" else print_check)(translators, project_at(root), args)
     if args.command == "serve":
         from .serve import serve
         serve(root, args.game, args.lang, args.port, ready=lambda line: print(line, flush=True))
@@ -130,7 +148,8 @@ def run(args) -> int:
         from . import builder, pipeline
         options = pipeline.Options(games=args.game, langs=args.lang, formats=args.format or FORMATS,
                                    editions=args.edition, strict=args.strict, debug=args.debug, jobs=args.jobs,
-                                   force=args.force, scheduler=args.scheduler,
+                                   force=args.force, scheduler=args.scheduler, min_complete=args.min_complete,
+                                   draft=args.draft, pseudo=args.pseudo,
                                    shard=builder.parse_shard(args.shard) if args.shard else None)
         summary = builder.build(project, options, progress=progress_bar)
         print_summary(summary)
@@ -140,6 +159,50 @@ def run(args) -> int:
         if summary.failed:
             return EXIT_ERROR
     return 0
+
+
+def project_at(root: Path):
+    from .config import read_project
+    return read_project(root)
+
+
+def print_stats(translators, project, args) -> int:
+    result = translators.stats(project, args.game, args.lang)
+    below = [a for a in result.aids if args.min is not None and a.count.complete < args.min]
+    if args.format == "json":
+        import json
+        catalogs = [{"game": c.game, "lang": c.lang, "path": c.path, "translated": c.count.translated,
+                     "fuzzy": c.count.fuzzy, "untranslated": c.count.untranslated} for c in result.catalogs]
+        print(json.dumps({"aids": [a.as_json() for a in result.aids], "catalogs": catalogs,
+                          "below": [f"{a.game}/{a.aid}/{a.lang}" for a in below]}, ensure_ascii=False, indent=1))
+    else:
+        print(f"{'game':<20} {'aid':<20} {'lang':<4} {'messages':>9} {'fuzzy':>6} {'untr.':>6} {'words':>7} "
+              f"{'complete':>9}")
+        for a in result.aids:
+            c = a.count
+            total = c.translated + c.fuzzy + c.untranslated
+            total_words = c.words_translated + c.words_fuzzy + c.words_untranslated
+            print(f"{a.game:<20} {a.aid:<20} {a.lang:<4} {c.translated:>4}/{total:<4} {c.fuzzy:>6} "
+                  f"{c.untranslated:>6} {total_words:>7} {c.complete:>8.1f}%")
+        for cat in result.catalogs:
+            c = cat.count
+            print(f"{cat.path}: {c.translated} translated messages, {c.fuzzy} fuzzy translations, "
+                  f"{c.untranslated} untranslated messages.")
+    for error in result.errors:
+        print(error, file=sys.stderr)
+    for a in below:
+        print(f"below {args.min:g} %: {a.game} {a.aid} {a.lang} ({a.count.complete:.1f} %)", file=sys.stderr)
+    return EXIT_ERROR if below or result.errors else 0
+
+
+def print_check(translators, project, args) -> int:
+    found = translators.check(project, args.game, args.lang)
+    for shown, finding in found:
+        print(translators.finding_text(shown, finding))
+    errors = sum(1 for _, f in found if f.error or args.strict)
+    warnings = len(found) - sum(1 for _, f in found if f.error)
+    print(f"{errors} error(s), {warnings} warning(s)", file=sys.stderr)
+    return EXIT_ERROR if errors else 0
 
 
 def main(argv: list[str] | None = None) -> int:

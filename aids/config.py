@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,8 @@ class Project:
     games_dir: Path
     catalogs: Path  # i18n/
     ui_domain: bool  # this tree is aids itself and maintains the package's own catalog
+    min_complete: float | None = None  # publish: {min_complete: N}: an aid below N % translated is not built
+    site_url: str | None = None  # where the built HTML is published: catalogs link each text to its place
 
     def show(self, path: Path) -> str:
         return display_path(path, self.root)
@@ -99,7 +102,7 @@ def read_project(root: Path) -> Project:
     src = read_yaml(root / PROJECT_FILE, PROJECT_FILE)
     data, problems = src.data, Problems()
     if not check_map(src, data, problems, required=["languages"],
-                     optional=["output", "games", "catalogs", "ui_domain"], what=PROJECT_FILE,
+                     optional=["output", "games", "catalogs", "ui_domain", "publish", "site_url"], what=PROJECT_FILE,
                      where=Position(PROJECT_FILE, 1, 1)):
         problems.raise_if_any()
     languages = data["languages"]
@@ -117,6 +120,12 @@ def read_project(root: Path) -> Project:
     folders = {key: _folder(src, data, key, default, root, problems)
                for key, default in (("output", "build"), ("games", "games"), ("catalogs", "i18n"))}
     _check_output(src, data, root, folders, problems)
+    min_complete = _min_complete(src, data, problems)
+    site_url = data.get("site_url")
+    if site_url is not None and (not isinstance(site_url, str) or not re.fullmatch(r"https?://[^\s\"<>]+", site_url)):
+        problems.add(src.at(data, "site_url", value=True), f"site_url '{site_url}' is not a web address",
+                     "site_url: https://example.org/aids")
+        site_url = None
     problems.raise_if_any()
     return Project(
         root=root,
@@ -125,7 +134,24 @@ def read_project(root: Path) -> Project:
         games_dir=folders["games"],
         catalogs=folders["catalogs"],
         ui_domain=bool(data.get("ui_domain", False)),
+        min_complete=min_complete,
+        site_url=site_url.rstrip("/") if site_url else None,
     )
+
+
+def _min_complete(src: Source, data: Any, problems: Problems) -> float | None:
+    """`publish: {min_complete: 90}`: the percentage of an aid's words translated below which it is not built."""
+    publish = data.get("publish")
+    if publish is None:
+        return None
+    if not check_map(src, publish, problems, optional=["min_complete"], what="publish"):
+        return None
+    value = publish.get("min_complete")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100:
+        problems.add(src.at(publish, "min_complete", value=True), f"min_complete '{value}' is not a percentage",
+                     "a number from 0 to 100, e.g. min_complete: 90")
+        return None
+    return float(value)
 
 
 def _folder(src: Source, data: Any, key: str, default: str, root: Path, problems: Problems) -> Path:

@@ -74,7 +74,7 @@ class Fingerprints:
         h.update(tool_digest().encode())
         for path in self.inputs(game, aid):
             h.update(self.project.show(path).encode() + b"\0" + self.file(path).encode())
-        h.update(f"\0{edition.id if edition else ''}\0{lz.lang}\0".encode())
+        h.update(f"\0{edition.id if edition else ''}\0{lz.lang}\0{'draft' if lz.draft else ''}\0".encode())
         texts = [game.title_text, *aid.kind.messages(aid.model)]
         texts += [text for part in aid.kind.parts(aid.model) for text in part.messages()]
         for text in texts:  # what the catalog holds decides what is shown and what the build reports

@@ -80,6 +80,15 @@ class Kind(Generic[M]):
         """Every file its model was read from: what a change to makes it stale (the build cache)."""
         return [model.source.path]
 
+    def anchor_of(self, model: M, text: Text) -> str:
+        """The HTML id nearest to where `text` is printed on the aid's page ('' for the top): its msgctxt
+        after the aid's id, shortened until it is one of `anchors` (a step's, then its phase's)."""
+        path = text.context.split("/")[1:] if text.context.startswith(f"{model.id}/") else []
+        known = set(self.anchors(model))
+        while path and "/".join(path) not in known:
+            path.pop()
+        return "/".join(path)
+
     def parts(self, model: M) -> list[Model]:
         """The models of the game's other aids that link() put into it (a booklet's embedded sequence,
         a playsheet's tables): their texts are on its pages too."""

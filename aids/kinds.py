@@ -148,6 +148,9 @@ class BookletKind(Kind[booklet.Booklet]):
                     problems.add(directive.where, f"embedded aid '{directive.arg}' has an anchor '{anchor}' that "
                                  "is also a heading id or rule number of the booklet", "distinct ids")
 
+    def anchors(self, model: booklet.Booklet) -> list[str]:
+        return list(model.headings)
+
     def inputs(self, model: booklet.Booklet) -> list[Path]:
         return [model.source.path, *model.inputs]
 

@@ -21,7 +21,7 @@ from .errors import AidsError, Position, Problem
 from .kind import Aid
 from .localize import catalogs, ui
 from .localize.game import localize_game
-from .localize.localizer import Fallback, Localizer
+from .localize.localizer import PSEUDO, Fallback, Localizer, PseudoTranslations
 from .reading import read_aids, select_game_ids
 from .render.formats import Document, registry
 from .render.rendered import Rendered
@@ -42,6 +42,9 @@ class Options:
     shard: tuple[int, int] | None = None  # (K, N): build only the K-th of N stable parts of the units
     scheduler: str | None = None  # a Dask scheduler's address: run the jobs on its cluster
     force: bool = False  # render everything, whatever the build cache says
+    min_complete: float | None = None  # an aid less translated (percent of words) is not built in that language
+    draft: bool = False  # untranslated and fuzzy text marked on the page, "Draft, N % translated" in the footer
+    pseudo: bool = False  # build the pseudo-locale (qps) only: every text accented and lengthened
 
 
 @dataclass
@@ -84,19 +87,27 @@ class Plan:
 
 # --- model -> localized ------------------------------------------------------------------------
 
-def localizer(project: Project, game: Game, lang: str) -> Localizer:
+def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> Localizer:
+    """`lang`'s view of a game: its catalog (none for the pseudo-locale, which makes up its own text)."""
+    if lang == PSEUDO:
+        return Localizer(lang, game.source_language, {}, PseudoTranslations())
     translations = {}
     if lang != game.source_language:
         po = catalogs.po_path(project.catalogs, lang, game.id)
         if po.exists():
             translations = catalogs.translations_of(catalogs.read_catalog(po, project.show(po)))
-    return Localizer(lang, game.source_language, translations, ui.ui_translations(lang))
+    return Localizer(lang, game.source_language, translations, ui.ui_translations(lang), draft=draft)
 
 
 def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None) -> Document:
     """One aid localized: the template context every format renders."""
     localized = aid.kind.localize(aid.model, lz, edition)
     game_ctx = localize_game(game, lz)
+    if lz.draft:  # printed in the footer of every page
+        texts = [game.title_text, *aid.kind.messages(aid.model)]
+        texts += [t for part in aid.kind.parts(aid.model) for t in part.messages()]
+        draft = lz.pgettext("footer of a draft; %(percent)s is a percentage", "Draft, %(percent)s translated")
+        game_ctx["draft"] = draft % {"percent": lz.percent(100 - lz.missing(texts))}
     context: dict[str, Any] = {
         "aid": localized, "game": game_ctx, "kind": aid.kind.name, "kind_name": aid.kind.display_name(lz),
         "document_title": f"{game_ctx['title']} – {localized['title']}",
@@ -138,7 +149,7 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
 
     What cannot be built (a broken game.yaml, an aid with errors) is recorded in `summary` and left out.
     """
-    langs = _languages(project, options.langs)
+    langs = [PSEUDO] if options.pseudo else _languages(project, options.langs)
     plan = Plan(langs, [f for f in registry() if f in options.formats])
     for lang in langs:
         summary.catalog_problems.extend(ui.ui_problems(lang))

@@ -23,6 +23,8 @@ from typing import Any
 from . import builder
 from .config import Project, read_project
 from .errors import AidsError
+from .fingerprint import tool_digest
+from .localize.ui import load_ui
 from .pipeline import Options
 
 EVENTS = "/_aids/events"
@@ -83,6 +85,8 @@ class Preview:
     def rebuild(self) -> None:
         """HTML, then PDF, of what changed; any error goes to the pages, never out of the server."""
         errors: list[str] = []
+        tool_digest.cache_clear()  # a template or the package's catalog may have changed
+        load_ui.cache_clear()
         for formats in (["html"], ["pdf"]):
             changed: list[str] = []
             try:
@@ -100,7 +104,16 @@ class Preview:
             self.state.publish(errors, changed)
 
     def watched(self) -> list[Path]:
-        return [self.project.games_dir, self.project.catalogs, self.root / "aids.yaml"]
+        """The games, the catalogs, aids.yaml, and the templates where they are part of the project (aids'
+        own tree, or a kind of the project's own)."""
+        from importlib import resources
+
+        from .kind import registry
+        folders = [Path(str(resources.files("aids.templates"))),
+                   *(Path(k.template_folder) for k in registry().values() if k.template_folder)]
+        root = self.root.resolve()
+        return [self.project.games_dir, self.project.catalogs, self.root / "aids.yaml",
+                *(f for f in folders if f.resolve().is_relative_to(root))]
 
 
 def handler(preview: Preview) -> type[SimpleHTTPRequestHandler]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from . import __version__
-from .config import Project
+from .config import Game, Project
 from .errors import AidsError, Position, Problem, Problems
-from .kind import kind_named
+from .kind import Aid, kind_named
 from .localize import catalogs, ui
 from .reading import game_texts, read_aids, select_games
 from .source.yamlfile import load_yaml
@@ -22,7 +23,7 @@ def extract(project: Project, games: list[str] | None = None) -> list[str]:
         aids, errors = read_aids(project, game)
         if errors:
             raise AidsError([p for e in errors for p in e.problems])
-        template = catalogs.template_from(game_texts(game, aids), project=game.title, version=game.version)
+        template = catalogs.template(messages(project, game, aids), project=game.title, version=game.version)
         path = catalogs.pot_path(project.catalogs, game.id)
         if catalogs.save(path, template):
             changed.append(project.show(path))
@@ -31,6 +32,25 @@ def extract(project: Project, games: list[str] | None = None) -> list[str]:
         if catalogs.save(path, ui.extract_ui(project.root, __version__)):
             changed.append(project.show(path))
     return changed
+
+
+def messages(project: Project, game: Game, aids: list[Aid]) -> Iterator[catalogs.Message]:
+    """Every text of a game as a template message: `#.` says where it is printed and, when the project
+    has a `site_url`, the address of that place in the built HTML (in the source language)."""
+    urls: dict[tuple[str, str], str] = {}
+    if project.site_url:
+        folder = "/".join([project.site_url, game.id, *([game.editions[0].id] if game.editions else []),
+                           game.source_language])
+        for aid in aids:
+            if aid.kind.standalone:
+                for text in aid.kind.messages(aid.model):
+                    anchor = aid.kind.anchor_of(aid.model, text)
+                    urls.setdefault((text.context, text.msgid),
+                                    f"{folder}/{aid.model.id}.html" + (f"#{quote(anchor)}" if anchor else ""))
+    for text in game_texts(game, aids):
+        url = urls.get((text.context, text.msgid))
+        yield catalogs.Message(text.context, text.msgid, comments=[text.comment, *([url] if url else [])],
+                               locations=[text.where.path] if text.where.path else [])
 
 
 def domains(project: Project, games: list[str] | None) -> list[tuple[str, list[str]]]:

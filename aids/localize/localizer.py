@@ -10,11 +10,64 @@ from decimal import Decimal
 from babel import Locale
 from babel.dates import format_date
 from babel.lists import format_list
-from babel.numbers import format_decimal, get_plus_sign_symbol
+from babel.numbers import format_decimal, format_percent, get_plus_sign_symbol
 
 from ..model.text import Text, placeholder_mismatch, roman
 from . import rich
 from .rich import Marked, Rich
+
+PSEUDO = "qps"  # the pseudo-locale: every text accented and lengthened, numbers formatted as in English
+LOCALES = {PSEUDO: "en"}
+_ACCENTS = str.maketrans("aceilnorsuyzACEILNORSUYZ", "áçéîļñöŕšüýžÁÇÉÎĻÑÖŔŠÜÝŽ")
+_KEPT = re.compile(r"\{[a-z]+:[^{}\s]+\}|%\(\w+\)[sd]|%[sd]|\\.|https?://\S+")  # placeholders, fields, escapes
+_VOWELS = set("áéîöüýÁÉÎÖÜÝ")
+
+
+def pseudo(text: str, *, lengthen: bool = True, markdown: bool = False) -> str:
+    """`text` accented (áçéîñ...), and, with `lengthen`, 40 % longer (vowels doubled, as a longer language
+    would make it) between brackets that show where it starts and ends; placeholders, %(fields)s, escapes
+    and numbers kept as they are."""
+    budget = max(0, round(len(text) * 0.4) - 2) if lengthen else 0
+    out, pos = [], 0
+    for match in [*_KEPT.finditer(text), None]:
+        end = match.start() if match else len(text)
+        for char in text[pos:end].translate(_ACCENTS):
+            out.append(char * 2 if budget and char in _VOWELS else char)
+            budget -= 1 if budget and char in _VOWELS else 0
+        if match:
+            out.append(match.group())
+            pos = match.end()
+    body = "".join(out) + (" " + "·" * budget if budget else "")
+    if not lengthen:
+        return body
+    return f"\\[{body}\\]" if markdown else f"[{body}]"
+
+
+class DraftText(str):
+    """A text left in the source language in a draft build: marked on the page, with its msgctxt."""
+    context: str = ""
+
+
+def draft_text(text: str, context: str) -> DraftText:
+    marked = DraftText(text)
+    marked.context = context
+    return marked
+
+
+class PseudoTranslations(gettext.NullTranslations):
+    """The package's own words in the pseudo-locale: accented, not lengthened (a letter list stays a list)."""
+
+    def gettext(self, message: str) -> str:
+        return pseudo(message, lengthen=False)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return pseudo(message, lengthen=False)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return pseudo(msgid1 if n == 1 else msgid2, lengthen=False)
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return pseudo(msgid1 if n == 1 else msgid2, lengthen=False)
 
 
 @dataclass
@@ -30,20 +83,24 @@ class Localizer:
     catalog: dict[tuple[str, str], tuple[str, bool]]  # (context, msgid) -> (msgstr, fuzzy)
     ui: gettext.NullTranslations
     fallbacks: list[Fallback] = field(default_factory=list)
+    draft: bool = False  # text that falls back is marked for a proofreader
 
     def __post_init__(self) -> None:
-        self.locale = Locale.parse(self.lang)
+        self.locale = Locale.parse(LOCALES.get(self.lang, self.lang))
         self._seen: set[tuple[str, str]] = set()
         self._recent: dict[tuple[str, str], Fallback] = {}  # since the last `recent()`: what one render used
 
     # -- game text ---------------------------------------------------------------------------
     def text(self, t: Text) -> str:
         """`t` in this language, or its source text (noted as a fallback) when there is no usable translation."""
-        return self._lookup(t)[0]
+        if self.lang == PSEUDO:
+            return pseudo(t.msgid)
+        text, translated = self._lookup(t)
+        return draft_text(text, t.context) if self.draft and not translated else text
 
     def shown(self, t: Text) -> str:
         """What `text(t)` gives, without noting a fallback: for finding which text a page shows."""
-        return self._lookup(t, note=False)[0]
+        return pseudo(t.msgid) if self.lang == PSEUDO else self._lookup(t, note=False)[0]
 
     def _lookup(self, t: Text, note: bool = True) -> tuple[str, bool]:
         if self.lang == self.source_lang:
@@ -68,11 +125,23 @@ class Localizer:
     def rich(self, t: Text, resolve: rich.Resolve | None = None) -> Rich:
         """`t` as runs: inline Markdown read, placeholders replaced by `resolve(kind, target)`; text that
         fell back to the source language is marked as such (its `lang` differs from the page's)."""
+        if self.lang == PSEUDO:
+            return rich.parse(pseudo(t.msgid, markdown=True), resolve or (lambda kind, target: Rich()))
         text, translated = self._lookup(t)
         runs = rich.parse(text, resolve or (lambda kind, target: Rich()))
         if not translated and self.lang != self.source_lang:
-            return Rich([Marked(runs, "source", self.source_lang)])
+            return Rich([Marked(runs, "draft" if self.draft else "source", self.source_lang,
+                                t.context if self.draft else "")])
         return runs
+
+    def missing(self, texts: list[Text]) -> float:
+        """The percentage of the source words of `texts` that are not translated (for a draft's footer)."""
+        total = missing = 0
+        for text in texts:
+            words = len(re.findall(r"\w+", text.msgid))
+            total += words
+            missing += words if not self._lookup(text, note=False)[1] else 0
+        return 100.0 * missing / total if total else 0.0
 
     # -- the package's own words ---------------------------------------------------------------
     def gettext(self, msgid: str) -> str:
@@ -97,6 +166,10 @@ class Localizer:
         """`value` in this locale with a true minus sign; `places` keeps that many decimals (1,0 stays 1,0)."""
         pattern = None if places is None else "#,##0" + ("." + "0" * places if places else "")
         return format_decimal(value, format=pattern, locale=self.locale).replace("-", "\u2212")
+
+    def percent(self, value: float) -> str:
+        """`value` (0 to 100) as this locale writes a whole percentage: 87 %, 87%."""
+        return format_percent(round(value) / 100, locale=self.locale)
 
     def signed(self, value) -> str:
         """`value` with its sign always shown: +30, 0, −3 (the locale's plus sign, a true minus)."""

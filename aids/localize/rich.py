@@ -29,10 +29,11 @@ class Link:
 @dataclass(frozen=True)
 class Marked:
     """Parts with a role of their own: "term", "original" (a term's original name), "source" (text left in
-    the source language `lang`, untranslated)."""
+    the source language `lang`, untranslated), "draft" (the same, marked for a proofreader)."""
     parts: Rich
     role: str
     lang: str = ""
+    note: str = ""  # for "draft": the msgctxt of the text a translation is missing for
 
 
 Inline = Span | Link | Marked

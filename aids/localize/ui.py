@@ -23,11 +23,15 @@ def package_catalogs() -> Path:
     return Path(str(resources.files("aids.i18n")))
 
 
+def catalog_path(lang: str) -> Path:
+    return package_catalogs() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
 @functools.cache
 def load_ui(lang: str) -> tuple[gettext.NullTranslations, tuple[Problem, ...]]:
     """The UI catalog of `lang`, and what of it is not used: a faulty or fuzzy entry is left out (the English
     shows instead)."""
-    path = package_catalogs() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    path = catalog_path(lang)
     shown = display_path(path, Path.cwd())  # the file as it is (in the source tree or the installed package)
     if lang == SOURCE_LANGUAGE or not path.is_file():
         return gettext.NullTranslations(), ()

@@ -32,7 +32,7 @@ __all__ = ["BOXES", "Block", "Booklet", "Box", "Cell", "Directive", "Heading", "
 KIND = "booklet"
 PAGE_SIZES = {"A4": "A4", "A5": "A5", "Letter": "letter"}
 FIELDS = ["subtitle", "author", "translator", "version", "published", "page_size", "glossary"]
-TERM_FIELDS = ["id", "term", "abbr", "original", "definition"]
+TERM_FIELDS = ["id", "term", "abbr", "original", "definition", "forms"]
 
 
 @dataclass
@@ -42,6 +42,7 @@ class Term:
     abbr: str  # the same in every language (ZOC, MP)
     original: str  # the name in the game's original language, shown beside the term on first use
     definition: Text | None
+    forms: list[str] = field(default_factory=list)  # inflected forms of the term in the source (aids check)
 
 
 @dataclass
@@ -154,10 +155,15 @@ def _read_glossary(src: Source, raw, bid: str, problems: Problems) -> list[Term]
         definition = optional_text_at(src, node, "definition", f"{bid}/glossary/{tid}/definition",
                                     f"Definition of the glossary term {tid}", problems)
         abbr_text, original_text = (_plain(src, node, key, problems) for key in ("abbr", "original"))
+        forms = node.get("forms") or []
+        if not isinstance(forms, list) or not all(isinstance(f, str) for f in forms):
+            problems.add(src.at(node, "forms", value=True), "forms must be a list of texts",
+                         "forms: [strefy kontroli, strefie kontroli]")
+            forms = []
         terms.append(Term(tid, text_at(src, node, "term", f"{bid}/glossary/{tid}",
                                        "Glossary term" + (f" (abbreviation {abbr_text})" if abbr_text else ""),
                                        problems),
-                          abbr_text, original_text, definition))
+                          abbr_text, original_text, definition, [str(f) for f in forms]))
     return terms
 
 

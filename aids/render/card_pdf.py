@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableStyle
 
 from ..errors import AidsError, Problem
+from ..localize.localizer import DraftText
 from ..localize.rich import Rich, Span
 from ..model.card import MM, Card
 from .pdf import fonts_dir
@@ -25,6 +26,7 @@ BODY, HEAD = "AidsSansCondensed", "AidsSans"
 INK, MUTED, ACCENT, RULE = colors.HexColor("#1a1a1a"), colors.HexColor("#5a5a5a"), \
     colors.HexColor("#7a1f1f"), colors.HexColor("#b5b5b5")
 HEADER = colors.HexColor("#ececec")  # the background of table headers, as on screen
+DRAFT = "#ffe98a"  # behind text a draft build leaves untranslated, as <mark class="draft"> on screen
 STEP = 0.25  # pt: the fitting shrinks the type in steps of this size
 GAP = 4 * MM  # between columns
 BAND = 3 * MM  # the accent band along the top edge (it bleeds)
@@ -52,6 +54,8 @@ def markup(value: Rich | str | None) -> str:
     ReportLab's parser, so a translator's "<" or "&" stays text and cannot open a tag."""
     if value is None:
         return ""
+    if isinstance(value, DraftText):
+        return f'<span backColor="{DRAFT}">{escape(str(value))}</span>'
     if not isinstance(value, Rich):
         return escape(str(value))
     out = []
@@ -60,6 +64,8 @@ def markup(value: Rich | str | None) -> str:
             text = escape(part.text)
             text = f"<b>{text}</b>" if part.strong else text
             out.append(f"<i>{text}</i>" if part.em else text)
+        elif getattr(part, "role", "") == "draft":
+            out.append(f'<span backColor="{DRAFT}">{markup(part.parts)}</span>')
         else:
             out.append(markup(part.parts))
     return "".join(out)

@@ -109,7 +109,7 @@ def render(card: Card, localized: dict, lz, context: dict) -> dict:
     register_fonts()
     sizes = {face["id"]: fit(card, localized, face, lz.lang) for face in localized["faces"]}
     version = lz.pgettext("colophon", "Version %(version)s") % {"version": context["game"]["version"]}
-    footer = f"{context['game']['title']} · {version}"
+    footer = " · ".join([context["game"]["title"], version, *filter(None, [context["game"].get("draft")])])
     layout = sheet_layout(card)
     faces = len(localized["faces"])
     shown = ", ".join(f"{face} {size:g} pt" for face, size in sizes.items())

@@ -9,7 +9,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from ..localize.localizer import Localizer
+from ..localize.localizer import DraftText, Localizer
 from ..localize.rich import Link, Rich, Span
 
 
@@ -27,11 +27,15 @@ def environment(folders: tuple[str, ...] = ()) -> jinja2.Environment:
     )
     env.filters["css_string"] = lambda text: Markup(css_string(str(text)))
     env.filters["css_content"] = css_content
+    # a text in an attribute: never the <mark> a draft puts around untranslated text in the page
+    env.filters["plain"] = lambda value: str.__str__(value) if isinstance(value, str) else value
     return env
 
 
 def finalize(value: Any) -> Any:
     """What `{{ ... }}` prints: localized runs as HTML, anything else as Jinja2 prints it (escaped)."""
+    if isinstance(value, DraftText):  # a title or label left untranslated in a draft build
+        return Markup('<mark class="draft" title="{}">{}</mark>').format(value.context, str(value))
     return to_html(value) if isinstance(value, Rich) else value
 
 
@@ -50,6 +54,9 @@ def to_html(rich: Rich) -> Markup:
             out.append(html)
         elif isinstance(part, Link):
             out.append(Markup('<a class="ref" href="#{}">{}</a>').format(part.href, to_html(part.parts)))
+        elif part.role == "draft":
+            out.append(Markup('<mark class="draft" lang="{}" title="{}">{}</mark>').format(
+                part.lang, part.note, to_html(part.parts)))
         elif part.role == "source":
             out.append(Markup('<span lang="{}">{}</span>').format(part.lang, to_html(part.parts)))
         else:

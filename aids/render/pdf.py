@@ -199,7 +199,7 @@ def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: 
         "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
         "page_size": page_size,
         "margins": margins or "14mm 14mm 16mm 14mm",
-        "footer": f"{game_ctx['title']} · {version}",
+        "footer": " · ".join([game_ctx["title"], version, *([game_ctx["draft"]] if game_ctx.get("draft") else [])]),
     })
 
 

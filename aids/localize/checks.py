@@ -1,0 +1,165 @@
+"""What a proofreader of a catalog looks for, entry by entry: `aids check`.
+
+Every check has an id; a translator silences one for an entry with a translator comment
+`# aids: ignore <id> [<id> ...]`. Errors are what would print wrong (a placeholder lost, a number
+that is not the source's, a term translated otherwise than the glossary); warnings are what is
+often but not always wrong (a translation identical to its source, a doubled space).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from babel.messages.plurals import get_plural
+
+from ..model.text import PLACEHOLDER, placeholders
+from . import po
+from .po import Catalog, Entry
+
+CHECKS = ("placeholders", "markup", "plurals", "terminology", "numbers", "quotes", "spaces", "identical")
+IGNORE = re.compile(r"aids:\s*ignore\s+([\w\s,-]+)")
+FIELD = re.compile(r"%\(\w+\)[sd]")
+NUMBER = re.compile(r"(?<![\w.,])[+\-−]?\d+(?:[.,]\d+)*")
+# Quotation marks by language: the pairs its typography uses, and the marks that betray another's.
+QUOTES = {
+    "pl": ("„…” (and «…» inside)", "“\""),
+    "ru": ("«…» (and „…“ inside)", "”\""),
+    "en": ("“…” (and ‘…’ inside)", "„«»\""),
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    line: int
+    check: str
+    message: str
+    expected: str
+    error: bool = True
+
+
+@dataclass(frozen=True)
+class Term:
+    """A glossary term: how the source writes it, and how this language's catalog translates it."""
+    id: str
+    source: str
+    translation: str
+    forms: tuple[str, ...] = ()  # inflected source forms the author declared
+
+
+def stem_pattern(phrase: str) -> re.Pattern[str] | None:
+    """A phrase found in its inflected forms too: each word by its stem (a short word without its last
+    letter, очки -> очков; a longer one without its last three, at least four kept: Russian drops a vowel,
+    уровень -> уровнем), the words in order, side by side."""
+    words = re.findall(r"\w+", phrase)
+    if not words:
+        return None
+    stems = [re.escape(w if len(w) <= 3 else w[:len(w) - 1] if len(w) <= 5 else w[:max(4, len(w) - 3)])
+             for w in words]
+    return re.compile(r"(?<!\w)" + r"\w*[\s\u00a0-]+".join(stems) + r"\w*", re.IGNORECASE)
+
+
+def _spans(text: str, phrases: list[str]) -> list[tuple[int, int]]:
+    return [m.span() for p in phrases if (pattern := stem_pattern(p)) for m in pattern.finditer(text)]
+
+
+def _found(text: str, phrases: list[str]) -> bool:
+    return bool(_spans(text, phrases))
+
+
+def _plain(text: str) -> str:
+    """`text` without its placeholders (numbers or words inside them are not the translator's)."""
+    return FIELD.sub(" ", PLACEHOLDER.sub(" ", text))
+
+
+def _numbers(text: str) -> Counter:
+    """The numbers of a text, written alike: 16 000, 16,000 and 16.000 are 16000; 2,5 is 2.5."""
+    plain = re.sub(r"(?<=\d)[\s\u00a0\u202f,.](?=\d{3}(?!\d))", "", _plain(text))
+    return Counter(n.replace("−", "-").replace(",", ".").lstrip("+") for n in NUMBER.findall(plain))
+
+
+def check_entry(entry: Entry, lang: str, source_lang: str, terms: list[Term]) -> list[Finding]:
+    """Every fault of one translated, not fuzzy entry of a catalog in `lang`."""
+    texts = po.strings(entry)
+    if not any(texts) or entry.isfuzzy():
+        return []
+    sources = [str(s) for s in entry.source.strings] if entry.hasplural() else [str(entry.source)]
+    source, line = sources[0], po.line(entry)
+    found: list[Finding] = []
+    for text in dict.fromkeys(t for t in texts if t):
+        model = sources[-1] if entry.hasplural() else source
+        want, got = placeholders(model), placeholders(text)
+        want.update(FIELD.findall(model))
+        got.update(FIELD.findall(text))
+        for kind, items in (("placeholders", [x for x in want | got if x.startswith(("{", "%("))]),
+                            ("markup", [x for x in want | got if not x.startswith(("{", "%("))])):
+            lost = sorted(x for x in items if want[x] > got[x])
+            invented = sorted(x for x in items if got[x] > want[x])
+            if lost or invented:
+                what = " and ".join(p for p in ("loses " + ", ".join(lost) if lost else "",
+                                                "invents " + ", ".join(invented) if invented else "") if p)
+                found.append(Finding(line, kind, f"translation {what}", "the source's " + kind))
+        extra = _numbers(text) - _numbers(model)
+        if extra:
+            found.append(Finding(line, "numbers", "number(s) the source does not have: " + ", ".join(sorted(extra)),
+                                 "numbers as the source has them (numbers are data, formatted by aids)"))
+        quotes = QUOTES.get(lang)
+        stray = sorted({ch for ch in _plain(text) if quotes and ch in quotes[1]}) if quotes else []
+        if stray:
+            found.append(Finding(line, "quotes", f"quotation mark(s) {' '.join(stray)} in {lang} text",
+                                 quotes[0] if quotes else ""))
+        if "  " in text or text != text.strip() and model == model.strip():
+            found.append(Finding(line, "spaces", "doubled, leading or trailing space", "single spaces inside",
+                                 error=False))
+        found += _terminology(line, model, text, terms)
+    if lang != source_lang and texts[0] == source and len(re.findall(r"[^\W\d_]{4,}", _plain(source))) >= 2:
+        found.append(Finding(line, "identical", "translation identical to the source", "a translation", error=False))
+    ignored = {word for note in [entry.getnotes("translator")] for match in IGNORE.finditer(note)
+               for word in re.split(r"[\s,]+", match.group(1)) if word}
+    return [f for f in found if f.check not in ignored]
+
+
+def _terminology(line: int, source: str, text: str, terms: list[Term]) -> list[Finding]:
+    """A term the source uses, not inside a longer term it also uses ('punkty ruchu' in 'liczba punktów
+    ruchu'), is in the translation as the glossary translates it."""
+    found = []
+    plain = _plain(source)
+    spans = {term.id: _spans(plain, [term.source, *term.forms]) for term in terms}
+    for term in terms:
+        if not term.translation or term.translation == term.source:
+            continue
+        alone = [(a, b) for a, b in spans[term.id]
+                 if not any(c <= a and b <= d and (c, d) != (a, b) for other in terms for c, d in spans[other.id])]
+        if alone and not _found(_plain(text), [term.translation]):
+            found.append(Finding(line, "terminology", f"the source says '{term.source}' (glossary: {term.id}), "
+                                 f"the translation does not say '{term.translation}'",
+                                 f"'{term.translation}' as the glossary translates it, in any inflected form"))
+    return found
+
+
+def check_plurals(catalog: Catalog, lang: str) -> list[Finding]:
+    """The header's number of plural forms is CLDR's for the language, and every plural entry fills them."""
+    try:
+        cldr = get_plural(lang).num_plurals
+    except (ValueError, LookupError):
+        return []
+    declared = po.nplurals(catalog)
+    found = []
+    if declared is not None and declared != cldr:
+        found.append(Finding(1, "plurals", f"the header declares nplurals={declared}",
+                             f"nplurals={cldr}, as CLDR has it for '{lang}'"))
+    for entry in po.entries(catalog):
+        if not entry.hasplural() or entry.isfuzzy() or not any(po.strings(entry)):
+            continue
+        filled = sum(1 for s in po.strings(entry)[:cldr] if s)
+        if filled < cldr:
+            found.append(Finding(po.line(entry), "plurals", f"{filled} of {cldr} plural forms filled",
+                                 f"all {cldr} forms of '{lang}'"))
+    return found
+
+
+def check_catalog(catalog: Catalog, lang: str, source_lang: str, terms: list[Term]) -> list[Finding]:
+    found = check_plurals(catalog, lang)
+    for entry in po.entries(catalog):
+        found += check_entry(entry, lang, source_lang, terms)
+    return sorted(found, key=lambda f: (f.line, CHECKS.index(f.check)))

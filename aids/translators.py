@@ -1,0 +1,174 @@
+"""The translator's toolkit: how complete each aid is in each language (`aids stats`, the publishing
+threshold of a build) and what is wrong in a catalog before it is printed (`aids check`)."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+from .config import Game, Project
+from .errors import Position
+from .kind import Aid
+from .localize import catalogs, checks, po, ui
+from .model.text import PLACEHOLDER, Text
+from .reading import read_aids, select_game_ids
+
+Catalog = dict[tuple[str, str], tuple[str, bool]]  # (msgctxt, msgid) -> (msgstr, fuzzy), as the Localizer has it
+
+
+@dataclass
+class Count:
+    """Messages and their source words: translated, fuzzy, untranslated."""
+    translated: int = 0
+    fuzzy: int = 0
+    untranslated: int = 0
+    words_translated: int = 0
+    words_fuzzy: int = 0
+    words_untranslated: int = 0
+
+    def add(self, msgid: str, msgstr: str, fuzzy: bool) -> None:
+        state = "fuzzy" if fuzzy else "translated" if msgstr else "untranslated"
+        setattr(self, state, getattr(self, state) + 1)
+        setattr(self, f"words_{state}", getattr(self, f"words_{state}") + words(msgid))
+
+    @property
+    def complete(self) -> float:
+        """Percent of the source words translated (of the messages, where there are no words)."""
+        total = self.words_translated + self.words_fuzzy + self.words_untranslated
+        if total:
+            return 100.0 * self.words_translated / total
+        messages = self.translated + self.fuzzy + self.untranslated
+        return 100.0 * self.translated / messages if messages else 100.0
+
+
+def words(text: str) -> int:
+    return len(re.findall(r"\w+", PLACEHOLDER.sub(" ", text)))
+
+
+def shown_texts(game: Game, aid: Aid) -> list[Text]:
+    """Every text an aid prints: the game's title, its own, those of the aids it embeds; each once."""
+    texts = [game.title_text, *aid.kind.messages(aid.model)]
+    texts += [t for part in aid.kind.parts(aid.model) for t in part.messages()]
+    return list({(t.context, t.msgid): t for t in texts}.values())
+
+
+def count(texts: Iterable[Text], catalog: Catalog) -> Count:
+    result = Count()
+    for text in texts:
+        msgstr, fuzzy = catalog.get((text.context, text.msgid), ("", False))
+        result.add(text.msgid, msgstr, fuzzy)
+    return result
+
+
+@dataclass
+class AidStats:
+    game: str
+    aid: str
+    kind: str
+    lang: str
+    count: Count
+
+    def as_json(self) -> dict:
+        return {"game": self.game, "aid": self.aid, "kind": self.kind, "lang": self.lang,
+                "complete": round(self.count.complete, 1), **asdict(self.count)}
+
+
+@dataclass
+class CatalogStats:
+    game: str
+    lang: str
+    path: str
+    count: Count
+
+
+@dataclass
+class Stats:
+    aids: list[AidStats] = field(default_factory=list)
+    catalogs: list[CatalogStats] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def read_catalog(project: Project, game: Game, lang: str) -> tuple[Catalog, po.Catalog | None, Path]:
+    path = catalogs.po_path(project.catalogs, lang, game.id)
+    if not path.exists():
+        return {}, None, path
+    catalog = catalogs.read_catalog(path, project.show(path))
+    return catalogs.translations_of(catalog), catalog, path
+
+
+def stats(project: Project, games: list[str] | None, langs: list[str] | None) -> Stats:
+    result = Stats()
+    for game_id in select_game_ids(project, games):
+        game = project.read_game(game_id)
+        aids, errors = read_aids(project, game)
+        result.errors += [str(e) for e in errors]
+        for lang in langs or project.languages:
+            if lang == game.source_language:
+                continue
+            table, catalog, path = read_catalog(project, game, lang)
+            whole = Count()
+            for entry in po.entries(catalog) if catalog else []:
+                whole.add(po.msgid(entry), po.strings(entry)[0] if not entry.hasplural() else
+                          ("x" if all(po.strings(entry)) else ""), entry.isfuzzy())
+            result.catalogs.append(CatalogStats(game.id, lang, project.show(path), whole))
+            result.aids += [AidStats(game.id, aid.model.id, aid.kind.name, lang, count(shown_texts(game, aid), table))
+                            for aid in aids]
+    return result
+
+
+def complete(game: Game, aid: Aid, catalog: Catalog) -> float:
+    return count(shown_texts(game, aid), catalog).complete
+
+
+# --- aids check -------------------------------------------------------------------------------
+
+def glossary(game: Game, aids: list[Aid], table: Catalog) -> list[checks.Term]:
+    """The game's glossary terms (every booklet's), each with its translation in `table`'s language."""
+    terms = []
+    for aid in aids:
+        for term in getattr(aid.model, "glossary", []):
+            msgstr, fuzzy = table.get((term.name.context, term.name.msgid), ("", False))
+            terms.append(checks.Term(term.id, term.name.msgid, "" if fuzzy else msgstr, tuple(term.forms)))
+    return terms
+
+
+def check(project: Project, games: list[str] | None, langs: list[str] | None) -> list[tuple[str, checks.Finding]]:
+    """(catalog as shown, finding) for every catalog of the chosen games and languages, and the
+    package's own (UI) catalogs when this is aids' own tree."""
+    found: list[tuple[str, checks.Finding]] = []
+    for game_id in select_game_ids(project, games):
+        game = project.read_game(game_id)
+        aids, _ = read_aids(project, game)
+        for lang in langs or project.languages:
+            if lang == game.source_language:
+                continue
+            table, catalog, path = read_catalog(project, game, lang)
+            if catalog is not None:
+                terms = glossary(game, aids, table)
+                found += _at_msgstr(project, path, checks.check_catalog(catalog, lang, game.source_language, terms))
+    if project.ui_domain:
+        for lang in langs or project.languages:
+            path = ui.catalog_path(lang)
+            if path.exists() and lang != ui.SOURCE_LANGUAGE:
+                catalog = catalogs.read_catalog(path, project.show(path))
+                found += _at_msgstr(project, path, checks.check_catalog(catalog, lang, ui.SOURCE_LANGUAGE, []))
+    return found
+
+
+def _at_msgstr(project: Project, path: Path, found: list[checks.Finding]) -> list[tuple[str, checks.Finding]]:
+    """Each finding at the msgstr line of its entry, where the translator fixes it (entries are known by
+    their first line, a comment's)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    moved = []
+    for finding in found:
+        at = finding.line
+        while 0 < at <= len(lines) and not lines[at - 1].startswith("msgstr") and finding.line > 1:
+            at += 1
+        moved.append((project.show(path), replace(finding, line=at if at <= len(lines) else finding.line)))
+    return moved
+
+
+def finding_text(shown: str, finding: checks.Finding) -> str:
+    level = "" if finding.error else "warning: "
+    return f"{Position(shown, finding.line)}: {level}[{finding.check}] {finding.message} (expected: {finding.expected})"

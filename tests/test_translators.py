@@ -1,0 +1,224 @@
+"""The translator's toolkit: stats, check, the publishing threshold, drafts and the pseudo-locale."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+from pypdf import PdfReader
+
+from aids import builder, pipeline
+from aids.cli import main
+from aids.config import read_project
+from aids.localize import checks, po
+from aids.localize.catalogs import po_path, read_catalog
+
+from .helpers import REPO, make_project, pdf_text
+from .localize.test_catalogs import extract_update, translate
+
+gettext_tools = pytest.mark.skipif(not shutil.which("msgfmt"), reason="GNU gettext is not installed")
+
+
+@pytest.fixture
+def samples(tmp_path):
+    """The samples, catalogs and all, in a scratch project."""
+    root = tmp_path / "samples"
+    for name in ("games", "i18n"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("*.mo"))
+    (root / "aids.yaml").write_text((REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
+    return root
+
+
+def stats_json(root, *args):
+    return main(["--project", str(root), "stats", "--format", "json", *args])
+
+
+def test_stats_of_the_samples_are_complete_and_agree_with_msgfmt(samples, capsys):
+    assert stats_json(samples, "--min", "100") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {a["complete"] for a in data["aids"]} == {100.0}
+    assert {(a["game"], a["lang"]) for a in data["aids"]} >= {("gcacw", "en"), ("lwow-1920", "ru")}
+    for catalog in data["catalogs"]:
+        if shutil.which("msgfmt"):
+            said = subprocess.run(["msgfmt", "--statistics", "-o", "/dev/null", str(samples / catalog["path"])],
+                                  capture_output=True, text=True).stderr
+            assert said.startswith(f"{catalog['translated']} translated messages"), (catalog, said)
+
+
+def test_five_translations_removed_lower_exactly_the_aids_that_use_them(samples, capsys):
+    path = po_path(samples / "i18n", "en", "ostroleka-1831")
+    catalog = read_catalog(path, "po")
+    removed = [e for e in po.entries(catalog) if e.getcontext().startswith("sequence-of-play/")][:5]
+    words = sum(len(re.findall(r"\w+", po.msgid(e))) for e in removed)
+    for entry in removed:
+        entry.target = ""
+    po.save(path, catalog)
+    assert stats_json(samples, "--min", "100") == 1
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    below = [a for a in data["aids"] if a["complete"] < 100]
+    assert [(a["game"], a["aid"], a["lang"]) for a in below] == [("ostroleka-1831", "sequence-of-play", "en")]
+    aid = below[0]
+    total = aid["words_translated"] + aid["words_untranslated"] + aid["words_fuzzy"]
+    assert aid["untranslated"] == 5 and aid["words_untranslated"] == words
+    assert aid["complete"] == round(100 * (total - words) / total, 1)
+    assert f"below 100 %: ostroleka-1831 sequence-of-play en ({100 * (total - words) / total:.1f} %)" in err
+    # the text table says the same
+    assert main(["--project", str(samples), "stats", "--game", "ostroleka-1831", "--lang", "en"]) == 0
+    assert re.search(r"ostroleka-1831\s+sequence-of-play\s+en\s+84/89\s+0\s+5", capsys.readouterr().out)
+
+
+def test_the_committed_catalogs_pass_every_check():
+    found = [str(f) for f in __import__("aids.translators", fromlist=["check"]).check(read_project(REPO), None, None)]
+    assert found == []
+
+
+def mutate(path, changes: dict[tuple[str, str], str]) -> dict[tuple[str, str], int]:
+    """Set msgstr by (msgctxt, msgid), as a translator edits; the msgstr line of each entry changed."""
+    catalog = read_catalog(path, "po")
+    for entry in po.entries(catalog):
+        if po.key(entry) in changes:
+            entry.target = changes[po.key(entry)]
+    po.save(path, catalog)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    found = {}
+    for entry in po.entries(read_catalog(path, "po")):
+        if po.key(entry) in changes:
+            at = po.line(entry)
+            while not lines[at - 1].startswith("msgstr"):
+                at += 1
+            found[po.key(entry)] = at
+    return found
+
+
+def test_check_finds_each_fault_at_its_line(samples, capsys):
+    path = po_path(samples / "i18n", "en", "gcacw")
+    table = {po.key(e): po.strings(e)[0] for e in po.entries(read_catalog(path, "po"))}
+    lost = next(k for k in table if re.fullmatch(r"[^{]*\{see:[^}]+\}[^{]*", k[1]))
+    plain = next(k for k in table if "{" not in k[1] and not re.search(r"\d", k[1]) and len(k[1]) > 60
+                 and "punkt" not in k[1])
+    zoc = next(k for k in table if "strefę kontroli" in k[1] and "zone of control" in table[k])
+    number = next(k for k in table if k not in (lost, plain, zoc) and "{" not in k[1] and not re.search(r"\d", k[1]))
+    lines = mutate(path, {
+        lost: re.sub(r"\{see:[^}]+\}", "", table[lost]),  # a placeholder lost
+        plain: table[plain] + " {ref:nowhere}",  # one invented
+        zoc: table[zoc].replace("zone of control", "control area"),  # not as the glossary says
+        number: table[number] + " (12 games)",  # a number the source does not have
+    })
+    assert main(["--project", str(samples), "check", "--lang", "en", "--game", "gcacw"]) == 1
+    out = capsys.readouterr().out
+    shown = "i18n/en/LC_MESSAGES/gcacw.po"
+    assert f"{shown}:{lines[lost]}: [placeholders] translation loses {{see:" in out
+    assert f"{shown}:{lines[plain]}: [placeholders] translation invents {{ref:nowhere}}" in out
+    assert f"{shown}:{lines[zoc]}: [terminology] the source says 'strefa kontroli' (glossary: zoc), the " \
+           "translation does not say 'zone of control'" in out
+    assert f"{shown}:{lines[number]}: [numbers] number(s) the source does not have: 12" in out
+    assert len(out.splitlines()) == 4, out
+    # silenced for one entry by a translator comment
+    catalog = read_catalog(path, "po")
+    next(e for e in po.entries(catalog) if po.key(e) == zoc).addnote("aids: ignore terminology", "translator")
+    po.save(path, catalog)
+    main(["--project", str(samples), "check", "--lang", "en", "--game", "gcacw"])
+    assert "[terminology]" not in capsys.readouterr().out
+
+
+def test_quotes_plurals_and_spaces_of_the_package_catalogs(tmp_path):
+    source = REPO / "i18n/ru/LC_MESSAGES/aids.po"
+    catalog = read_catalog(source, "ru.po")
+    plural = next(e for e in po.entries(catalog) if e.hasplural())
+    plural.target = po.strings(plural)[:2]  # Russian has three forms
+    quoted = next(e for e in po.entries(catalog) if "«" in po.strings(e)[0])
+    quoted.target = po.strings(quoted)[0].replace("«", "“").replace("»", "”")
+    path = tmp_path / "aids.po"
+    po.save(path, catalog)
+    found = checks.check_catalog(read_catalog(path, "ru.po"), "ru", "en", [])
+    assert [(f.check, f.error) for f in found] == [("plurals", True), ("quotes", True)] or \
+        sorted((f.check, f.error) for f in found) == [("plurals", True), ("quotes", True)]
+    assert any(f.message == "2 of 3 plural forms filled" for f in found)
+    assert any(f.message.startswith("quotation mark(s) ”") for f in found)
+    pl = read_catalog(REPO / "i18n/pl/LC_MESSAGES/aids.po", "pl.po")
+    entry = next(e for e in po.entries(pl) if "„" in po.strings(e)[0])
+    entry.target = po.strings(entry)[0].replace("„", "“").replace("”", "”") + "  "
+    assert {f.check for f in checks.check_entry(entry, "pl", "en", [])} == {"quotes", "spaces"}
+
+
+def test_a_language_below_the_threshold_is_not_built_and_said_so(tmp_path, capsys):
+    root = make_project(tmp_path)
+    extract_update(root)
+    path = po_path(root / "i18n", "en", "demo")
+    catalog = read_catalog(path, "po")
+    for entry in po.entries(catalog):  # everything translated but one step
+        if entry.getcontext() != "seq/prep/place":
+            entry.target = "EN " + po.msgid(entry)
+    po.save(path, catalog)
+    (root / "aids.yaml").write_text("languages: [pl, en]\noutput: build\npublish: {min_complete: 100}\n")
+    assert main(["--project", str(root), "build", "--format", "html"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"skipped demo/seq en: 9\d\.\d % translated, below the threshold of 100 % \(not built", out)
+    assert (root / "build/demo/pl/seq.html").exists() and not (root / "build/demo/en").exists()
+    assert main(["--project", str(root), "build", "--format", "html", "--min-complete", "90"]) == 0
+    assert (root / "build/demo/en/seq.html").exists()
+
+
+def test_a_draft_marks_what_is_not_translated(tmp_path):
+    root = make_project(tmp_path, languages=("pl", "en"))
+    extract_update(root)
+    translate(po_path(root / "i18n", "en", "demo"), {"seq/prep": "Preparation", "seq": "Order of play"})
+    summary = builder.build(read_project(root), pipeline.Options(draft=True))
+    assert not summary.failed
+    html = (root / "build/demo/en/seq.html").read_text(encoding="utf-8")
+    assert '<mark class="draft" lang="pl" title="seq/prep/place">Połóż żetony.</mark>' in html
+    assert "Preparation" in html and '<mark class="draft" title="game/title">Gra próbna</mark>' in html
+    # in an attribute, the text alone: the mark would break the page
+    assert 'data-bookmark="3.2.2 Ruch czerwonych"' in html and '"&gt;' not in html
+    text = pdf_text(root / "build/demo/en/seq.pdf")
+    assert re.search(r"Draft, \d+% translated", text)
+    # the highlight is drawn in the PDF: the draft colour is among its fill colours
+    content = b"".join(page.get_contents().get_data() for page in PdfReader(root / "build/demo/en/seq.pdf").pages)
+    assert b"1 0.913725 0.541176 rg" in content
+    # a build without --draft renders the same aid again, unmarked
+    builder.build(read_project(root), pipeline.Options())
+    assert "<mark" not in (root / "build/demo/en/seq.html").read_text(encoding="utf-8")
+
+
+def test_every_sample_builds_in_the_pseudo_locale(samples):
+    summary = builder.build(read_project(samples), pipeline.Options(pseudo=True))
+    assert not summary.failed, "\n".join(map(str, summary.failed))
+    assert {b.lang for b in summary.built} == {"qps"} and len(summary.built) == 6
+    text = pdf_text(samples / "build/ostroleka-1831/qps/sequence-of-play.pdf")
+    assert "[" in text and "ŕ" in text.lower() and "á" in text
+    html = (samples / "build/gcacw/qps/system-rules.html").read_text(encoding="utf-8")
+    assert 'lang="qps"' in html and "{ref:" not in html and "%(" not in html
+
+
+def test_with_a_site_url_each_entry_links_to_its_place(tmp_path):
+    root = make_project(tmp_path)
+    (root / "aids.yaml").write_text("languages: [pl, en]\noutput: build\nsite_url: https://example.org/aids/\n")
+    extract_update(root)
+    pot = (root / "i18n/templates/demo.pot").read_text(encoding="utf-8")
+    assert "#. Step 1.b of phase red-move\n#. https://example.org/aids/demo/pl/seq.html#red-move/move/charge\n" \
+           "#: games/demo/sequence.yaml\nmsgctxt \"seq/red-move/move/charge\"" in pot
+    assert "#. https://example.org/aids/demo/pl/seq.html#prep\n" in pot  # a phase title: its section
+    assert "#. https://example.org/aids/demo/pl/seq.html\n#: games/demo/sequence.yaml\nmsgctxt \"seq\"\n" in pot
+    # the page has those anchors
+    builder.build(read_project(root), pipeline.Options(formats=["html"], langs=["pl"]))
+    html = (root / "build/demo/pl/seq.html").read_text(encoding="utf-8")
+    assert 'id="red-move/move/charge"' in html and 'id="prep"' in html
+
+
+@pytest.mark.parametrize("source, translation, check, error", [
+    ("Tylko *raz* na etap.", "Only once per stage.", "markup", True),
+    ("Rzut **dwiema** kośćmi.", "Roll **two dice.", "markup", True),
+    ("Połóż żetony na planszy.", "Połóż żetony na planszy.", "identical", False),
+    ("Salwa ({see:rule:12.4.4}).", "Volley {see:rule:12.4.4}.", None, None),
+    ("Ruch o {num:2.5} pola.", "Move {num:2.5} hexes.", None, None),
+    ("Zasięg 16 000 kroków.", "Range 16,000 paces.", None, None),
+])
+def test_markup_identical_and_what_passes(source, translation, check, error):
+    from translate.storage.pypo import pounit
+    entry = pounit(source)
+    entry.target = translation
+    found = checks.check_entry(entry, "en", "pl", [])
+    assert [(f.check, f.error) for f in found] == ([(check, error)] if check else [])
