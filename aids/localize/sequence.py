@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..config import Edition
-from ..model.sequence import RULE, Phase, Sequence, Step
+from ..model.sequence import ALTERNATE, RULE, SIMULTANEOUS, Phase, Sequence, Step
 from . import rich
 from .localizer import Localizer
 from .rich import Link, Rich
@@ -14,6 +14,27 @@ from .rich import Link, Rich
 def label(lz: Localizer, index: tuple[int, ...]) -> list[str]:
     """The printed marks of a step at `index`: 1., then a. (а. in Russian), then i."""
     return [str(n) if level == 0 else lz.letter(n) if level == 1 else lz.roman(n) for level, n in enumerate(index)]
+
+
+def side_name(seq: Sequence, lz: Localizer, side_id: str | None) -> str | None:
+    """The label beside a phase's title: its side's name, "Both sides", or none when not declared."""
+    if side_id is None:
+        return None
+    side = seq.side(side_id)
+    return lz.text(side.name) if side else lz.pgettext("side", "Both sides")
+
+
+def timing(seq: Sequence, lz: Localizer, value: str | None) -> str | None:
+    """How the sides act in a phase, in the reader's language (None when the source does not say)."""
+    if value == SIMULTANEOUS:
+        return lz.pgettext("timing of a phase: both sides act at once", "simultaneous")
+    if value == ALTERNATE:
+        return lz.pgettext("timing of a phase: the sides act by turns", "alternately")
+    side = seq.side(value) if value else None
+    if side is None:
+        return None
+    return lz.pgettext("timing of a phase; %(side)s is the name of the side that acts first",
+                       "alternately, %(side)s first") % {"side": lz.text(side.name)}
 
 
 def anchor(node: Phase | Step) -> str:
@@ -38,9 +59,10 @@ def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
         phase = seq.find(target.split("/", 1)[0])
         assert isinstance(node, Step) and isinstance(phase, Phase), f"{target} checked when read"
         step = ".".join(label(lz, node.index))
-        return lz.pgettext("reference to a step: %(phase)s is a phase number like 3.2.4, "
-                           "%(step)s a step like 2.c", "%(phase)s Step %(step)s") % {
-            "phase": seq.number(phase), "step": step}, anchor(node)
+        wording = lz.pgettext("reference to a step: %(phase)s is a phase number like 3.2.4, "
+                              "%(step)s a step like 2.c", "%(phase)s, step %(step)s")
+        # held together: a reference never breaks across lines
+        return (wording % {"phase": seq.number(phase), "step": step}).replace(" ", "\u00a0"), anchor(node)
 
     def link(target: str) -> Rich:
         text, href = ref_label(target)
@@ -68,9 +90,6 @@ def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
             "steps": steps_of(s.steps),
         } for s in steps]
 
-    def side_name(side_id: str) -> str:
-        side = seq.side(side_id)
-        return lz.text(side.name) if side else lz.pgettext("side", "Both sides")
 
     phases = []
     for phase in seq.phases:
@@ -86,7 +105,8 @@ def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
             "anchor": anchor(phase),
             "number": seq.number(phase),
             "title": lz.text(phase.title),
-            "side": side_name(phase.side),
+            "side": side_name(seq, lz, phase.side),
+            "timing": timing(seq, lz, phase.timing),
             "mirror": mirror,
             "steps": steps_of(phase.steps),
         })

@@ -15,7 +15,8 @@ RULE = re.compile(r"rule:(\d+(?:\.\d+)*)\Z")
 BOTH = "both"
 MAX_DEPTH = 3  # steps 1., sub-steps a., sub-sub-steps i.
 STEP_FIELDS = ["id", "text", "note", "see", "steps"]
-PHASE_FIELDS = ["id", "title", "side", "steps", "mirror_of"]
+PHASE_FIELDS = ["id", "title", "side", "timing", "steps", "mirror_of"]
+SIMULTANEOUS, ALTERNATE = "simultaneous", "alternate"
 
 
 @dataclass
@@ -40,9 +41,10 @@ class Phase:
     id: str
     index: int
     title: Text
-    side: str  # a side id or BOTH
+    side: str | None  # a side id or BOTH, as declared; None: no side label
     steps: list[Step]
     mirror_of: Phase | None = None
+    timing: str | None = None  # SIMULTANEOUS, ALTERNATE or the id of the side that acts first
 
 
 @dataclass
@@ -127,9 +129,10 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
         if not check_id(src, node, "id", problems, seen, "phase"):
             continue
         where = f"Title of phase {pid}"
-        phase = Phase(pid, i, _text(src, node, "title", f"{aid_id}/{pid}", where, problems), BOTH, [])
+        phase = Phase(pid, i, _text(src, node, "title", f"{aid_id}/{pid}", where, problems), None, [])
+        phase.timing = _read_timing(src, node, sides, problems)
         if "mirror_of" in node:
-            for key in ("steps", "side"):
+            for key in ("steps", "side", "timing"):
                 if key in node:
                     problems.add(src.at(node, key), f"a mirrored phase has no '{key}' of its own",
                                  "only id, title and mirror_of")
@@ -167,13 +170,28 @@ def _read_sides(src, raw, aid_id, problems) -> list[Side]:
     return sides
 
 
-def _read_side(src, node, sides: list[Side], problems) -> str:
-    side = str(node.get("side", BOTH))
+def _read_side(src, node, sides: list[Side], problems) -> str | None:
+    """The side a phase belongs to, printed beside its title: only when declared."""
+    if "side" not in node:
+        return None
+    side = str(node["side"])
     if side != BOTH and side not in {s.id for s in sides}:
         problems.add(src.at(node, "side", value=True), f"unknown side '{side}'",
                      ", ".join([BOTH] + [s.id for s in sides]))
-        return BOTH
+        return None
     return side
+
+
+def _read_timing(src, node, sides: list[Side], problems) -> str | None:
+    """How the players act in a phase: at once, by turns, or one side first."""
+    if "timing" not in node:
+        return None
+    timing = str(node["timing"])
+    if timing not in (SIMULTANEOUS, ALTERNATE) and timing not in {s.id for s in sides}:
+        problems.add(src.at(node, "timing", value=True), f"unknown timing '{timing}'",
+                     ", ".join([SIMULTANEOUS, ALTERNATE] + [s.id for s in sides]))
+        return None
+    return timing
 
 
 def _read_steps(src, node, ctx: str, phase_id: str, index: tuple, problems) -> list[Step]:
@@ -231,10 +249,12 @@ def _resolve_mirror(src, seq: Sequence, phase: Phase, node, mirror_ids: set[str]
     else:
         phase.mirror_of = target
         phase.side = _swap(seq, target.side)
+        phase.timing = _swap(seq, target.timing)
 
 
-def _swap(seq: Sequence, side: str) -> str:
-    if side == BOTH or len(seq.sides) != 2:
+def _swap(seq: Sequence, side: str | None) -> str | None:
+    """The other side, for a mirrored phase (both, a timing and no side stay as they are)."""
+    if side is None or side == BOTH or len(seq.sides) != 2:
         return side
     a, b = seq.sides
     return b.id if side == a.id else a.id

@@ -52,9 +52,9 @@ def test_roman_numerals():
 
 
 @pytest.mark.parametrize("lang, ref, see", [
-    ("pl", "3.2.2 krok 1.b", "patrz 12.4.4"),
-    ("en", "3.2.2 Step 1.b", "see 12.4.4"),
-    ("ru", "3.2.2 шаг 1.б", "см. 12.4.4"),
+    ("pl", "3.2.2,\u00a0krok\u00a01.b", "patrz 12.4.4"),  # held together by no-break spaces
+    ("en", "3.2.2,\u00a0step\u00a01.b", "see 12.4.4"),
+    ("ru", "3.2.2,\u00a0шаг\u00a01.б", "см. 12.4.4"),
 ])
 def test_references_render_localized_with_generated_numbers(demo, lang, ref, see):
     ctx, _ = localized(demo, lang)
@@ -72,7 +72,30 @@ def test_mirror_generates_title_number_and_swapped_side(demo):
     assert mirror["steps"] == []
     assert "“Ruch czerwonych”" in mirror["mirror"] and 'href="#red-move">3.2.2</a>' in mirror["mirror"]
     assert ctx["phases"][1]["side"] == "Czerwoni" and mirror["side"] == "Niebiescy"
-    assert ctx["phases"][0]["side"] == "Both sides"
+    assert ctx["phases"][0]["side"] is None  # no side declared: no label
+
+
+@pytest.mark.parametrize("lang, simultaneous, first", [
+    ("en", "simultaneous", "alternately, Czerwoni first"),
+    ("pl", "jednocześnie", "na przemian, najpierw Czerwoni"),
+    ("ru", "одновременно", "поочерёдно, сначала Czerwoni"),
+])
+def test_timing_is_printed_per_language_and_swapped_in_a_mirror(tmp_path, lang, simultaneous, first):
+    source = DEMO_SEQUENCE.replace("    title: Przygotowanie\n", "    title: Przygotowanie\n    timing: simultaneous\n")
+    source = source.replace("    title: Ruch czerwonych\n    side: red\n",
+                            "    title: Ruch czerwonych\n    side: red\n    timing: red\n")
+    ctx, _ = localized(make_project(tmp_path, {"games/demo/sequence.yaml": source}), lang)
+    assert ctx["phases"][0]["timing"] == simultaneous and ctx["phases"][0]["side"] is None
+    assert ctx["phases"][1]["timing"] == first
+    assert ctx["phases"][3]["timing"] == first.replace("Czerwoni", "Niebiescy")  # the mirror: the other side first
+    assert ctx["phases"][2]["timing"] is None
+
+
+def test_an_unknown_timing_names_what_is_accepted(tmp_path):
+    source = DEMO_SEQUENCE.replace("    title: Przygotowanie\n", "    title: Przygotowanie\n    timing: together\n")
+    with pytest.raises(AidsError, match=r"games/demo/sequence.yaml:13:13: unknown timing 'together' \(expected: "
+                                        r"simultaneous, alternate, red, blue\)"):
+        read(make_project(tmp_path, {"games/demo/sequence.yaml": source}))
 
 
 def test_messages_carry_stable_context_and_position(demo):

@@ -54,13 +54,16 @@ def test_pdf_holds_every_phase_with_its_number(sample, lang):
 
 
 @pytest.mark.parametrize("lang, ref, see, date", [
-    ("pl", "3.2.4 krok 3", "patrz 18.0", "29 lutego 2020"),
-    ("en", "3.2.4 Step 3", "see 18.0", "February 29, 2020"),
-    ("ru", "3.2.4 шаг 3", "см. 18.0", "29 февраля 2020"),
+    ("pl", "3.2.4, krok 3", "patrz 18.0", "29 lutego 2020"),
+    ("en", "3.2.4, step 3", "see 18.0", "February 29, 2020"),
+    ("ru", "3.2.4, шаг 3", "см. 18.0", "29 февраля 2020"),
 ])
 def test_references_and_date_localized(sample, lang, ref, see, date):
     text = squash(pdf_text(pdf_of(sample[0], lang)))
     assert ref in text and see in text and date in text
+    # a reference is never broken across lines
+    lines = [squash(line) for line in pdf_text(pdf_of(sample[0], lang)).splitlines()]
+    assert all(ref in line for line in lines if ref.split(",")[0] + "," in line.split()[-1:])
     assert "1.1" in text
 
 
@@ -72,7 +75,7 @@ def test_sub_step_letters_follow_the_language(sample):
     assert ru[:4] == ["а", "б", "в", "а"]
     assert not any("a" <= ch <= "z" for ch in ru if ch not in "ivx")  # roman i., ii. stay Latin
     assert en[:4] == ["a", "b", "c", "a"]
-    assert "3.2.3 шаг 2.в" in squash(pdf_text(pdf_of(sample[0], "ru")))
+    assert "3.2.3, шаг 2.в" in squash(pdf_text(pdf_of(sample[0], "ru")))
 
 
 @pytest.mark.parametrize("lang", LANGS)
