@@ -6,8 +6,8 @@ from typing import Any
 from babel.dates import format_skeleton
 
 from ..config import Edition
-from ..model.card import Card, Item, Section, as_date, as_number
-from ..model.text import Text
+from ..model.card import Card, Item, Section
+from ..model.text import Text, as_date, as_number
 from . import rich
 from .localizer import Localizer
 from .rich import Rich

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..config import Edition
 from ..model.sequence import ALTERNATE, RULE, SIMULTANEOUS, Phase, Sequence, Step
+from ..model.text import as_date, as_number
 from . import rich
 from .localizer import Localizer
 from .rich import Link, Rich
@@ -69,6 +70,10 @@ def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
         return Rich([Link(rich.text(text), href)]) if href else rich.text(text)
 
     def resolve(kind: str, target: str) -> Rich:
+        if kind == "num":  # numbers are data: formatted per language, never inside the msgid
+            return rich.text(lz.number(as_number(target)))
+        if kind == "date":
+            return rich.text(lz.date(as_date(target)))  # type: ignore[arg-type]
         if kind == "see":
             return lz.ui_rich("see", "see %(ref)s", ref=link(target))
         return link(target)

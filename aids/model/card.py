@@ -1,7 +1,6 @@
 """The referee card: a fixed-size card of typed sections on a front and a back face (drawn by render/card_pdf)."""
 from __future__ import annotations
 
-import datetime as dt
 import math
 import re
 from collections.abc import Iterator
@@ -14,7 +13,7 @@ from ..errors import Position, Problems
 from ..source.yamlfile import Source, check_map
 from . import table as tables
 from .quantity import parse_number
-from .text import Text, optional_text_at, placeholders_at, text_at
+from .text import Text, as_date, as_number, optional_text_at, placeholders_at, text_at
 
 KIND = "card"
 ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
@@ -388,23 +387,6 @@ def _check_placeholders(src, data, problems) -> None:
                     problems.add(where, f"'{arg}' in {whole} is not a date", "{date:1920-08-11}")
 
     walk(data)
-
-
-def as_number(text: str) -> int | float | None:
-    try:
-        return int(text)
-    except ValueError:
-        try:
-            return float(text)
-        except ValueError:
-            return None
-
-
-def as_date(text: str) -> dt.date | None:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        return None
 
 
 def link(card: Card, models: dict, problems: Problems) -> None:

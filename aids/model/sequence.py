@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import Position, Problems
 from ..source.yamlfile import Source, check_id, check_map, is_text
-from .text import Text, placeholders_at, roman, text_at
+from .text import Text, as_date, as_number, placeholders_at, roman, text_at
 
 KIND = "sequence"
 RULE = re.compile(r"rule:(\d+(?:\.\d+)*)\Z")
@@ -286,10 +286,15 @@ def _check_references(src: Source, data: Any, seq: Sequence, problems: Problems)
 def _check_placeholders(src: Source, node: Any, key: str, seq: Sequence, problems: Problems) -> None:
     for kind, target, whole, offset in placeholders_at(node[key]):
         where = src.at_text(node, key, offset)
-        if kind not in ("ref", "see"):
-            problems.add(where, f"unknown placeholder '{whole}'", "{ref:target} or {see:target}")
-        else:
+        if kind == "num" and as_number(target) is None:
+            problems.add(where, f"'{target}' in {whole} is not a number", "{num:45}, {num:-3}, {num:2.5}")
+        elif kind == "date" and as_date(target) is None:
+            problems.add(where, f"'{target}' in {whole} is not a date", "{date:1831-05-26}")
+        elif kind in ("ref", "see"):
             _check_target(target, where, seq, problems)
+        elif kind not in ("num", "date"):
+            problems.add(where, f"unknown placeholder '{whole}'",
+                         "{ref:target}, {see:target}, {num:number} or {date:YYYY-MM-DD}")
 
 
 def _check_target(target: str, where: Position, seq: Sequence, problems: Problems) -> None:

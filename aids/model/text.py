@@ -1,6 +1,8 @@
 """Translatable text as the model holds it: the source string, its stable context and where it came from."""
 from __future__ import annotations
 
+import datetime as dt
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -61,6 +63,26 @@ def unclosed_placeholder(text: str) -> str | None:
         if found:
             return re.split(r"\s", token.content[found.start():], maxsplit=1)[0]
     return None
+
+
+def as_number(text: str) -> int | float | None:
+    """The number of a {num:...} placeholder: an integer or a finite decimal (NaN and infinities are not)."""
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+        return value if math.isfinite(value) else None
+
+
+def as_date(text: str) -> dt.date | None:
+    """The date of a {date:YYYY-MM-DD} placeholder."""
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        return None
 
 
 def placeholders(text: str) -> Counter:

@@ -170,3 +170,29 @@ def test_steps_that_are_not_a_list_are_an_error_not_a_crash(tmp_path):
     source = DEMO_SEQUENCE.replace("    steps:\n      - id: place\n        text: Połóż żetony.\n", "    steps: 5\n")
     assert source != DEMO_SEQUENCE
     assert "games/demo/sequence.yaml:13:12: steps must be a list" in error_of(tmp_path, source)
+
+
+@pytest.mark.parametrize("lang, angle, date", [
+    ("pl", "Obrót o 45,5°", "26 maja 1831"), ("en", "Obrót o 45.5°", "May 26, 1831"), ("ru", "Obrót o 45,5°", "26 мая 1831"),
+])
+def test_numbers_and_dates_in_steps_are_data(tmp_path, lang, angle, date):
+    """Numbers stay out of the msgid: {num:} and {date:} are formatted in the reader's language."""
+    source = DEMO_SEQUENCE.replace("Połóż żetony.", "Obrót o {num:45.5}° do {date:1831-05-26}.")
+    root = make_project(tmp_path, {"games/demo/sequence.yaml": source})
+    ctx, _ = localized(root, lang)
+    text = str(ctx["phases"][0]["steps"][0]["text"])
+    assert angle in text and date in text
+
+
+@pytest.mark.parametrize("placeholder, message", [
+    ("{num:.nan}", "'.nan' in {num:.nan} is not a number (expected: {num:45}, {num:-3}, {num:2.5})"),
+    ("{num:inf}", "'inf' in {num:inf} is not a number"),
+    ("{date:1831-02-30}", "'1831-02-30' in {date:1831-02-30} is not a date (expected: {date:1831-05-26})"),
+    ("{q:radius}", "unknown placeholder '{q:radius}' (expected: {ref:target}, {see:target}, {num:number} or "
+                   "{date:YYYY-MM-DD})"),
+])
+def test_a_bad_number_or_date_is_refused_where_it_is(tmp_path, placeholder, message):
+    source = DEMO_SEQUENCE.replace("Połóż żetony.", f"Połóż {placeholder} żetony.")
+    with pytest.raises(AidsError) as info:
+        read(make_project(tmp_path, {"games/demo/sequence.yaml": source}))
+    assert str(info.value).startswith(f"games/demo/sequence.yaml:15:21: {message}")
