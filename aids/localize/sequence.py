@@ -96,23 +96,27 @@ def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
         } for s in steps]
 
 
+    def mirror_of(target: Phase) -> Rich:
+        number = Rich([Link(rich.text(seq.number(target)), anchor(target))])
+        if target.title is None:
+            return lz.ui_rich("mirrored phase whose model has no title; %(number)s is its number",
+                              "Analogously to %(number)s, with the sides swapped.", number=number)
+        return lz.ui_rich("mirrored phase; %(title)s is the other phase's title",
+                          "Analogously to “%(title)s” (see %(number)s), with the sides swapped.",
+                          title=lz.text(target.title), number=number)
+
     phases = []
     for phase in seq.phases:
-        mirror = None
-        if phase.mirror_of is not None:
-            target = phase.mirror_of
-            mirror = lz.ui_rich(
-                "mirrored phase; %(title)s is the other phase's title",
-                "Analogously to “%(title)s” (see %(number)s), with the sides swapped.",
-                title=lz.text(target.title),
-                number=Rich([Link(rich.text(seq.number(target)), anchor(target))]))
         phases.append({
             "anchor": anchor(phase),
             "number": seq.number(phase),
-            "title": lz.text(phase.title),
+            "title": lz.text(phase.title) if phase.title else None,
             "side": side_name(seq, lz, phase.side),
             "timing": timing(seq, lz, phase.timing),
-            "mirror": mirror,
+            "mirror": mirror_of(phase.mirror_of) if phase.mirror_of is not None else None,
+            "notes": [lz.rich(note, resolve) for note in phase.notes],
+            "notes_before": phase.notes_before,
+            "see": see_list(phase.see),
             "steps": steps_of(phase.steps),
         })
     return {"title": lz.text(seq.title), "section": seq.section, "phases": phases}

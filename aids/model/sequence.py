@@ -8,14 +8,14 @@ from typing import Any
 
 from ..errors import Position, Problems
 from ..source.yamlfile import Source, check_id, check_map, is_text
-from .text import Text, as_date, as_number, placeholders_at, roman, text_at
+from .text import Text, as_date, as_number, optional_text_at, placeholders_at, roman, text_at
 
 KIND = "sequence"
 RULE = re.compile(r"rule:(\d+(?:\.\d+)*)\Z")
 BOTH = "both"
 MAX_DEPTH = 3  # steps 1., sub-steps a., sub-sub-steps i.
 STEP_FIELDS = ["id", "text", "note", "see", "steps"]
-PHASE_FIELDS = ["id", "title", "side", "timing", "steps", "mirror_of"]
+PHASE_FIELDS = ["id", "title", "side", "timing", "steps", "mirror_of", "notes", "notes_position", "see"]
 SIMULTANEOUS, ALTERNATE = "simultaneous", "alternate"
 
 
@@ -40,11 +40,14 @@ class Step:
 class Phase:
     id: str
     index: int
-    title: Text
+    title: Text | None  # None: the phase is printed by its number only
     side: str | None  # a side id or BOTH, as declared; None: no side label
     steps: list[Step]
     mirror_of: Phase | None = None
     timing: str | None = None  # SIMULTANEOUS, ALTERNATE or the id of the side that acts first
+    notes: list[Text] = field(default_factory=list)  # rules and notes for the whole phase
+    notes_before: bool = False  # printed before its steps (after them by default)
+    see: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -87,7 +90,9 @@ class Sequence:
         for side in self.sides:
             yield side.name
         for phase in self.phases:
-            yield phase.title
+            if phase.title:
+                yield phase.title
+            yield from phase.notes
             yield from _step_messages(phase.steps)
 
 
@@ -122,15 +127,16 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
     seen: dict[str, int] = {}
     mirrors: list[tuple[Phase, Any]] = []
     for i, node in enumerate(raw_phases, start=1):
-        if not check_map(src, node, problems, required=["id", "title"], optional=PHASE_FIELDS[2:],
+        if not check_map(src, node, problems, required=["id"], optional=PHASE_FIELDS[1:],
                          what="phase", where=src.at(raw_phases, i - 1)):
             continue
         pid = str(node["id"])
         if not check_id(src, node, "id", problems, seen, "phase"):
             continue
         where = f"Title of phase {pid}"
-        phase = Phase(pid, i, _text(src, node, "title", f"{aid_id}/{pid}", where, problems), None, [])
+        phase = Phase(pid, i, optional_text_at(src, node, "title", f"{aid_id}/{pid}", where, problems), None, [])
         phase.timing = _read_timing(src, node, sides, problems)
+        _read_phase_notes(src, node, phase, f"{aid_id}/{pid}", problems)
         if "mirror_of" in node:
             for key in ("steps", "side", "timing"):
                 if key in node:
@@ -180,6 +186,30 @@ def _read_side(src, node, sides: list[Side], problems) -> str | None:
                      ", ".join([BOTH] + [s.id for s in sides]))
         return None
     return side
+
+
+def _read_phase_notes(src, node, phase: Phase, ctx: str, problems) -> None:
+    """`notes:` (each `id` and `text`), where they go (`notes_position: before | after`), and `see:`."""
+    raw = node.get("notes") or []
+    if not isinstance(raw, list):
+        problems.add(src.at(node, "notes", value=True), "notes must be a list", "- id: ...\n  text: ...")
+        raw = []
+    seen: dict[str, int] = {}
+    for i, child in enumerate(raw):
+        if check_map(src, child, problems, required=["id", "text"], what="phase note", where=src.at(raw, i)) \
+                and check_id(src, child, "id", problems, seen, "note"):
+            phase.notes.append(_text(src, child, "text", f"{ctx}/notes/{child['id']}",
+                                     f"Note to the whole of phase {phase.id}", problems))
+    position = node.get("notes_position", "after")
+    if position not in ("before", "after"):
+        problems.add(src.at(node, "notes_position", value=True), f"unknown notes_position '{position}'",
+                     "before, after")
+    phase.notes_before = position == "before"
+    see = node.get("see") or []
+    if not isinstance(see, list):
+        problems.add(src.at(node, "see", value=True), "see must be a list of targets", '["rule:18.0"]')
+        see = []
+    phase.see = [str(t) for t in see]
 
 
 def _read_timing(src, node, sides: list[Side], problems) -> str | None:
@@ -281,6 +311,11 @@ def _check_references(src: Source, data: Any, seq: Sequence, problems: Problems)
     for node in data["phases"]:
         if hasattr(node, "get"):
             walk_steps(node.get("steps"))
+            walk_steps(node.get("notes"))  # a phase's notes: texts and placeholders as a step's
+            see = node.get("see")
+            if isinstance(see, list):
+                for i, target in enumerate(see):
+                    _check_target(str(target), src.at(see, i), seq, problems)
 
 
 def _check_placeholders(src: Source, node: Any, key: str, seq: Sequence, problems: Problems) -> None:

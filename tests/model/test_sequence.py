@@ -196,3 +196,39 @@ def test_a_bad_number_or_date_is_refused_where_it_is(tmp_path, placeholder, mess
     with pytest.raises(AidsError) as info:
         read(make_project(tmp_path, {"games/demo/sequence.yaml": source}))
     assert str(info.value).startswith(f"games/demo/sequence.yaml:15:21: {message}")
+
+
+def test_phase_notes_see_and_a_phase_without_a_title(tmp_path):
+    source = DEMO_SEQUENCE.replace(
+        "  - id: prep\n    title: Przygotowanie\n",
+        "  - id: prep\n    see: [\"rule:18.0\"]\n    notes_position: before\n"
+        "    notes:\n      - id: once\n        text: Tylko {num:1} raz na grę.\n")
+    root = make_project(tmp_path, {"games/demo/sequence.yaml": source})
+    aid, _, _ = read(root)
+    texts = {t.context: t for t in aid.model.messages()}
+    assert texts["seq/prep/notes/once"].msgid == "Tylko {num:1} raz na grę." and "seq/prep" not in texts
+    ctx, _ = localized(root, "en")
+    prep = ctx["phases"][0]
+    assert prep["title"] is None and prep["notes_before"]
+    assert "Tylko 1 raz na grę." in str(prep["notes"][0]) and "see 18.0" in str(prep["see"])
+    from aids import pipeline
+    from aids.config import read_project
+    project = read_project(root)
+    game = project.read_game("demo")
+    html = pipeline.render_aid(project, game, aid, pipeline.localizer(project, game, "en"), None, ["html"])
+    page = html[".html"].data.decode()
+    assert '<span class="num">3.2.1</span> <span class="side">' not in page  # no side declared
+    assert 'data-bookmark="3.2.1"' in page and page.index("Tylko 1 raz") < page.index("Połóż żetony")
+
+
+@pytest.mark.parametrize("change, message", [
+    ("    notes: {a: 1}\n", "games/demo/sequence.yaml:13:12: notes must be a list"),
+    ("    notes_position: middle\n", "games/demo/sequence.yaml:13:21: unknown notes_position 'middle' (expected: "
+                                   "before, after)"),
+    ("    see: [\"nowhere\"]\n", "games/demo/sequence.yaml:13:11: reference to unknown id 'nowhere'"),
+])
+def test_bad_phase_notes_and_see_are_positioned(tmp_path, change, message):
+    source = DEMO_SEQUENCE.replace("    title: Przygotowanie\n", "    title: Przygotowanie\n" + change)
+    with pytest.raises(AidsError) as info:
+        read(make_project(tmp_path, {"games/demo/sequence.yaml": source}))
+    assert str(info.value).startswith(message)
