@@ -11,7 +11,7 @@ from babel import Locale, UnknownLocaleError
 
 from .errors import AidsError, Position, Problem, Problems, display_path
 from .model.quantity import MEASURE_FIELDS, read_measure
-from .model.text import Text
+from .model.text import Text, text_at
 from .source.yamlfile import Source, check_map, is_text, read_yaml
 
 MAX_LINE = 200  # a game's title, version or author: printed in every footer
@@ -31,6 +31,15 @@ class Edition:
 
 
 @dataclass
+class GlossaryTerm:
+    """A term of the game's own glossary: translated once, in the catalog; `aids check` holds every
+    translation that says it in the source to that translation."""
+    id: str
+    name: Text
+    forms: list[str]  # other forms of the term in the source language (inflections)
+
+
+@dataclass
 class Game:
     id: str
     folder: Path
@@ -42,6 +51,7 @@ class Game:
     author: str
     aids: list[Path]  # source files, in declared order
     editions: list[Edition]  # [] when the game has a single, unnamed edition
+    glossary: list[GlossaryTerm] = field(default_factory=list)  # terms every aid of the game may use
 
     @property
     def title_text(self) -> Text:
@@ -198,7 +208,7 @@ def read_game(project: Project, folder: Path) -> Game:
     top = Position(shown, 1, 1)
     if not check_map(src, data, problems, where=top, what=GAME_FILE,
                      required=["id", "title", "version", "source_language", "aids"],
-                     optional=["published", "author", "editions"]):
+                     optional=["published", "author", "editions", "glossary"]):
         problems.raise_if_any()
     if data["id"] != folder.name:
         problems.add(src.at(data, "id", value=True),
@@ -239,9 +249,36 @@ def read_game(project: Project, folder: Path) -> Game:
             problems.add(src.at(ed, "id", value=True), f"duplicate edition id '{ed['id']}'", "unique edition ids")
             continue
         editions.append(Edition(str(ed["id"]), {"measure": read_measure(src, ed, problems)}))
+    glossary = _read_glossary(src, data.get("glossary") or [], problems)
     problems.raise_if_any()
     return Game(
         id=folder.name, folder=folder, source=src, title=str(data["title"]),
         version=str(data["version"]), published=published, source_language=source_language,
-        author=str(data.get("author", "")), aids=aids, editions=editions,
+        author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
     )
+
+
+def _read_glossary(src: Source, raw: Any, problems: Problems) -> list[GlossaryTerm]:
+    """`glossary:` in game.yaml: `- {id: zoc, term: strefa kontroli, forms: [strefy kontroli]}`."""
+    if not isinstance(raw, list):
+        problems.add(src.at(raw), "glossary must be a list", "- id: zoc\n  term: strefa kontroli")
+        return []
+    terms: list[GlossaryTerm] = []
+    for i, node in enumerate(raw):
+        if not check_map(src, node, problems, required=["id", "term"], optional=["forms"], what="glossary term",
+                         where=src.at(raw, i)):
+            continue
+        tid = str(node["id"])
+        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", tid) or any(t.id == tid for t in terms):
+            problems.add(src.at(node, "id", value=True), f"malformed or duplicate term id '{tid}'",
+                         "unique lowercase letters, digits and '-'")
+            continue
+        forms = node.get("forms") or []
+        if not isinstance(forms, list) or not all(isinstance(f, str) for f in forms):
+            problems.add(src.at(node, "forms", value=True), "forms must be a list of texts",
+                         "forms: [strefy kontroli, strefie kontroli]")
+            forms = []
+        terms.append(GlossaryTerm(tid, text_at(src, node, "term", f"game/glossary/{tid}",
+                                               "Term of the game's glossary (every translation is checked "
+                                               "against yours)", problems), [str(f) for f in forms]))
+    return terms

@@ -83,10 +83,11 @@ def _declared_id(path: Path) -> str | None:
 
 
 def game_texts(game: Game, aids: Iterable[Aid]) -> list[Text]:
+    """Every translatable text of a game: its title, its aids', and its glossary's terms."""
     texts = [game.title_text]
     for aid in aids:
         texts.extend(aid.kind.messages(aid.model))
-    return texts
+    return texts + [term.name for term in game.glossary]
 
 
 def select_game_ids(project: Project, names: list[str] | None) -> list[str]:

@@ -124,8 +124,12 @@ def complete(game: Game, aid: Aid, catalog: Catalog) -> float:
 # --- aids check -------------------------------------------------------------------------------
 
 def glossary(game: Game, aids: list[Aid], table: Catalog) -> list[checks.Term]:
-    """The game's glossary terms (every booklet's), each with its translation in `table`'s language."""
+    """The game's glossary terms (its own and every booklet's), each with its translation in `table`'s
+    language."""
     terms = []
+    for own in game.glossary:
+        msgstr, fuzzy = table.get((own.name.context, own.name.msgid), ("", False))
+        terms.append(checks.Term(own.id, own.name.msgid, "" if fuzzy else msgstr, tuple(own.forms)))
     for aid in aids:
         for term in getattr(aid.model, "glossary", []):
             msgstr, fuzzy = table.get((term.name.context, term.name.msgid), ("", False))

@@ -12,10 +12,11 @@ from pypdf import PdfReader
 from aids import builder, pipeline
 from aids.cli import main
 from aids.config import read_project
+from aids.errors import AidsError
 from aids.localize import checks, po
 from aids.localize.catalogs import po_path, read_catalog
 
-from .helpers import REPO, make_project, pdf_text
+from .helpers import DEMO_GAME, REPO, make_project, pdf_text
 from .localize.test_catalogs import extract_update, translate
 
 gettext_tools = pytest.mark.skipif(not shutil.which("msgfmt"), reason="GNU gettext is not installed")
@@ -222,3 +223,30 @@ def test_markup_identical_and_what_passes(source, translation, check, error):
     entry.target = translation
     found = checks.check_entry(entry, "en", "pl", [])
     assert [(f.check, f.error) for f in found] == ([(check, error)] if check else [])
+
+
+def test_a_game_glossary_is_translated_once_and_held_to(tmp_path, capsys):
+    game = DEMO_GAME + "glossary:\n  - id: counter\n    term: żeton\n    forms: [żetony]\n"
+    root = make_project(tmp_path, {"games/demo/game.yaml": game}, languages=("pl", "en"))
+    extract_update(root)
+    pot = (root / "i18n/templates/demo.pot").read_text(encoding="utf-8")
+    assert 'msgctxt "game/glossary/counter"\nmsgid "żeton"' in pot
+    path = po_path(root / "i18n", "en", "demo")
+    translate(path, {"game/glossary/counter": "counter", "seq/prep/place": "Place the tokens."})
+    assert main(["--project", str(root), "check"]) == 1
+    out = capsys.readouterr().out
+    assert "[terminology] the source says 'żeton' (glossary: counter), the translation does not say 'counter'" in out
+    translate(path, {"seq/prep/place": "Place the counters."})
+    assert main(["--project", str(root), "check"]) == 0
+
+
+@pytest.mark.parametrize("glossary, message", [
+    ("glossary: {a: 1}\n", "games/demo/game.yaml:9:11: glossary must be a list"),
+    ("glossary:\n  - {id: Bad Id, term: x}\n", "games/demo/game.yaml:10:10: malformed or duplicate term id 'Bad Id'"),
+    ("glossary:\n  - {id: x, term: x, forms: y}\n", "games/demo/game.yaml:10:29: forms must be a list of texts"),
+])
+def test_a_bad_game_glossary_is_positioned(tmp_path, glossary, message):
+    root = make_project(tmp_path, {"games/demo/game.yaml": DEMO_GAME + glossary})
+    with pytest.raises(AidsError) as info:
+        read_project(root).read_game("demo")
+    assert str(info.value).startswith(message)
