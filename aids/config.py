@@ -11,7 +11,7 @@ from babel import Locale, UnknownLocaleError
 
 from .errors import AidsError, Position, Problem, Problems, display_path
 from .model.quantity import MEASURE_FIELDS, read_measure
-from .model.text import Text, text_at
+from .model.text import Text, forms_at, text_at
 from .source.yamlfile import Source, check_map, is_text, read_yaml
 
 MAX_LINE = 200  # a game's title, version or author: printed in every footer
@@ -273,12 +273,7 @@ def _read_glossary(src: Source, raw: Any, problems: Problems) -> list[GlossaryTe
             problems.add(src.at(node, "id", value=True), f"malformed or duplicate term id '{tid}'",
                          "unique lowercase letters, digits and '-'")
             continue
-        forms = node.get("forms") or []
-        if not isinstance(forms, list) or not all(isinstance(f, str) for f in forms):
-            problems.add(src.at(node, "forms", value=True), "forms must be a list of texts",
-                         "forms: [strefy kontroli, strefie kontroli]")
-            forms = []
         terms.append(GlossaryTerm(tid, text_at(src, node, "term", f"game/glossary/{tid}",
                                                "Term of the game's glossary (every translation is checked "
-                                               "against yours)", problems), [str(f) for f in forms]))
+                                               "against yours)", problems), forms_at(src, node, problems)))
     return terms

@@ -24,7 +24,7 @@ from .rules import (
     Verbatim,
     walk,
 )
-from .text import Text, optional_text_at, text_at
+from .text import Text, forms_at, optional_text_at, text_at
 
 __all__ = ["BOXES", "Block", "Booklet", "Box", "Cell", "Directive", "Heading", "Image", "ListBlock", "Paragraph",
            "Table", "Term", "Verbatim", "read", "walk"]
@@ -155,15 +155,10 @@ def _read_glossary(src: Source, raw, bid: str, problems: Problems) -> list[Term]
         definition = optional_text_at(src, node, "definition", f"{bid}/glossary/{tid}/definition",
                                     f"Definition of the glossary term {tid}", problems)
         abbr_text, original_text = (_plain(src, node, key, problems) for key in ("abbr", "original"))
-        forms = node.get("forms") or []
-        if not isinstance(forms, list) or not all(isinstance(f, str) for f in forms):
-            problems.add(src.at(node, "forms", value=True), "forms must be a list of texts",
-                         "forms: [strefy kontroli, strefie kontroli]")
-            forms = []
         terms.append(Term(tid, text_at(src, node, "term", f"{bid}/glossary/{tid}",
                                        "Glossary term" + (f" (abbreviation {abbr_text})" if abbr_text else ""),
                                        problems),
-                          abbr_text, original_text, definition, [str(f) for f in forms]))
+                          abbr_text, original_text, definition, forms_at(src, node, problems)))
     return terms
 
 

@@ -127,6 +127,16 @@ def text_at(src: Source, node: Any, key: Any, context: str, comment: str, proble
     return Text(text, context, comment, where)
 
 
+def forms_at(src: Source, node: Any, problems: Problems) -> list[str]:
+    """A glossary term's `forms:`, the other forms of it in the source language ([] if absent)."""
+    forms = node.get("forms") or []
+    if not isinstance(forms, list) or not all(isinstance(f, str) for f in forms):
+        problems.add(src.at(node, "forms", value=True), "forms must be a list of texts",
+                     "forms: [strefy kontroli, strefie kontroli]")
+        return []
+    return [str(f) for f in forms]
+
+
 def optional_text_at(src: Source, node: Any, key: Any, context: str, comment: str, problems: Problems) -> Text | None:
     """Like text_at for an optional field: absent or blank is no text, but a list or a mapping is still an error."""
     value = node.get(key)
