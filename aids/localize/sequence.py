@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..config import Edition
-from ..model.sequence import ALTERNATE, RULE, SIMULTANEOUS, Phase, Sequence, Step
+from ..model.sequence import ALTERNATE, CHAPTER, RULE, SIMULTANEOUS, Phase, Sequence, Step
 from ..model.text import as_date, as_number
 from . import rich
 from .localizer import Localizer
@@ -38,6 +38,23 @@ def timing(seq: Sequence, lz: Localizer, value: str | None) -> str | None:
                        "alternately, %(side)s first") % {"side": lz.text(side.name)}
 
 
+def value(lz: Localizer, kind: str, target: str) -> Rich:
+    """{num:45.5} and {date:1831-05-26}: numbers are data, formatted per language, never in the msgid."""
+    if kind == "num":
+        return rich.text(lz.number(as_number(target)))
+    return rich.text(lz.date(as_date(target)))  # type: ignore[arg-type]
+
+
+def chapter_reference(lz: Localizer, number: str, after_see: bool) -> str:
+    """"Chapter V" standing alone; after "see", the form that language needs there ("главу V")."""
+    if after_see:
+        wording = lz.pgettext("a chapter of the rules after 'see' (see chapter V); %(n)s is its number",
+                              "chapter %(n)s")
+    else:
+        wording = lz.pgettext("a chapter of the rules, standing alone; %(n)s is its number", "Chapter %(n)s")
+    return (wording % {"n": number}).replace(" ", "\u00a0")
+
+
 def anchor(node: Phase | Step) -> str:
     return node.id if isinstance(node, Phase) else node.path
 
@@ -50,10 +67,13 @@ def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
     that a `rule:4.1` reference becomes a link there; on its own page it stays plain text.
     """
 
-    def ref_label(target: str) -> tuple[str, str | None]:
+    def ref_label(target: str, after_see: bool = False) -> tuple[str, str | None]:
         rule = RULE.match(target)
         if rule:
             return rule.group(1), (rules or {}).get(rule.group(1))
+        chapter = CHAPTER.match(target)
+        if chapter:  # worded per language, in the form its place needs (after "see": Russian "главу V")
+            return chapter_reference(lz, chapter.group(1), after_see), None
         node = seq.find(target)
         if isinstance(node, Phase):
             return seq.number(node), anchor(node)
@@ -65,23 +85,21 @@ def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
         # held together: a reference never breaks across lines
         return (wording % {"phase": seq.number(phase), "step": step}).replace(" ", "\u00a0"), anchor(node)
 
-    def link(target: str) -> Rich:
-        text, href = ref_label(target)
+    def link(target: str, after_see: bool = False) -> Rich:
+        text, href = ref_label(target, after_see)
         return Rich([Link(rich.text(text), href)]) if href else rich.text(text)
 
     def resolve(kind: str, target: str) -> Rich:
-        if kind == "num":  # numbers are data: formatted per language, never inside the msgid
-            return rich.text(lz.number(as_number(target)))
-        if kind == "date":
-            return rich.text(lz.date(as_date(target)))  # type: ignore[arg-type]
+        if kind in ("num", "date"):
+            return value(lz, kind, target)
         if kind == "see":
-            return lz.ui_rich("see", "see %(ref)s", ref=link(target))
+            return lz.ui_rich("see", "see %(ref)s", ref=link(target, after_see=True))
         return link(target)
 
     def see_list(targets: list[str]) -> Rich | None:
         if not targets:
             return None
-        refs = lz.format_list([link(t) for t in targets])
+        refs = lz.format_list([link(t, after_see=True) for t in targets])
         return lz.ui_rich("see", "see %(ref)s", ref=refs)
 
     def steps_of(steps: list[Step]) -> list[dict[str, Any]]:

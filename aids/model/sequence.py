@@ -11,7 +11,11 @@ from ..source.yamlfile import Source, check_id, check_map, is_text
 from .text import Text, as_date, as_number, optional_text_at, placeholders_at, roman, text_at
 
 KIND = "sequence"
-RULE = re.compile(r"rule:(\d+(?:\.\d+)*)\Z")
+ROMAN = r"(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+# rule:18.0, rule:7.3.2, rule:XIII, rule:V.2: a rule outside the aid, by its number in the rule book
+RULE = re.compile(rf"rule:((?:\d+|{ROMAN})(?:\.\d+)*)\Z")
+# chapter:V, chapter:13: a chapter of the rule book
+CHAPTER = re.compile(rf"chapter:(\d+|{ROMAN})\Z")
 BOTH = "both"
 MAX_DEPTH = 3  # steps 1., sub-steps a., sub-sub-steps i.
 STEP_FIELDS = ["id", "text", "note", "see", "steps"]
@@ -333,9 +337,14 @@ def _check_placeholders(src: Source, node: Any, key: str, seq: Sequence, problem
 
 
 def _check_target(target: str, where: Position, seq: Sequence, problems: Problems) -> None:
-    if RULE.match(target):
+    if RULE.match(target) or CHAPTER.match(target):
         return
     if target.startswith("rule:"):
-        problems.add(where, f"malformed rule reference '{target}'", "rule:<section number>, e.g. rule:18.0")
+        problems.add(where, f"malformed rule reference '{target}'",
+                     "rule:<section number>, e.g. rule:18.0, rule:7.3.2, rule:XIII")
+    elif target.startswith("chapter:"):
+        problems.add(where, f"'{target[8:]}' in {target} is not a chapter number",
+                     "a roman numeral such as V or XIII, or a number, e.g. chapter:V")
     elif seq.find(target) is None:
-        problems.add(where, f"reference to unknown id '{target}'", "phase-id, phase-id/step-id, ... or rule:<number>")
+        problems.add(where, f"reference to unknown id '{target}'",
+                     "phase-id, phase-id/step-id, ..., rule:<number> or chapter:<number>")

@@ -232,3 +232,33 @@ def test_bad_phase_notes_and_see_are_positioned(tmp_path, change, message):
     with pytest.raises(AidsError) as info:
         read(make_project(tmp_path, {"games/demo/sequence.yaml": source}))
     assert str(info.value).startswith(message)
+
+
+@pytest.mark.parametrize("lang, alone, after_see", [
+    ("en", "Chapter\u00a0V", "see chapter\u00a0XIII"),
+    ("pl", "Rozdział\u00a0V", "patrz rozdział\u00a0XIII"),
+    ("ru", "Глава\u00a0V", "см. главу\u00a0XIII"),
+])
+def test_chapters_and_roman_rules_are_referenced_per_language(tmp_path, lang, alone, after_see):
+    source = DEMO_SEQUENCE.replace("Połóż żetony.", "Połóż żetony ({ref:chapter:V}; {see:chapter:XIII}).")
+    source = source.replace('see: ["rule:18.0", "red-move"]', 'see: ["rule:XIII", "rule:7.3.2", "chapter:13"]')
+    ctx, _ = localized(make_project(tmp_path, {"games/demo/sequence.yaml": source}), lang)
+    place = str(ctx["phases"][0]["steps"][0]["text"])
+    assert alone in place and after_see in place
+    resolve = str(flat(ctx["phases"][2]["steps"])[0]["see"])
+    # in a list after "see", the chapter in the form it takes there: "см. XIII, 7.3.2 и главу 13"
+    assert "XIII, 7.3.2" in resolve and after_see.split(" ", 1)[1].replace("XIII", "13") in resolve
+
+
+@pytest.mark.parametrize("target, message", [
+    ("chapter:IIII", "'IIII' in chapter:IIII is not a chapter number (expected: a roman numeral such as V or XIII, "
+                     "or a number, e.g. chapter:V)"),
+    ("chapter:", "'' in chapter: is not a chapter number"),
+    ("rule:XIIV", "malformed rule reference 'rule:XIIV' (expected: rule:<section number>, e.g. rule:18.0, "
+                  "rule:7.3.2, rule:XIII)"),
+])
+def test_an_invalid_numeral_is_refused_where_it_is(tmp_path, target, message):
+    source = DEMO_SEQUENCE.replace('see: ["rule:18.0", "red-move"]', f'see: ["{target}"]')
+    with pytest.raises(AidsError) as info:
+        read(make_project(tmp_path, {"games/demo/sequence.yaml": source}))
+    assert str(info.value).startswith(f"games/demo/sequence.yaml:38:15: {message}")
