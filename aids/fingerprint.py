@@ -75,9 +75,8 @@ class Fingerprints:
         for path in self.inputs(game, aid):
             h.update(self.project.show(path).encode() + b"\0" + self.file(path).encode())
         h.update(f"\0{edition.id if edition else ''}\0{lz.lang}\0{'draft' if lz.draft else ''}\0".encode())
-        texts = [game.title_text, *aid.kind.messages(aid.model)]
-        texts += [text for part in aid.kind.parts(aid.model) for text in part.messages()]
-        for text in texts:  # what the catalog holds decides what is shown and what the build reports
+        # what the catalog holds decides what is shown and what the build reports
+        for text in [game.title_text, *aid.kind.shown_texts(aid.model)]:
             entry = lz.catalog.get((text.context, text.msgid))
             h.update(f"{text.context}\0{text.msgid}\0{entry!r}\0".encode())
         return h.hexdigest()

@@ -76,6 +76,10 @@ class Kind(Generic[M]):
     def link(self, model: M, aids: Mapping[str, Aid | None], problems: Problems) -> None:
         """Resolve what it takes from the game's other aids (None for an aid that failed to read)."""
 
+    def shown_texts(self, model: M) -> list[Text]:
+        """Every translatable text on its pages: its own and those of the aids it embeds (`parts`)."""
+        return [*self.messages(model), *(text for part in self.parts(model) for text in part.messages())]
+
     def inputs(self, model: M) -> list[Path]:
         """Every file its model was read from: what a change to makes it stale (the build cache)."""
         return [model.source.path]

@@ -25,6 +25,7 @@ from .localize.localizer import PSEUDO, Fallback, Localizer, PseudoTranslations
 from .reading import read_aids, select_game_ids
 from .render.formats import Document, registry
 from .render.rendered import Rendered
+from .translators import complete
 
 FORMATS = ("html", "pdf")
 
@@ -103,11 +104,9 @@ def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None) -> Do
     """One aid localized: the template context every format renders."""
     localized = aid.kind.localize(aid.model, lz, edition)
     game_ctx = localize_game(game, lz)
-    if lz.draft:  # printed in the footer of every page
-        texts = [game.title_text, *aid.kind.messages(aid.model)]
-        texts += [t for part in aid.kind.parts(aid.model) for t in part.messages()]
+    if lz.draft:  # printed in the footer of every page: the share `aids stats` gives
         draft = lz.pgettext("footer of a draft; %(percent)s is a percentage", "Draft, %(percent)s translated")
-        game_ctx["draft"] = draft % {"percent": lz.percent(100 - lz.missing(texts))}
+        game_ctx["draft"] = draft % {"percent": lz.percent(complete(game, aid, lz.catalog))}
     context: dict[str, Any] = {
         "aid": localized, "game": game_ctx, "kind": aid.kind.name, "kind_name": aid.kind.display_name(lz),
         "document_title": f"{game_ctx['title']} – {localized['title']}",

@@ -48,8 +48,7 @@ def words(text: str) -> int:
 
 def shown_texts(game: Game, aid: Aid) -> list[Text]:
     """Every text an aid prints: the game's title, its own, those of the aids it embeds; each once."""
-    texts = [game.title_text, *aid.kind.messages(aid.model)]
-    texts += [t for part in aid.kind.parts(aid.model) for t in part.messages()]
+    texts = [game.title_text, *aid.kind.shown_texts(aid.model)]
     return list({(t.context, t.msgid): t for t in texts}.values())
 
 

@@ -134,15 +134,6 @@ class Localizer:
                                 t.context if self.draft else "")])
         return runs
 
-    def missing(self, texts: list[Text]) -> float:
-        """The percentage of the source words of `texts` that are not translated (for a draft's footer)."""
-        total = missing = 0
-        for text in texts:
-            words = len(re.findall(r"\w+", text.msgid))
-            total += words
-            missing += words if not self._lookup(text, note=False)[1] else 0
-        return 100.0 * missing / total if total else 0.0
-
     # -- the package's own words ---------------------------------------------------------------
     def gettext(self, msgid: str) -> str:
         return self.ui.gettext(msgid)

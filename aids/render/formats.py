@@ -44,9 +44,7 @@ class Document:
     def locate(self, fragment: str) -> Position:
         """The source position of the text of this aid that shows `fragment` in this language (its own
         file, when the fragment is in no single text of it: a label of the package, say)."""
-        texts = [self.game.title_text, *self.kind.messages(self.model)]
-        texts += [text for part in self.kind.parts(self.model) for text in part.messages()]
-        for text in texts:
+        for text in [self.game.title_text, *self.kind.shown_texts(self.model)]:
             if fragment in self.lz.shown(text):
                 return text.where
         return Position(str(self.model.source.shown))

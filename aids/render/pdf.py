@@ -136,13 +136,6 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     return Layout(document, warnings, epoch, tagged)
 
 
-def render_pdf(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
-               tagged: bool = True) -> tuple[bytes, int, list[str]]:
-    """Render `html` with the extra print stylesheet `css`; returns (pdf bytes, page count, warnings)."""
-    done = lay_out(html, css, base=base, allowed=allowed, epoch=epoch, tagged=tagged).rendered()
-    return done.data, done.pages, done.warnings
-
-
 @functools.cache
 def coverage() -> frozenset[int]:
     """The characters every face of the package fonts has: what a printed page can show in any style."""
