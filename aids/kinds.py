@@ -13,7 +13,7 @@ from .localize import card as card_text
 from .localize import playsheet as playsheet_text
 from .localize import sequence as sequence_text
 from .localize import table as table_text
-from .model import booklet, card, playsheet, sequence, table
+from .model import booklet, card, playsheet, sequence, sequence_source, table
 from .source.yamlfile import Source
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ class SequenceKind(Kind[sequence.Sequence]):
     embed_template = "sequence-body.html"  # the phases alone, for a booklet that embeds the sequence
 
     def read(self, src: Source, game: Game | None, problems: Problems) -> sequence.Sequence | None:
-        return sequence.read(src, game, problems)
+        return sequence_source.read(src, game, problems)
 
     def localize(self, model: sequence.Sequence, lz: Localizer, edition: Edition | None,
                  rules: Mapping[str, str] | None = None) -> dict[str, Any]:

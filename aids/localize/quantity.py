@@ -8,6 +8,7 @@ from babel.units import format_unit, get_unit_name
 
 from ..model.quantity import (
     CLDR_UNITS,
+    DEGREE,
     DISTANCE_UNITS,
     GLYPHS,
     MINUS,
@@ -55,6 +56,8 @@ def format_value(value: Value, lz: Localizer, *, bare: bool = False) -> str:
                                                    format=pattern, locale=lz.locale).replace("-", MINUS), lz)
         if value.unit in DISTANCE_UNITS:
             return f"{amount}\u00a0{unit_name(value.unit, lz)}"
+        if value.unit == DEGREE:
+            return f"{amount}{DEGREE}"
         return game_unit(value, lz) % {"n": amount}
     raise TypeError(value)
 

@@ -94,8 +94,12 @@ def _placeholders(content: str, style: Span, resolve: Resolve) -> list[Inline]:
     for m in PLACEHOLDER.finditer(content):
         if m.start() > pos:
             out.append(replace(style, text=content[pos:m.start()]))
-        out.extend(styled(resolve(m.group(1), m.group(2)), style))
+        value = styled(resolve(m.group(1), m.group(2)), style)
+        out.extend(value)
         pos = m.end()
+        if value and value.plain().endswith(".") and content[pos:pos + 1] == ".":
+            pos += 1  # "20 мая 1809 г." ending a sentence: its period is the full stop
+
     if pos < len(content):
         out.append(replace(style, text=content[pos:]))
     return out

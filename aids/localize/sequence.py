@@ -1,20 +1,18 @@
-"""A sequence of play in one language: step numbers and letters, references and mirrored phases."""
+"""A sequence of play in one language: step labels, sides and roles, references, repeats and mirrors."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from ..config import Edition
+from ..model.quantity import QUANTITY, Value, convert, measure_of
 from ..model.sequence import ALTERNATE, CHAPTER, RULE, SIMULTANEOUS, Phase, Sequence, Step
-from ..model.text import as_date, as_number
-from . import rich
+from ..model.text import Text, as_date, as_number
+from . import rich, ui
 from .localizer import Localizer
-from .rich import Link, Rich
-
-
-def label(lz: Localizer, index: tuple[int, ...]) -> list[str]:
-    """The printed marks of a step at `index`: 1., then a. (а. in Russian), then i."""
-    return [str(n) if level == 0 else lz.letter(n) if level == 1 else lz.roman(n) for level, n in enumerate(index)]
+from .quantity import format_value
+from .rich import Link, Marked, Rich, Span
 
 
 def side_name(seq: Sequence, lz: Localizer, side_id: str | None) -> str | None:
@@ -22,7 +20,7 @@ def side_name(seq: Sequence, lz: Localizer, side_id: str | None) -> str | None:
     if side_id is None:
         return None
     side = seq.side(side_id)
-    return lz.text(side.name) if side else lz.pgettext("side", "Both sides")
+    return capitalized(lz.text(side.name)) if side else lz.pgettext("side", "Both sides")
 
 
 def timing(seq: Sequence, lz: Localizer, value: str | None) -> str | None:
@@ -55,8 +53,54 @@ def chapter_reference(lz: Localizer, number: str, after_see: bool) -> str:
     return (wording % {"n": number}).replace(" ", "\u00a0")
 
 
+def capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def capitalize(runs: Rich) -> Rich:
+    """`runs` beginning with a capital: a text that opens with {side:...} ("the phasing player fires")."""
+    if runs and isinstance(runs[0], Span):
+        return Rich((replace(runs[0], text=capitalized(runs[0].text)), *runs[1:]))
+    if runs and isinstance(runs[0], Marked):  # text left in the source language
+        return Rich((replace(runs[0], parts=capitalize(runs[0].parts)), *runs[1:]))
+    return runs
+
+
 def anchor(node: Phase | Step) -> str:
     return node.id if isinstance(node, Phase) else node.path
+
+
+class Labels:
+    """The printed labels of steps in one language: the sequence's numbering per level (1., a), (i)), with
+    the letters of the reader's language (а, б in Russian) or, with `letters: source`, of the source's."""
+
+    def __init__(self, seq: Sequence, lz: Localizer):
+        self.seq = seq
+        letters = lz
+        if seq.source_letters and lz.lang != lz.source_lang:
+            letters = Localizer(lz.source_lang, lz.source_lang, {}, ui.ui_translations(lz.source_lang))
+        self.letter = letters.letter
+
+    def mark(self, level: int, n: int) -> str:
+        style = self.seq.numbering[level].style
+        if style in ("a", "A"):
+            return self.letter(n) if style == "a" else self.letter(n).upper()
+        if style in ("i", "I"):
+            return Localizer.roman(n) if style == "i" else Localizer.roman(n).upper()
+        return str(n)
+
+    def marker(self, index: tuple[int, ...]) -> str:
+        """The label printed before a step: "2.", "b)", "(iii)"."""
+        numbering = self.seq.numbering[len(index) - 1]
+        return f"{numbering.before}{self.mark(len(index) - 1, index[-1])}{numbering.after}"
+
+    def number(self, index: tuple[int, ...]) -> str:
+        """How a reference names a step of its phase: 2, 2.b, 2.b(iii) (a parenthesized level keeps its brackets)."""
+        out = ""
+        for level, n in enumerate(index):
+            mark = self.mark(level, n)
+            out += mark if level == 0 else f"({mark})" if self.seq.numbering[level].before else f".{mark}"
+        return out
 
 
 def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
@@ -66,11 +110,21 @@ def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
     `rules` maps rule numbers to anchors of the document embedding the sequence (a booklet), so
     that a `rule:4.1` reference becomes a link there; on its own page it stays plain text.
     """
+    return _Localized(seq, lz, edition, rules or {}).context()
 
-    def ref_label(target: str, after_see: bool = False) -> tuple[str, str | None]:
+
+class _Localized:
+    def __init__(self, seq: Sequence, lz: Localizer, edition: Edition | None, rules: Mapping[str, str]):
+        self.seq, self.lz, self.rules = seq, lz, rules
+        self.measure = measure_of(edition)
+        self.labels = Labels(seq, lz)
+
+    # -- references ------------------------------------------------------------------------------
+    def ref_label(self, target: str, after_see: bool = False) -> tuple[str, str | None]:
+        seq, lz = self.seq, self.lz
         rule = RULE.match(target)
         if rule:
-            return rule.group(1), (rules or {}).get(rule.group(1))
+            return rule.group(1), self.rules.get(rule.group(1))
         chapter = CHAPTER.match(target)
         if chapter:  # worded per language, in the form its place needs (after "see": Russian "главу V")
             return chapter_reference(lz, chapter.group(1), after_see), None
@@ -79,62 +133,116 @@ def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
             return seq.number(node), anchor(node)
         phase = seq.find(target.split("/", 1)[0])
         assert isinstance(node, Step) and isinstance(phase, Phase), f"{target} checked when read"
-        step = ".".join(label(lz, node.index))
         wording = lz.pgettext("reference to a step: %(phase)s is a phase number like 3.2.4, "
                               "%(step)s a step like 2.c", "%(phase)s, step %(step)s")
         # held together: a reference never breaks across lines
-        return (wording % {"phase": seq.number(phase), "step": step}).replace(" ", "\u00a0"), anchor(node)
+        text = wording % {"phase": seq.number(phase), "step": self.labels.number(node.index)}
+        return text.replace(" ", "\u00a0"), anchor(node)
 
-    def link(target: str, after_see: bool = False) -> Rich:
-        text, href = ref_label(target, after_see)
+    def link(self, target: str, after_see: bool = False) -> Rich:
+        text, href = self.ref_label(target, after_see)
         return Rich([Link(rich.text(text), href)]) if href else rich.text(text)
 
-    def resolve(kind: str, target: str) -> Rich:
-        if kind in ("num", "date"):
-            return value(lz, kind, target)
-        if kind == "see":
-            return lz.ui_rich("see", "see %(ref)s", ref=link(target, after_see=True))
-        return link(target)
-
-    def see_list(targets: list[str]) -> Rich | None:
+    def see_list(self, targets: list[str]) -> Rich | None:
         if not targets:
             return None
-        refs = lz.format_list([link(t, after_see=True) for t in targets])
-        return lz.ui_rich("see", "see %(ref)s", ref=refs)
+        refs = self.lz.format_list([self.link(t, after_see=True) for t in targets])
+        return self.lz.ui_rich("see", "see %(ref)s", ref=refs)
 
-    def steps_of(steps: list[Step]) -> list[dict[str, Any]]:
-        return [{
+    # -- texts -----------------------------------------------------------------------------------
+    def resolver(self, values: Mapping[str, Value], swapped: bool = False) -> Callable[[str, str], Rich]:
+        """What the placeholders of one text print: inside a mirror, {side:x} is the other side."""
+        lz = self.lz
+
+        def resolve(kind: str, target: str) -> Rich:
+            if kind in ("num", "date"):
+                return value(lz, kind, target)
+            if kind == QUANTITY:
+                return rich.text(format_value(convert(values[target], self.measure), lz))
+            if kind == "side":
+                side = self.seq.side((self.seq.other(target) if swapped else target) or target)
+                return rich.text(lz.text(side.name)) if side else Rich()
+            if kind == "see":
+                return lz.ui_rich("see", "see %(ref)s", ref=self.link(target, after_see=True))
+            return self.link(target)
+        return resolve
+
+    def sentence(self, text: Text, values: Mapping[str, Value], swapped: bool = False) -> Rich:
+        return capitalize(self.lz.rich(text, self.resolver(values, swapped)))
+
+    def actor(self, step: Step) -> str | None:
+        side = self.seq.side(step.actor) if step.actor else None
+        if side is None:
+            return None
+        return self.lz.pgettext("lead-in before a step naming who acts in it; %(side)s is a side's or role's name",
+                                "%(side)s:") % {"side": capitalized(self.lz.text(side.name))}
+
+    def repeat(self, step: Step) -> Rich:
+        """"Repeat steps 2–4." ("Powtórz kroki 2–4", "Повторите шаги 2–4"), or the references of other phases."""
+        lz, seq = self.lz, self.seq
+        nodes = [seq.find(t) for t in step.repeats]
+        phase_id = step.path.split("/", 1)[0]
+        same_phase = all(isinstance(n, Step) and n.path.split("/", 1)[0] == phase_id for n in nodes)
+        if same_phase:
+            steps = [n for n in nodes if isinstance(n, Step)]
+            names = [Rich([Link(rich.text(self.labels.number(s.index)), anchor(s))]) for s in steps]
+            consecutive = len(steps) >= 3 and all(
+                a.index[:-1] == b.index[:-1] and b.index[-1] == a.index[-1] + 1 for a, b in zip(steps, steps[1:]))
+            listed = names[0] + rich.text("\u2013") + names[-1] if consecutive else lz.format_list(names)
+            what = rich.fill(lz.npgettext("steps of this phase after 'Repeat'; %(steps)s lists their numbers",
+                                          "step %(steps)s", "steps %(steps)s", len(steps)), {"steps": listed})
+        else:
+            what = lz.format_list([self.link(t) for t in step.repeats])
+        if step.other_side:
+            return lz.ui_rich("a step that repeats earlier ones; %(what)s is e.g. 'steps 2–4' or '3.2.4, step 3'",
+                              "Repeat %(what)s for the other side.", what=what)
+        return lz.ui_rich("a step that repeats earlier ones; %(what)s is e.g. 'steps 2–4' or '3.2.4, step 3'",
+                          "Repeat %(what)s.", what=what)
+
+    def step(self, s: Step) -> dict[str, Any]:
+        text = self.sentence(s.text, s.values, s.swapped) if s.text is not None else Rich()
+        if s.repeats:
+            text = self.repeat(s) + (rich.text(" ") + text if text else Rich())
+        return {
             "anchor": anchor(s),
-            "label": label(lz, s.index)[-1],
+            "label": self.labels.mark(len(s.index) - 1, s.index[-1]),
+            "marker": self.labels.marker(s.index),
             "level": len(s.index),
-            "text": lz.rich(s.text, resolve),
-            "note": lz.rich(s.note, resolve) if s.note else None,
-            "see": see_list(s.see),
-            "steps": steps_of(s.steps),
-        } for s in steps]
+            "actor": self.actor(s),
+            "text": text,
+            "note": self.sentence(s.note, s.values, s.swapped) if s.note else None,
+            "see": self.see_list(s.see),
+            "steps": [self.step(child) for child in s.steps],
+        }
 
-
-    def mirror_of(target: Phase) -> Rich:
-        number = Rich([Link(rich.text(seq.number(target)), anchor(target))])
+    def mirror_of(self, target: Phase) -> Rich:
+        lz = self.lz
+        number = Rich([Link(rich.text(self.seq.number(target)), anchor(target))])
         if target.title is None:
             return lz.ui_rich("mirrored phase whose model has no title; %(number)s is its number",
                               "Analogously to %(number)s, with the sides swapped.", number=number)
         return lz.ui_rich("mirrored phase; %(title)s is the other phase's title",
                           "Analogously to “%(title)s” (see %(number)s), with the sides swapped.",
-                          title=lz.text(target.title), number=number)
+                          title=self.title(target) or Rich(), number=number)
 
-    phases = []
-    for phase in seq.phases:
-        phases.append({
+    def title(self, phase: Phase) -> Rich | None:
+        return self.lz.rich(phase.title, self.resolver({})) if phase.title else None
+
+    def phase(self, phase: Phase) -> dict[str, Any]:
+        return {
             "anchor": anchor(phase),
-            "number": seq.number(phase),
-            "title": lz.text(phase.title) if phase.title else None,
-            "side": side_name(seq, lz, phase.side),
-            "timing": timing(seq, lz, phase.timing),
-            "mirror": mirror_of(phase.mirror_of) if phase.mirror_of is not None else None,
-            "notes": [lz.rich(note, resolve) for note in phase.notes],
+            "number": self.seq.number(phase),
+            "title": self.title(phase),
+            "side": side_name(self.seq, self.lz, phase.side),
+            "timing": timing(self.seq, self.lz, phase.timing),
+            "mirror": self.mirror_of(phase.mirror_of) if phase.mirror_of is not None else None,
+            "rules": [self.sentence(t.text, t.values) for t in phase.rules],
+            "notes": [self.sentence(t.text, t.values) for t in phase.notes],
             "notes_before": phase.notes_before,
-            "see": see_list(phase.see),
-            "steps": steps_of(phase.steps),
-        })
-    return {"title": lz.text(seq.title), "section": seq.section, "phases": phases}
+            "see": self.see_list(phase.see),
+            "steps": [self.step(s) for s in phase.steps],
+        }
+
+    def context(self) -> dict[str, Any]:
+        return {"title": self.lz.text(self.seq.title), "section": self.seq.section,
+                "phases": [self.phase(p) for p in self.seq.phases]}

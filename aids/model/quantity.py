@@ -14,13 +14,15 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap
 
 from ..errors import Problems
+from .text import placeholders_at
 
 # Distance units an edition may print in; factors to millimetres give the physical conversion.
 DISTANCE_UNITS = {"mm": Decimal(1), "cm": Decimal(10), "in": Decimal("25.4")}
 CLDR_UNITS = {"mm": "length-millimeter", "cm": "length-centimeter", "in": "length-inch"}
 # Units counted in the game's own measures, never scaled.
 GAME_UNITS = ("move", "speed")
-UNITS = (*DISTANCE_UNITS, *GAME_UNITS)
+DEGREE = "°"  # an angle (a unit's facing): the same in every language and edition
+UNITS = (*DISTANCE_UNITS, *GAME_UNITS, DEGREE)
 ROUNDING_MODES = {"nearest": ROUND_HALF_UP, "down": ROUND_FLOOR, "up": ROUND_CEILING}
 VULGAR = {"½": Fraction(1, 2), "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅓": Fraction(1, 3),
           "⅔": Fraction(2, 3), "⅛": Fraction(1, 8)}
@@ -35,10 +37,10 @@ _PLAIN = re.compile(rf"{_NUMBER}\Z")
 _FRACTION = re.compile(rf"({_SIGN}?)\s*([0-9]*)\s*([½¼¾⅓⅔⅛]|[0-9]+/[0-9]+)\Z")
 _PERCENT = re.compile(rf"({_SIGN}?)\s*({_NUMBER})\s*%\Z")
 # A number as a source must not write it: a decimal comma (1,5) or no digit before the point (.5).
-_MISSPELT = re.compile(rf"({_SIGN}?)\s*([0-9]*)[.,]([0-9]+)(\s*(?:%|mm|cm|in|move|speed))?\Z")
+_MISSPELT = re.compile(rf"({_SIGN}?)\s*([0-9]*)[.,]([0-9]+)(\s*(?:%|mm|cm|in|move|speed|°))?\Z")
 _RANGE = re.compile(rf"({_NUMBER})\s*[-–]\s*({_NUMBER})\Z")
 _OPEN = re.compile(rf"({_NUMBER})\s*([+-])\Z")  # 8+ "8 and more", 12- "12 or less"
-_QUANTITY = re.compile(r"(.+?)\s*(mm|cm|in|move|speed)\Z")
+_QUANTITY = re.compile(r"(.+?)\s*(mm|cm|in|move|speed|°)\Z")
 DASHES = {"-", "–", "—", "--"}
 
 
@@ -106,6 +108,58 @@ def as_written(src, node: Any, key: Any) -> str | None:
         if m:
             return m.group(0)
     return str(value)
+
+
+QUANTITY = "q"  # {q:name}: a value of the text's `with:` map, formatted and converted per edition
+
+
+def value_at(src, node: Any, key: Any, unit: str | None) -> Value | None:
+    """The value `node[key]` as written (in `unit` when it has none of its own); None when it is not one."""
+    text = as_written(src, node, key)
+    return parse_value(text, unit) if text is not None or node[key] is None else None
+
+
+def misspelt_at(src, node: Any, key: Any, problems: Problems) -> bool:
+    """A number written as the source must not (1,5 or .5) is reported, not taken for text."""
+    text = as_written(src, node, key)
+    fixed = number_as_written(text) if text else None
+    if fixed:
+        problems.add(src.at(node, key, value=not isinstance(key, int)),
+                     f"'{text}' is not a number as a source writes it",
+                     f"{fixed} (a decimal point; each language prints its own separator)")
+    return bool(fixed)
+
+
+def values_at(src, node: Any, keys: list[Any], raw: Any, problems: Problems) -> dict[str, Value]:
+    """The values of a `with:` map (`raw`) beside the texts `node[key]` of `keys`: each used by a `{q:name}` of
+    the texts, and every `{q:name}` with its value (other kinds of placeholder are the caller's)."""
+    raw = {} if raw is None else raw
+    values: dict[str, Value] = {}
+    if not hasattr(raw, "items"):
+        problems.add(src.at(node, "with", value=True), "with must be a mapping", "with: {radius: 30 cm}")
+        raw = {}
+    for name in raw:
+        value = value_at(src, raw, name, None)
+        if value is None and misspelt_at(src, raw, name, problems):
+            continue
+        if value is None or isinstance(value, Empty):
+            problems.add(src.at(raw, name, value=True), f"'{raw[name]}' is not a value",
+                         "a number, fraction, percentage or quantity such as 30 cm or 45°")
+        else:
+            values[str(name)] = value
+    used = set()
+    for key in keys:
+        for kind, name, whole, offset in placeholders_at(str(node[key])):
+            if kind != QUANTITY:
+                continue
+            if name not in values and name not in raw:
+                problems.add(src.at_text(node, key, offset), f"placeholder '{whole}' has no value",
+                             f"with: {{{name}: ...}}")
+            used.add(name)
+    for name in raw:
+        if str(name) not in used:
+            problems.add(src.at(raw, name), f"value '{name}' is not used in the text", f"{{q:{name}}} in the text")
+    return values
 
 
 def parse_number(text: str) -> Num | None:

@@ -9,16 +9,17 @@ from ..errors import Problems
 from ..source.yamlfile import Source, check_id, check_map, is_text
 from .quantity import (
     DISTANCE_UNITS,
+    QUANTITY,
     UNITS,
     Empty,
     Num,
     Quantity,
     Range,
     Value,
-    as_written,
     check_bands,
-    number_as_written,
-    parse_value,
+    misspelt_at,
+    value_at,
+    values_at,
 )
 from .text import Text, placeholders_at, text_at
 
@@ -30,7 +31,6 @@ TOP_FIELDS = ["kind", "id", "title", "form", "intro", "corner", "unit", "type", 
 # A table of at most this many rows prints whole in one column; a longer one may continue in the next,
 # but keeps its title with its first rows and never leaves its last row alone (see table.css).
 KEEP_WHOLE = 10
-QUANTITY = "q"  # {q:name}: a value of the label's `with:` map, formatted and converted per edition
 
 
 @dataclass
@@ -131,48 +131,18 @@ class Reader:
         return Label(text, self.values_of(node, key, str(value), node.get("with")))
 
     def values_of(self, node, key, text: str, raw) -> dict[str, Value]:
-        """The values of `with:` (`raw`), each used by a `{q:name}` of `text` (node[key]) and vice versa."""
-        raw = {} if raw is None else raw
-        values: dict[str, Value] = {}
-        if not hasattr(raw, "items"):
-            self.problems.add(self.src.at(node, "with", value=True), "with must be a mapping", "with: {radius: 30 cm}")
-            raw = {}
-        for name in raw:
-            value = self.value(raw, name, None)
-            if value is None and self.misspelt(raw, name):
-                continue
-            if value is None or isinstance(value, Empty):
-                self.problems.add(self.src.at(raw, name, value=True), f"'{raw[name]}' is not a value",
-                                  "a number, fraction, percentage or quantity such as 30 cm")
-            else:
-                values[str(name)] = value
-        used = set()
-        for kind, name, whole, offset in placeholders_at(text):
-            where = self.src.at_text(node, key, offset)
+        """The values of `with:` (`raw`) for the `{q:name}` placeholders of `text` (node[key]); no other kind."""
+        for kind, _, whole, offset in placeholders_at(text):
             if kind != QUANTITY:
-                self.problems.add(where, f"unknown placeholder '{whole}'", "{q:name} with name under with:")
-            elif name not in values and name not in raw:
-                self.problems.add(where, f"placeholder '{whole}' has no value", f"with: {{{name}: ...}}")
-            used.add(name)
-        for name in raw:
-            if str(name) not in used:
-                self.problems.add(self.src.at(raw, name), f"value '{name}' is not used in the text",
-                                  f"{{q:{name}}} in the text")
-        return values
+                self.problems.add(self.src.at_text(node, key, offset), f"unknown placeholder '{whole}'",
+                                  "{q:name} with name under with:")
+        return values_at(self.src, node, [key], raw, self.problems)
 
     def value(self, node, key, unit: str | None) -> Value | None:
-        text = as_written(self.src, node, key)
-        return parse_value(text, unit) if text is not None or node[key] is None else None
+        return value_at(self.src, node, key, unit)
 
     def misspelt(self, node, key) -> bool:
-        """A number written as the source must not (1,5 or .5) is reported, not taken for text."""
-        text = as_written(self.src, node, key)
-        fixed = number_as_written(text) if text else None
-        if fixed:
-            self.problems.add(self.src.at(node, key, value=not isinstance(key, int)),
-                              f"'{text}' is not a number as a source writes it",
-                              f"{fixed} (a decimal point; each language prints its own separator)")
-        return bool(fixed)
+        return misspelt_at(self.src, node, key, self.problems)
 
     def ident(self, node, seen: dict, what: str) -> str | None:
         return str(node["id"]) if check_id(self.src, node, "id", self.problems, seen, what) else None

@@ -70,7 +70,8 @@ def test_mirror_generates_title_number_and_swapped_side(demo):
     ctx, _ = localized(demo, "en")
     mirror = ctx["phases"][3]
     assert mirror["steps"] == []
-    assert "“Ruch czerwonych”" in mirror["mirror"] and 'href="#red-move">3.2.2</a>' in mirror["mirror"]
+    # the title left in the source language says so (its lang), as every fallback does
+    assert '“<span lang="pl">Ruch czerwonych</span>”' in mirror["mirror"] and 'href="#red-move">3.2.2</a>' in mirror["mirror"]
     assert ctx["phases"][1]["side"] == "Czerwoni" and mirror["side"] == "Niebiescy"
     assert ctx["phases"][0]["side"] is None  # no side declared: no label
 
@@ -116,7 +117,7 @@ def error_of(tmp_path, source: str) -> str:
 
 def test_unknown_key_names_the_accepted_ones(tmp_path):
     message = error_of(tmp_path, DEMO_SEQUENCE.replace("        text: Połóż żetony.", "        txt: Połóż żetony."))
-    assert "games/demo/sequence.yaml:15:9: unknown field 'txt' in step (expected: id, text, note, see, steps)" in message
+    assert "games/demo/sequence.yaml:15:9: unknown field 'txt' in step (expected: id, text, actor, with, note, see, steps)" in message
 
 
 def test_missing_id(tmp_path):
@@ -188,8 +189,9 @@ def test_numbers_and_dates_in_steps_are_data(tmp_path, lang, angle, date):
     ("{num:.nan}", "'.nan' in {num:.nan} is not a number (expected: {num:45}, {num:-3}, {num:2.5})"),
     ("{num:inf}", "'inf' in {num:inf} is not a number"),
     ("{date:1831-02-30}", "'1831-02-30' in {date:1831-02-30} is not a date (expected: {date:1831-05-26})"),
-    ("{q:radius}", "unknown placeholder '{q:radius}' (expected: {ref:target}, {see:target}, {num:number} or "
-                   "{date:YYYY-MM-DD})"),
+    ("{q:radius}", "placeholder '{q:radius}' has no value (expected: with: {radius: ...})"),
+    ("{x:radius}", "unknown placeholder '{x:radius}' (expected: {ref:target}, {see:target}, {num:number}, "
+                   "{date:YYYY-MM-DD}, {side:id}, {q:name} with a with: value)"),
 ])
 def test_a_bad_number_or_date_is_refused_where_it_is(tmp_path, placeholder, message):
     source = DEMO_SEQUENCE.replace("Połóż żetony.", f"Połóż {placeholder} żetony.")
@@ -262,3 +264,145 @@ def test_an_invalid_numeral_is_refused_where_it_is(tmp_path, target, message):
     with pytest.raises(AidsError) as info:
         read(make_project(tmp_path, {"games/demo/sequence.yaml": source}))
     assert str(info.value).startswith(f"games/demo/sequence.yaml:38:15: {message}")
+
+
+# --- roles, actors, mirrored and repeated steps, numbering (an English source) ----------------------
+
+ROLES_GAME = DEMO_GAME_EN = """\
+id: demo
+title: Trial game
+version: "1"
+source_language: en
+aids:
+  - sequence.yaml
+"""
+
+ROLES = """\
+kind: sequence
+id: seq
+title: Turn
+numbering: ["1)", "(a)", "I."]
+sides:
+  - {id: red, name: Reds}
+  - {id: blue, name: Blues}
+  - {id: phasing, name: phasing player, role: true}
+  - {id: non-phasing, name: non-phasing player, role: true}
+phases:
+  - id: move
+    title: Movement
+    timing: phasing
+    steps:
+      - id: march
+        actor: phasing
+        text: "{side:non-phasing} may react to {q:angle} wheels."
+        with: {angle: 45°}
+        steps:
+          - id: react
+            actor: non-phasing
+            text: React to the {side:phasing}.
+            steps:
+              - id: volley
+                text: Fire {num:1.5} volleys.
+      - id: counter
+        mirror_of: move/march
+      - id: again
+        repeats: [move/march, move/counter]
+        other_side: true
+"""
+
+
+def roles_project(tmp_path, source=ROLES):
+    return make_project(tmp_path, {"games/demo/game.yaml": ROLES_GAME, "games/demo/sequence.yaml": source})
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "ru"])
+def test_actors_roles_and_a_generated_mirror_with_the_roles_swapped(tmp_path, lang):
+    ctx, _ = localized(roles_project(tmp_path), lang)
+    march, counter, again = ctx["phases"][0]["steps"]
+    assert march["actor"] == "Phasing player:" and counter["actor"] == "Non-phasing player:"
+    # {side:...} at the start of a sentence is capitalized; in the mirror it names the other role
+    assert "Non-phasing player may react to 45° wheels." in str(march["text"])
+    assert "Phasing player may react to 45° wheels." in str(counter["text"])
+    assert "React to the phasing player." in str(march["steps"][0]["text"])
+    assert "React to the non-phasing player." in str(counter["steps"][0]["text"])
+    assert counter["steps"][0]["actor"] == "Phasing player:"
+    assert counter["steps"][0]["anchor"] == "move/counter/react"  # generated sub-steps can be referenced
+    volley = counter["steps"][0]["steps"][0]
+    assert volley["marker"] == "I." and volley["anchor"] == "move/counter/react/volley"
+    number = {"en": "1.5", "pl": "1,5", "ru": "1,5"}[lang]
+    assert f"Fire {number} volleys." in str(volley["text"])
+
+
+@pytest.mark.parametrize("lang, timing, repeat", [
+    ("en", "alternately, phasing player first", 'Repeat steps <a class="ref" href="#move/march">1</a> and '
+                                                '<a class="ref" href="#move/counter">2</a> for the other side.'),
+    ("pl", "na przemian, najpierw phasing player", "Powtórz kroki "),
+    ("ru", "поочерёдно, сначала phasing player", "Повторите шаги "),
+])
+def test_timing_by_role_and_a_repeated_step(tmp_path, lang, timing, repeat):
+    ctx, _ = localized(roles_project(tmp_path), lang)
+    phase = ctx["phases"][0]
+    assert phase["timing"] == timing  # the role's name untranslated: the demo has no catalog
+    assert repeat in str(phase["steps"][2]["text"])
+
+
+@pytest.mark.parametrize("lang, markers", [("en", ["1)", "(a)", "I."]), ("ru", ["1)", "(а)", "I."])])
+def test_numbering_per_level_with_the_language_s_letters(tmp_path, lang, markers):
+    ctx, _ = localized(roles_project(tmp_path), lang)
+    march = ctx["phases"][0]["steps"][0]
+    assert [march["marker"], march["steps"][0]["marker"], march["steps"][0]["steps"][0]["marker"]] == markers
+
+
+def test_letters_of_the_source_kept_in_every_language_and_in_references(tmp_path):
+    source = ROLES.replace('numbering: ["1)", "(a)", "I."]', 'numbering: ["A.", "a)"]\nletters: source')
+    source = source.replace("Fire {num:1.5} volleys.", "Fire, then see {ref:move/march/react}.")
+    ctx, _ = localized(roles_project(tmp_path, source), "ru")
+    march = ctx["phases"][0]["steps"][0]
+    assert march["marker"] == "A." and march["steps"][0]["marker"] == "a)"  # Latin in Russian too
+    assert "1,\u00a0шаг\u00a0A.a" in str(march["steps"][0]["steps"][0]["text"])
+
+
+def test_a_mirror_s_texts_are_translated_once(tmp_path):
+    aid, _, _ = read(roles_project(tmp_path))
+    contexts = [t.context for t in aid.model.messages()]
+    assert len(contexts) == len(set(contexts))
+    assert "seq/move/march" in contexts and not any(c.startswith("seq/move/counter") for c in contexts)
+    march = next(t for t in aid.model.messages() if t.context == "seq/move/march")
+    assert "printed again as step 2 of phase move with the sides swapped" in march.comment
+
+
+@pytest.mark.parametrize("change, message", [
+    (("actor: phasing", "actor: attacker"),
+     "16:16: unknown actor 'attacker' (expected: red, blue, phasing, non-phasing)"),
+    (("timing: phasing", "timing: defender"),
+     "13:13: unknown timing 'defender' (expected: simultaneous, alternate, red, blue, phasing, non-phasing)"),
+    (("React to the {side:phasing}.", "React to the {side:attacker}."),
+     "22:32: unknown side 'attacker' in {side:attacker} (expected: {side:red}, {side:blue}, {side:phasing}, "
+     "{side:non-phasing})"),
+    (("mirror_of: move/march", "mirror_of: move/march/react/volley\n        text: Own text."),
+     "28:9: a mirrored step has no 'text' of its own (expected: only id and mirror_of: its text, actor and "
+     "steps are the other step's, sides swapped)"),
+    (("mirror_of: move/march", "mirror_of: move"),
+     "27:20: 'move' is a phase, not a step (expected: phase-id/step-id (a phase mirrors a phase"),
+    (("mirror_of: move/march", "mirror_of: move/nowhere"), "27:20: mirror of unknown step 'move/nowhere'"),
+    (("        other_side: true\n", "        other_side: true\n  - id: fire\n    steps:\n      - id: volley\n"
+      "        text: Volley.\n        steps:\n          - id: deep\n            mirror_of: move/march\n"),
+     "37:24: 'move/march' has 2 level(s) of sub-steps: mirrored at level 2 they would be nested deeper than 3 "
+     "levels (expected: a step with at most 1 level(s) of sub-steps, or a mirror placed higher)"),
+    (("repeats: [move/march, move/counter]", "repeats: [move/march, move/later]"),
+     "29:31: repeat of unknown phase or step 'move/later'"),
+    (("repeats: [move/march, move/counter]", "repeats: [move/again]"),
+     "29:19: 'move/again' does not come before step 'move/again' (expected: an earlier phase or step"),
+    (('numbering: ["1)", "(a)", "I."]', 'numbering: ["1)", "a-"]'),
+     "4:19: unknown numbering 'a-' (expected: 1. 1) (1) a. a) (a) A. A) (A) i. i) (i) I. I) (I)"),
+    (("{id: phasing, name: phasing player, role: true}", "{id: phasing, name: phasing player, role: yes please}"),
+     "8:47: role must be true or false, not 'yes please'"),
+    (("{id: phasing, name: phasing player, role: true}", "{id: phasing, name: phasing player, opposite: x}"),
+     "8:51: unknown opposite 'x' (expected: red, blue, non-phasing)"),
+])
+def test_bad_roles_mirrors_repeats_and_numbering_are_positioned(tmp_path, change, message):
+    old, new = change
+    assert old in ROLES
+    with pytest.raises(AidsError) as info:
+        read(roles_project(tmp_path, ROLES.replace(old, new)))
+    assert f"games/demo/sequence.yaml:{message}" in str(info.value)

@@ -180,7 +180,7 @@ def test_playsheet_links_its_tables_and_tables_are_not_built_alone(sheet):
      "games/demo/move.yaml:10:44: row 'cavalry' has 3 cells, the table has 2 columns (expected: 2 cells (normal, charge))"),
     ("move.yaml", "cells: [4, ", "cells: [cztery, ",
      "games/demo/move.yaml:11:44: non-numeric value 'cztery' in numeric column 'normal'"),
-    ("move.yaml", "unit: cm", "unit: furlong", "games/demo/move.yaml:4:7: unknown unit 'furlong' (expected: mm, cm, in, move, speed)"),
+    ("move.yaml", "unit: cm", "unit: furlong", "games/demo/move.yaml:4:7: unknown unit 'furlong' (expected: mm, cm, in, move, speed, °)"),
     ("bands.yaml", "range: 4-7", "range: 4-8",
      "games/demo/bands.yaml:10:22: overlapping result bands: 4-8 and 8+ share 8 (expected: a band ending at 7)"),
     ("bands.yaml", "range: 4-7", "range: 5-7",  # the bands run downwards: 3- should end at 4
@@ -218,9 +218,9 @@ def test_bad_tables_are_reported_at_their_position(sheet, name, old, new, messag
 
 
 @pytest.mark.parametrize("old, new, message", [
-    ("unit: cm", "unit: furlong", "4:7: unknown unit 'furlong' (expected: mm, cm, in, move, speed)"),
+    ("unit: cm", "unit: furlong", "4:7: unknown unit 'furlong' (expected: mm, cm, in, move, speed, °)"),
     ("{id: normal, label: normalny}", "{id: normal, label: normalny, unit: furlong}",
-     "7:41: unknown unit 'furlong' (expected: mm, cm, in, move, speed)"),
+     "7:41: unknown unit 'furlong' (expected: mm, cm, in, move, speed, °)"),
 ])
 def test_an_unknown_unit_is_reported_once_not_again_for_each_distance_column(sheet, old, new, message):
     path = sheet / "games/demo/move.yaml"

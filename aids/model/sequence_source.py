@@ -1,0 +1,256 @@
+"""Reading a sequence of play: its sides and roles, numbering, phases with their timing, notes, rules and mirrors
+(their steps by `sequence_steps`), and every reference and placeholder checked where it is written."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import Position, Problems
+from ..source.yamlfile import Source, check_id, check_map
+from .quantity import QUANTITY
+from .sequence import (
+    ALTERNATE,
+    BOTH,
+    CHAPTER,
+    KINDS,
+    LETTERS,
+    MAX_DEPTH,
+    PHASE_FIELDS,
+    RULE,
+    SIDE_FIELDS,
+    SIMULTANEOUS,
+    TITLE_KINDS,
+    TOP_FIELDS,
+    Phase,
+    Sequence,
+    Side,
+    numbering_of,
+)
+from .sequence_steps import StepReader, targets
+from .text import as_date, as_number, optional_text_at, placeholders_at, text_at
+
+
+def read(src: Source, game, problems: Problems) -> Sequence | None:
+    data = src.data
+    if not check_map(src, data, problems, required=["kind", "id", "title", "phases"], optional=TOP_FIELDS,
+                     what="sequence"):
+        return None
+    aid_id = str(data["id"])
+    check_id(src, data, "id", problems)
+    section = str(data.get("section") or "")
+    if section and not re.fullmatch(r"\d+(\.\d+)*", section):
+        problems.add(src.at(data, "section", value=True), f"section '{section}' is not a number",
+                     "a section number such as 3.2")
+    title = text_at(src, data, "title", aid_id, "Title of the sequence of play", problems)
+    sides = _read_sides(src, data.get("sides") or [], aid_id, problems)
+    raw_phases = data["phases"]
+    if not isinstance(raw_phases, list):
+        problems.add(src.at(data, "phases", value=True), "phases must be a list", "- id: ...")
+        return None
+    seq = Sequence(aid_id, title, section, sides, [], src)
+    _readnumbering_of(src, data, seq, problems)
+    reader = StepReader(src, seq, problems)
+    seen: dict[str, int] = {}
+    mirrors: list[tuple[Phase, Any]] = []
+    for i, node in enumerate(raw_phases, start=1):
+        if not check_map(src, node, problems, required=["id"], optional=PHASE_FIELDS[1:],
+                         what="phase", where=src.at(raw_phases, i - 1)):
+            continue
+        pid = str(node["id"])
+        if not check_id(src, node, "id", problems, seen, "phase"):
+            continue
+        where = f"Title of phase {pid}"
+        phase = Phase(pid, i, optional_text_at(src, node, "title", f"{aid_id}/{pid}", where, problems), None, [])
+        phase.timing = _read_timing(src, node, sides, problems)
+        phase.notes = reader.phase_texts(node, "notes", phase, "Note to the whole of phase")
+        phase.rules = reader.phase_texts(node, "rules", phase, "Rule for the whole of phase")
+        _read_phase_see(src, node, phase, problems)
+        if "mirror_of" in node:
+            for key in ("steps", "side", "timing"):
+                if key in node:
+                    problems.add(src.at(node, key), f"a mirrored phase has no '{key}' of its own",
+                                 "only id, title and mirror_of")
+            mirrors.append((phase, node))
+        else:
+            phase.side = _read_side(src, node, sides, problems)
+            phase.steps = reader.steps(node, f"{aid_id}/{pid}", pid, ())
+        seq.phases.append(phase)
+    mirror_ids = {phase.id for phase, _ in mirrors}
+    for phase, node in mirrors:
+        _resolve_mirror(src, seq, phase, node, mirror_ids, problems)
+    reader.resolve_step_mirrors()
+    reader.resolve_repeats()
+    _check_references(src, data, seq, problems)
+    return seq
+
+
+def _read_sides(src, raw, aid_id, problems) -> list[Side]:
+    """`sides:`, sides and roles (`role: true`), each with a name translated once and an optional opposite."""
+    sides: list[Side] = []
+    if not isinstance(raw, list):
+        problems.add(src.at(raw), "sides must be a list", "- id: ...\n  name: ...")
+        return sides
+    seen: dict[str, int] = {}
+    nodes = []
+    for i, node in enumerate(raw):
+        if not (check_map(src, node, problems, required=["id", "name"], optional=SIDE_FIELDS[2:], what="side",
+                          where=src.at(raw, i)) and check_id(src, node, "id", problems, seen, "side")):
+            continue
+        if node["id"] == BOTH:
+            problems.add(src.at(node, "id", value=True), f"'{BOTH}' is reserved", "another side id")
+        role = node.get("role", False)
+        if not isinstance(role, bool):
+            problems.add(src.at(node, "role", value=True), f"role must be true or false, not '{role}'",
+                         "role: true (a role such as the phasing player), or no role: a side")
+            role = False
+        what = "a role (who acts in a step, such as the phasing player)" if role else "a side"
+        comment = f"Name of {what}, shown beside the phases and before the steps it acts in, and where a text names it"
+        name = text_at(src, node, "name", f"{aid_id}/side/{node['id']}", comment, problems)
+        sides.append(Side(str(node["id"]), name, role, str(node["opposite"]) if "opposite" in node else None))
+        nodes.append(node)
+    ids = [s.id for s in sides]
+    for side, node in zip(sides, nodes):
+        if side.opposite is not None and (side.opposite not in ids or side.opposite == side.id):
+            problems.add(src.at(node, "opposite", value=True), f"unknown opposite '{side.opposite}'",
+                         ", ".join(i for i in ids if i != side.id) or "another side's id")
+            side.opposite = None
+    return sides
+
+
+def _readnumbering_of(src: Source, data: Any, seq: Sequence, problems: Problems) -> None:
+    """`numbering:` a sample label per level (1., a), (i), A., I.), and `letters:` whose letters they are."""
+    raw = data.get("numbering")
+    if raw is not None:
+        if not isinstance(raw, list) or not raw or len(raw) > MAX_DEPTH:
+            problems.add(src.at(data, "numbering", value=True), "numbering must be a list of one to "
+                         f"{MAX_DEPTH} labels", 'numbering: ["1.", "a)", "(i)"], a sample label per level')
+        else:
+            for level, sample in enumerate(raw):
+                numbering = numbering_of(str(sample))
+                if numbering is None:
+                    problems.add(src.at(raw, level), f"unknown numbering '{sample}'",
+                                 "1. 1) (1) a. a) (a) A. A) (A) i. i) (i) I. I) (I), or without the delimiter")
+                else:
+                    seq.numbering[level] = numbering
+    letters = str(data.get("letters", LETTERS[0]))
+    if letters not in LETTERS:
+        problems.add(src.at(data, "letters", value=True), f"unknown letters '{letters}'", ", ".join(LETTERS))
+    seq.source_letters = letters == "source"
+
+
+def _read_side(src, node, sides: list[Side], problems) -> str | None:
+    """The side a phase belongs to, printed beside its title: only when declared."""
+    if "side" not in node:
+        return None
+    side = str(node["side"])
+    if side != BOTH and side not in {s.id for s in sides}:
+        problems.add(src.at(node, "side", value=True), f"unknown side '{side}'",
+                     ", ".join([BOTH] + [s.id for s in sides]))
+        return None
+    return side
+
+
+def _read_phase_see(src, node, phase: Phase, problems) -> None:
+    """Where the phase's notes and rules go (`notes_position: before | after`), and its `see:`."""
+    position = node.get("notes_position", "after")
+    if position not in ("before", "after"):
+        problems.add(src.at(node, "notes_position", value=True), f"unknown notes_position '{position}'",
+                     "before, after")
+    phase.notes_before = position == "before"
+    phase.see = targets(src, node, "see", problems)
+
+
+def _read_timing(src, node, sides: list[Side], problems) -> str | None:
+    """How the players act in a phase: at once, by turns, or one side (or role) first."""
+    if "timing" not in node:
+        return None
+    timing = str(node["timing"])
+    if timing not in (SIMULTANEOUS, ALTERNATE) and timing not in {s.id for s in sides}:
+        problems.add(src.at(node, "timing", value=True), f"unknown timing '{timing}'",
+                     ", ".join([SIMULTANEOUS, ALTERNATE] + [s.id for s in sides]))
+        return None
+    return timing
+
+
+def _resolve_mirror(src, seq: Sequence, phase: Phase, node, mirror_ids: set[str], problems) -> None:
+    target = seq.find(str(node["mirror_of"]))
+    where = src.at(node, "mirror_of", value=True)
+    if not isinstance(target, Phase):
+        problems.add(where, f"mirror of unknown phase '{node['mirror_of']}'",
+                     ", ".join(p.id for p in seq.phases if p.id not in mirror_ids))
+    elif target is phase:
+        problems.add(where, f"phase '{phase.id}' mirrors itself", "another phase")
+    elif target.id in mirror_ids:
+        problems.add(where, f"mirror of a mirror: '{target.id}' is itself a mirror",
+                     "a phase with steps of its own")
+    else:
+        phase.mirror_of = target
+        phase.side = seq.other(target.side)
+        phase.timing = seq.other(target.timing)
+
+
+def _check_references(src: Source, data: Any, seq: Sequence, problems: Problems) -> None:
+    """Every placeholder and every `see:` entry must name something that exists."""
+
+    def walk_steps(raw_steps: Any) -> None:
+        if not isinstance(raw_steps, list):
+            return  # not a list of steps: reported as such where the steps are read
+        for node in raw_steps:
+            if not hasattr(node, "get"):
+                continue
+            for key in ("text", "note"):
+                if isinstance(node.get(key), str):
+                    _check_placeholders(src, node, key, seq, KINDS, problems)
+            check_see(node)
+            walk_steps(node.get("steps"))
+
+    def check_see(node: Any) -> None:
+        see = node.get("see")
+        if isinstance(see, list):
+            for i, target in enumerate(see):
+                _check_target(str(target), src.at(see, i), seq, problems)
+        elif isinstance(see, str):
+            _check_target(see, src.at(node, "see", value=True), seq, problems)
+
+    for node in data["phases"]:
+        if hasattr(node, "get"):
+            if isinstance(node.get("title"), str):
+                _check_placeholders(src, node, "title", seq, TITLE_KINDS, problems)
+            walk_steps(node.get("steps"))
+            walk_steps(node.get("notes"))  # a phase's notes and rules: texts and placeholders as a step's
+            walk_steps(node.get("rules"))
+            check_see(node)
+
+
+def _check_placeholders(src: Source, node: Any, key: str, seq: Sequence, kinds: tuple[str, ...],
+                        problems: Problems) -> None:
+    for kind, target, whole, offset in placeholders_at(node[key]):
+        where = src.at_text(node, key, offset)
+        if kind not in kinds:
+            accepted = {"ref": "{ref:target}", "see": "{see:target}", "num": "{num:number}",
+                        "date": "{date:YYYY-MM-DD}", "side": "{side:id}", QUANTITY: "{q:name} with a with: value"}
+            problems.add(where, f"unknown placeholder '{whole}'" + (" in a title" if key == "title" else ""),
+                         ", ".join(accepted[k] for k in kinds))
+        elif kind == "num" and as_number(target) is None:
+            problems.add(where, f"'{target}' in {whole} is not a number", "{num:45}, {num:-3}, {num:2.5}")
+        elif kind == "date" and as_date(target) is None:
+            problems.add(where, f"'{target}' in {whole} is not a date", "{date:1831-05-26}")
+        elif kind == "side" and seq.side(target) is None:
+            problems.add(where, f"unknown side '{target}' in {whole}",
+                         ", ".join(f"{{side:{s.id}}}" for s in seq.sides) or "a side or role declared under sides:")
+        elif kind in ("ref", "see"):
+            _check_target(target, where, seq, problems)
+
+
+def _check_target(target: str, where: Position, seq: Sequence, problems: Problems) -> None:
+    if RULE.match(target) or CHAPTER.match(target):
+        return
+    if target.startswith("rule:"):
+        problems.add(where, f"malformed rule reference '{target}'",
+                     "rule:<section number>, e.g. rule:18.0, rule:7.3.2, rule:XIII")
+    elif target.startswith("chapter:"):
+        problems.add(where, f"'{target[8:]}' in {target} is not a chapter number",
+                     "a roman numeral such as V or XIII, or a number, e.g. chapter:V")
+    elif seq.find(target) is None:
+        problems.add(where, f"reference to unknown id '{target}'",
+                     "phase-id, phase-id/step-id, ..., rule:<number> or chapter:<number>")
