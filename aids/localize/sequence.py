@@ -7,7 +7,7 @@ from typing import Any
 
 from ..config import Edition
 from ..model.quantity import QUANTITY, Value, convert, measure_of
-from ..model.sequence import ALTERNATE, CHAPTER, RULE, SIMULTANEOUS, Phase, Sequence, Step
+from ..model.sequence import ALTERNATE, CHAPTER, RULE, SIMULTANEOUS, Phase, Sequence, Step, path_of
 from ..model.text import Text, as_date, as_number
 from . import rich, ui
 from .localizer import Localizer
@@ -64,10 +64,6 @@ def capitalize(runs: Rich) -> Rich:
     if runs and isinstance(runs[0], Marked):  # text left in the source language
         return Rich((replace(runs[0], parts=capitalize(runs[0].parts)), *runs[1:]))
     return runs
-
-
-def anchor(node: Phase | Step) -> str:
-    return node.id if isinstance(node, Phase) else node.path
 
 
 class Labels:
@@ -130,14 +126,14 @@ class _Localized:
             return chapter_reference(lz, chapter.group(1), after_see), None
         node = seq.find(target)
         if isinstance(node, Phase):
-            return seq.number(node), anchor(node)
+            return seq.number(node), path_of(node)
         phase = seq.find(target.split("/", 1)[0])
         assert isinstance(node, Step) and isinstance(phase, Phase), f"{target} checked when read"
         wording = lz.pgettext("reference to a step: %(phase)s is a phase number like 3.2.4, "
                               "%(step)s a step like 2.c", "%(phase)s, step %(step)s")
         # held together: a reference never breaks across lines
         text = wording % {"phase": seq.number(phase), "step": self.labels.number(node.index)}
-        return text.replace(" ", "\u00a0"), anchor(node)
+        return text.replace(" ", "\u00a0"), path_of(node)
 
     def link(self, target: str, after_see: bool = False) -> Rich:
         text, href = self.ref_label(target, after_see)
@@ -185,7 +181,7 @@ class _Localized:
         same_phase = all(isinstance(n, Step) and n.path.split("/", 1)[0] == phase_id for n in nodes)
         if same_phase:
             steps = [n for n in nodes if isinstance(n, Step)]
-            names = [Rich([Link(rich.text(self.labels.number(s.index)), anchor(s))]) for s in steps]
+            names = [Rich([Link(rich.text(self.labels.number(s.index)), path_of(s))]) for s in steps]
             consecutive = len(steps) >= 3 and all(
                 a.index[:-1] == b.index[:-1] and b.index[-1] == a.index[-1] + 1 for a, b in zip(steps, steps[1:]))
             listed = names[0] + rich.text("\u2013") + names[-1] if consecutive else lz.format_list(names)
@@ -204,7 +200,7 @@ class _Localized:
         if s.repeats:
             text = self.repeat(s) + (rich.text(" ") + text if text else Rich())
         return {
-            "anchor": anchor(s),
+            "anchor": path_of(s),
             "label": self.labels.mark(len(s.index) - 1, s.index[-1]),
             "marker": self.labels.marker(s.index),
             "level": len(s.index),
@@ -217,7 +213,7 @@ class _Localized:
 
     def mirror_of(self, target: Phase) -> Rich:
         lz = self.lz
-        number = Rich([Link(rich.text(self.seq.number(target)), anchor(target))])
+        number = Rich([Link(rich.text(self.seq.number(target)), path_of(target))])
         if target.title is None:
             return lz.ui_rich("mirrored phase whose model has no title; %(number)s is its number",
                               "Analogously to %(number)s, with the sides swapped.", number=number)
@@ -230,7 +226,7 @@ class _Localized:
 
     def phase(self, phase: Phase) -> dict[str, Any]:
         return {
-            "anchor": anchor(phase),
+            "anchor": path_of(phase),
             "number": self.seq.number(phase),
             "title": self.title(phase),
             "side": side_name(self.seq, self.lz, phase.side),

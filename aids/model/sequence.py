@@ -117,15 +117,13 @@ class Sequence:
 
     def anchors(self) -> list[str]:
         """The HTML ids its page uses: phase ids and step paths (a booklet embedding it checks for clashes)."""
-        out = []
+        return [path_of(node) for node in self.nodes()]
+
+    def nodes(self) -> Iterator[Phase | Step]:
+        """Every phase followed by its steps, sub-steps and sub-sub-steps, in the order they are printed."""
         for phase in self.phases:
-            out.append(phase.id)
-            stack = list(phase.steps)
-            while stack:
-                step = stack.pop()
-                out.append(step.path)
-                stack.extend(step.steps)
-        return out
+            yield phase
+            yield from walk(phase.steps)
 
     def side(self, side_id: str) -> Side | None:
         return next((s for s in self.sides if s.id == side_id), None)
@@ -163,6 +161,11 @@ class Sequence:
             for step in walk(phase.steps):
                 if not step.swapped:  # a mirror's texts are those of the step it mirrors
                     yield from (t for t in (step.text, step.note) if t is not None)
+
+
+def path_of(node: Phase | Step) -> str:
+    """The stable id path of a phase or step: its anchor, and how references name it."""
+    return node.id if isinstance(node, Phase) else node.path
 
 
 def walk(steps: list[Step]) -> Iterator[Step]:

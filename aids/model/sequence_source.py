@@ -26,7 +26,7 @@ from .sequence import (
     Side,
     numbering_of,
 )
-from .sequence_steps import StepReader, targets
+from .sequence_steps import StepReader, flag_at, targets
 from .text import as_date, as_number, optional_text_at, placeholders_at, text_at
 
 
@@ -98,11 +98,8 @@ def _read_sides(src, raw, aid_id, problems) -> list[Side]:
             continue
         if node["id"] == BOTH:
             problems.add(src.at(node, "id", value=True), f"'{BOTH}' is reserved", "another side id")
-        role = node.get("role", False)
-        if not isinstance(role, bool):
-            problems.add(src.at(node, "role", value=True), f"role must be true or false, not '{role}'",
-                         "role: true (a role such as the phasing player), or no role: a side")
-            role = False
+        role = flag_at(src, node, "role", problems,
+                       "role: true (a role such as the phasing player), or no role: a side")
         what = "a role (who acts in a step, such as the phasing player)" if role else "a side"
         comment = f"Name of {what}, shown beside the phases and before the steps it acts in, and where a text names it"
         name = text_at(src, node, "name", f"{aid_id}/side/{node['id']}", comment, problems)

@@ -3,7 +3,6 @@ mirror another with the sides swapped, and steps that repeat earlier ones."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from typing import Any
 
 from ..errors import Position, Problems
@@ -18,6 +17,7 @@ from .sequence import (
     PhaseText,
     Sequence,
     Step,
+    path_of,
     walk,
 )
 from .text import roman, text_at
@@ -34,6 +34,15 @@ def targets(src, node, key: str, problems) -> list[str]:
         problems.add(src.at(node, key, value=True), f"{key} must be a list of targets", '["rule:18.0"]')
         return []
     return [str(t) for t in raw]
+
+
+def flag_at(src: Source, node, key: str, problems: Problems, expected: str) -> bool:
+    """A `true`/`false` field (false when absent); anything else is reported where it is."""
+    value = node.get(key, False)
+    if not isinstance(value, bool):
+        problems.add(src.at(node, key, value=True), f"{key} must be true or false, not '{value}'", expected)
+        return False
+    return value
 
 
 class StepReader:
@@ -141,12 +150,7 @@ class StepReader:
         return actor
 
     def flag(self, node, key: str) -> bool:
-        value = node.get(key, False)
-        if not isinstance(value, bool):
-            self.problems.add(self.src.at(node, key, value=True), f"{key} must be true or false, not '{value}'",
-                              f"{key}: true")
-            return False
-        return value
+        return flag_at(self.src, node, key, self.problems, f"{key}: true")
 
     def label(self, index: tuple[int, ...]) -> str:
         """1.b.ii: how translators' comments name a step, in the source's numbering with Latin letters."""
@@ -196,7 +200,7 @@ class StepReader:
         return target
 
     def resolve_repeats(self) -> None:
-        order = {id(node): n for n, node in enumerate(_in_order(self.seq))}
+        order = {id(node): n for n, node in enumerate(self.seq.nodes())}
         for step, node in self.repeating:
             raw = node["repeats"]
             for i, target in enumerate(step.repeats):
@@ -205,7 +209,7 @@ class StepReader:
                 if found is None:
                     self.problems.add(where, f"repeat of unknown phase or step '{target}'",
                                       "the id path of an earlier phase or step, e.g. phase-id/step-id")
-                elif order[id(found)] >= order[id(step)] or step.path.startswith(_path(found) + "/"):
+                elif order[id(found)] >= order[id(step)] or step.path.startswith(path_of(found) + "/"):
                     self.problems.add(where, f"'{target}' does not come before step '{step.path}'",
                                       "an earlier phase or step, not one that holds this step")
             if not step.repeats:
@@ -221,16 +225,6 @@ def _mark(style: str, n: int) -> str:
 
 def _height(step: Step) -> int:
     return 1 + max((_height(s) for s in step.steps), default=0)
-
-
-def _path(node: Phase | Step) -> str:
-    return node.id if isinstance(node, Phase) else node.path
-
-
-def _in_order(seq: Sequence) -> Iterator[Phase | Step]:
-    for phase in seq.phases:
-        yield phase
-        yield from walk(phase.steps)
 
 
 def _mirror_into(seq: Sequence, mirror: Step, target: Step) -> None:
