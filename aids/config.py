@@ -17,6 +17,7 @@ from .source.yamlfile import Source, check_map, is_text, read_yaml
 MAX_LINE = 200  # a game's title, version or author: printed in every footer
 PROJECT_FILE = "aids.yaml"
 GAME_FILE = "game.yaml"
+DATE_STYLES = {"en": "en_GB"}  # 26 May 1831 unless aids.yaml says `date_style: {en: en-US}` (May 26, 1831)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class Project:
     ui_domain: bool  # this tree is aids itself and maintains the package's own catalog
     min_complete: float | None = None  # publish: {min_complete: N}: an aid below N % translated is not built
     site_url: str | None = None  # where the built HTML is published: catalogs link each text to its place
+    date_styles: dict[str, str] = field(default_factory=lambda: dict(DATE_STYLES))  # language -> CLDR locale
 
     def show(self, path: Path) -> str:
         return display_path(path, self.root)
@@ -112,7 +114,8 @@ def read_project(root: Path) -> Project:
     src = read_yaml(root / PROJECT_FILE, PROJECT_FILE)
     data, problems = src.data, Problems()
     if not check_map(src, data, problems, required=["languages"],
-                     optional=["output", "games", "catalogs", "ui_domain", "publish", "site_url"], what=PROJECT_FILE,
+                     optional=["output", "games", "catalogs", "ui_domain", "publish", "site_url", "date_style"],
+                     what=PROJECT_FILE,
                      where=Position(PROJECT_FILE, 1, 1)):
         problems.raise_if_any()
     languages = data["languages"]
@@ -136,6 +139,7 @@ def read_project(root: Path) -> Project:
         problems.add(src.at(data, "site_url", value=True), f"site_url '{site_url}' is not a web address",
                      "site_url: https://example.org/aids")
         site_url = None
+    date_styles = _date_styles(src, data, problems)
     problems.raise_if_any()
     return Project(
         root=root,
@@ -146,7 +150,29 @@ def read_project(root: Path) -> Project:
         ui_domain=bool(data.get("ui_domain", False)),
         min_complete=min_complete,
         site_url=site_url.rstrip("/") if site_url else None,
+        date_styles=date_styles,
     )
+
+
+def _date_styles(src: Source, data: Any, problems: Problems) -> dict[str, str]:
+    """`date_style: {en: en-US}`: the CLDR locale whose dates a language prints (its own language's)."""
+    styles = dict(DATE_STYLES)
+    given = data.get("date_style")
+    if given is None or not check_map(src, given, problems, optional=list(given) if isinstance(given, dict) else [],
+                                      what="date_style", where=src.at(data, "date_style", value=True)):
+        return styles
+    for lang, style in given.items():
+        where = src.at(given, lang, value=True)
+        try:
+            locale = Locale.parse(str(style).replace("-", "_"))
+        except (UnknownLocaleError, ValueError, TypeError):
+            problems.add(where, f"unknown date style '{style}'", f"a CLDR locale of {lang}, e.g. en-GB or en-US")
+            continue
+        if locale.language != str(lang):
+            problems.add(where, f"date style '{style}' is not a locale of '{lang}'", f"{lang}-XX, e.g. en-GB for en")
+            continue
+        styles[str(lang)] = str(locale)
+    return styles
 
 
 def _min_complete(src: Source, data: Any, problems: Problems) -> float | None:

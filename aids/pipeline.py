@@ -91,13 +91,14 @@ class Plan:
 def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> Localizer:
     """`lang`'s view of a game: its catalog (none for the pseudo-locale, which makes up its own text)."""
     if lang == PSEUDO:
-        return Localizer(lang, game.source_language, {}, PseudoTranslations())
+        return Localizer(lang, game.source_language, {}, PseudoTranslations(), style=project.date_styles.get("en"))
     translations = {}
     if lang != game.source_language:
         po = catalogs.po_path(project.catalogs, lang, game.id)
         if po.exists():
             translations = catalogs.translations_of(catalogs.read_catalog(po, project.show(po)))
-    return Localizer(lang, game.source_language, translations, ui.ui_translations(lang), draft=draft)
+    return Localizer(lang, game.source_language, translations, ui.ui_translations(lang), draft=draft,
+                     style=project.date_styles.get(lang))
 
 
 def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None) -> Document:

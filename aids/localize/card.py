@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from babel.dates import format_skeleton
-
 from ..config import Edition
 from ..model.card import Card, Item, Section
 from ..model.text import Text, as_date, as_number
@@ -20,7 +18,9 @@ def localize(card: Card, lz: Localizer, edition: Edition | None = None) -> dict[
     def resolve(kind: str, arg: str) -> Rich:
         if kind == "num":
             return rich.text(lz.number(as_number(arg)))
-        return rich.text(format_skeleton("MMMMd", as_date(arg), locale=lz.locale))
+        day = as_date(arg)
+        assert day is not None  # the model checked it
+        return rich.text(lz.day(day))
 
     def runs(text: Text | None) -> Rich | None:
         return lz.rich(text, resolve) if text else None

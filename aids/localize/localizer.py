@@ -8,13 +8,15 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from babel import Locale
-from babel.dates import format_date
+from babel.dates import format_date, format_skeleton
 from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent, get_plus_sign_symbol
 
 from ..model.text import Text, placeholder_mismatch, roman
 from . import rich
 from .rich import Marked, Rich
+
+NBSP = "\u00a0"
 
 PSEUDO = "qps"  # the pseudo-locale: every text accented and lengthened, numbers formatted as in English
 LOCALES = {PSEUDO: "en"}
@@ -84,9 +86,10 @@ class Localizer:
     ui: gettext.NullTranslations
     fallbacks: list[Fallback] = field(default_factory=list)
     draft: bool = False  # text that falls back is marked for a proofreader
+    style: str | None = None  # the CLDR locale of the language's dates (en_GB or en_US for en), from aids.yaml
 
     def __post_init__(self) -> None:
-        self.locale = Locale.parse(LOCALES.get(self.lang, self.lang))
+        self.locale = Locale.parse(self.style or LOCALES.get(self.lang, self.lang))
         self._seen: set[tuple[str, str]] = set()
         self._recent: dict[tuple[str, str], Fallback] = {}  # since the last `recent()`: what one render used
 
@@ -168,7 +171,12 @@ class Localizer:
         return get_plus_sign_symbol(self.locale) + text if value > 0 else text
 
     def date(self, value: dt.date, format: str = "long") -> str:
-        return format_date(value, format=format, locale=self.locale)
+        """`value` in the language's date style, kept on one line (11 sierpnia 1920)."""
+        return format_date(value, format=format, locale=self.locale).replace(" ", NBSP)
+
+    def day(self, value: dt.date) -> str:
+        """A day of the year without its year (11 sierpnia, August 11), kept on one line."""
+        return format_skeleton("MMMMd", value, locale=self.locale).replace(" ", NBSP)
 
     def format_list(self, items: list[Rich]) -> Rich:
         """`items` joined as the language joins a list ("a, b and c", "a, b i c")."""

@@ -9,6 +9,7 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import AidsError, Problem
+from ..localize.typography import typeset, typeset_tree
 from ..model.card import MM, PAPERS, Card
 from .card_pdf import draw_face, fit, new_canvas, register_fonts, render_card
 from .rendered import Rendered
@@ -107,9 +108,11 @@ def render_sheet(card: Card, localized: dict, lz, context: dict, sizes: dict, fo
 def render(card: Card, localized: dict, lz, context: dict) -> dict:
     """The card (one face a page, at its own size) and its print sheet, each face fitted once for both."""
     register_fonts()
+    localized = typeset_tree(localized, lz.lang)
     sizes = {face["id"]: fit(card, localized, face, lz.lang) for face in localized["faces"]}
     version = lz.pgettext("colophon", "Version %(version)s") % {"version": context["game"]["version"]}
-    footer = " · ".join([context["game"]["title"], version, *filter(None, [context["game"].get("draft")])])
+    footer = typeset(" · ".join([context["game"]["title"], version, *filter(None, [context["game"].get("draft")])]),
+                     lz.lang)
     layout = sheet_layout(card)
     faces = len(localized["faces"])
     shown = ", ".join(f"{face} {size:g} pt" for face, size in sizes.items())

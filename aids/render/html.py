@@ -11,6 +11,7 @@ from markupsafe import Markup, escape
 
 from ..localize.localizer import DraftText, Localizer
 from ..localize.rich import Link, Rich, Span
+from ..localize.typography import NBSP, typeset, typeset_rich
 
 
 @functools.cache
@@ -32,11 +33,18 @@ def environment(folders: tuple[str, ...] = ()) -> jinja2.Environment:
     return env
 
 
-def finalize(value: Any) -> Any:
-    """What `{{ ... }}` prints: localized runs as HTML, anything else as Jinja2 prints it (escaped)."""
+@jinja2.pass_context
+def finalize(context: jinja2.runtime.Context, value: Any) -> Any:
+    """What `{{ ... }}` prints: localized runs as HTML, anything else as Jinja2 prints it (escaped); text
+    set by the typography of the page's language (a value without a space is a name, an id, a number)."""
+    lang = context["lang"]
     if isinstance(value, DraftText):  # a title or label left untranslated in a draft build
-        return Markup('<mark class="draft" title="{}">{}</mark>').format(value.context, str(value))
-    return to_html(value) if isinstance(value, Rich) else value
+        return Markup('<mark class="draft" title="{}">{}</mark>').format(value.context, typeset(value, lang))
+    if isinstance(value, Rich):
+        return to_html(typeset_rich(value, lang))
+    if isinstance(value, str) and not isinstance(value, Markup) and " " in value:
+        return typeset(value, lang)
+    return value
 
 
 _STYLES = (("code", "code"), ("strong", "strong"), ("em", "em"))
@@ -92,13 +100,14 @@ def css_content(text: str, **counters: str) -> Markup:
     """
     parts, pos = [], 0
     for m in _FIELD.finditer(text):
-        if text[pos:m.start()]:
-            parts.append(css_string(text[pos:m.start()]))
+        if text[pos:m.start()]:  # a field is a number: the spaces beside it do not break ("p. 12", "1 of 4")
+            parts.append(css_string(re.sub(" $", NBSP, re.sub("^ ", NBSP, text[pos:m.start()]) if pos else
+                                           text[pos:m.start()])))
         name = counters.get(m.group(1))
         parts.append(css_string(m.group(0)) if not name else name if "(" in name else f"counter({name})")
         pos = m.end()
     if text[pos:]:
-        parts.append(css_string(text[pos:]))
+        parts.append(css_string(re.sub("^ ", NBSP, text[pos:]) if pos else text[pos:]))
     return Markup(" ".join(parts) or '""')
 
 

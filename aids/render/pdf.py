@@ -13,6 +13,7 @@ from urllib.parse import unquote, urlparse
 
 from ..errors import AidsError, Position, Problem
 from ..localize.rich import Rich
+from ..localize.typography import typeset
 from .html import render_template
 from .rendered import Rendered
 
@@ -192,7 +193,7 @@ def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: 
         "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
         "page_size": page_size,
         "margins": margins or "14mm 14mm 16mm 14mm",
-        "footer": " · ".join([game_ctx["title"], version, *([game_ctx["draft"]] if game_ctx.get("draft") else [])]),
+        "footer": typeset(" · ".join([game_ctx["title"], version, *filter(None, [game_ctx.get("draft")])]), lz.lang),
     })
 
 

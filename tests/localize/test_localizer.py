@@ -73,9 +73,11 @@ def test_ui_strings_are_escaped_values_too():
 def test_numbers_dates_and_lists_per_locale():
     assert lz("pl").number(0.1) == "0,1" and lz("en").number(0.1) == "0.1" and lz("ru").number(-2) == "\u22122"
     day = dt.date(2020, 2, 29)
-    assert lz("pl").date(day) == "29 lutego 2020"
-    assert lz("en").date(day) == "February 29, 2020"
-    assert lz("ru").date(day) == "29 февраля 2020\u202fг."
+    # a date is kept on one line; English dates in the style aids.yaml chooses (en-GB unless told)
+    assert lz("pl").date(day) == "29\u00a0lutego\u00a02020"
+    assert lz("en").date(day) == "February\u00a029,\u00a02020"
+    assert Localizer("en", "pl", {}, gettext.NullTranslations(), style="en_GB").date(day) == "29\u00a0February\u00a02020"
+    assert lz("ru").date(day) == "29\u00a0февраля\u00a02020\u202fг."
     assert lz("pl").format_list([text("a"), text("b"), text("c")]).plain() == "a, b i c"
 
 

@@ -132,9 +132,9 @@ def test_sections_land_on_their_faces_in_order(tmp_path):
 
 
 @pytest.mark.parametrize("lang, steps, turn, signed, ranking, date, number", [
-    ("pl", ["1", "2"], ["A", "B"], ["+30", "−3"], ["3 punkty", "1 punkt", "0 punktów"], "11 sierpnia", "2,5"),
-    ("en", ["1", "2"], ["A", "B"], ["+30", "−3"], ["3 points", "1 point", "0 points"], "August 11", "2.5"),
-    ("ru", ["1", "2"], ["А", "Б"], ["+30", "−3"], ["3 очка", "1 очко", "0 очков"], "11 августа", "2,5"),
+    ("pl", ["1", "2"], ["A", "B"], ["+30", "−3"], ["3 punkty", "1 punkt", "0 punktów"], "11\u00a0sierpnia", "2,5"),
+    ("en", ["1", "2"], ["A", "B"], ["+30", "−3"], ["3 points", "1 point", "0 points"], "11\u00a0August", "2.5"),  # en-GB, the default style
+    ("ru", ["1", "2"], ["А", "Б"], ["+30", "−3"], ["3 очка", "1 очко", "0 очков"], "11\u00a0августа", "2,5"),
 ])
 def test_labels_and_numbers_follow_the_language(tmp_path, lang, steps, turn, signed, ranking, date, number):
     ctx, _ = localized(project_with(tmp_path), lang)

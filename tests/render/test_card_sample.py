@@ -76,7 +76,7 @@ def test_every_font_is_embedded_and_none_is_a_standard_one(sample, lang, suffix)
 
 @pytest.mark.parametrize("lang, words", [
     ("pl", ["11 sierpnia", "3 punkty", "2 punkty", "1 punkt", "0 punktów", "0:2", "Wojciech Sieroń", "Sędzia główny"]),
-    ("en", ["August 11", "3 points", "2 points", "1 point", "0 points", "0:2", "Wojciech Sieroń", "Chief referee"]),
+    ("en", ["11 August", "3 points", "2 points", "1 point", "0 points", "0:2", "Wojciech Sieroń", "Chief referee"]),
     ("ru", ["11 августа", "3 очка", "2 очка", "1 очко", "0 очков", "0:2", "Wojciech Sieroń", "Главный судья"]),
 ])
 def test_every_figure_in_every_language(sample, lang, words):

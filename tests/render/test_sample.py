@@ -55,7 +55,7 @@ def test_pdf_holds_every_phase_with_its_number(sample, lang):
 
 @pytest.mark.parametrize("lang, ref, see, date", [
     ("pl", "3.2.4, krok 3", "patrz 18.0", "29 lutego 2020"),
-    ("en", "3.2.4, step 3", "see 18.0", "February 29, 2020"),
+    ("en", "3.2.4, step 3", "see 18.0", "29 February 2020"),
     ("ru", "3.2.4, шаг 3", "см. 18.0", "29 февраля 2020"),
 ])
 def test_references_and_date_localized(sample, lang, ref, see, date):
@@ -88,14 +88,14 @@ def test_pdf_fonts_are_the_package_fonts_embedded(sample, lang):
 @pytest.mark.parametrize("lang, title", [
     ("pl", "Ostrołęka 26 maja 1831 – Kolejność czynności w etapie"),
     ("en", "Ostrołęka, 26 May 1831 – Game Turn Sequence of Play"),
-    ("ru", "Остроленка, 26 мая 1831 года – Последовательность хода"),
+    ("ru", "Остроленка, 26 мая 1831 года — Последовательность хода"),
 ])
 def test_pdf_document_properties(sample, lang, title):
     reader = PdfReader(pdf_of(sample[0], lang))
     assert set(page_sizes_mm(pdf_of(sample[0], lang))) == {(210.0, 297.0)}
     assert reader.trailer["/Root"]["/Lang"] == lang
     assert reader.metadata["/CreationDate"].startswith("D:20200229")  # the game's publication date
-    assert reader.metadata.title == title  # the game and the aid, in the reader's language
+    assert " ".join(reader.metadata.title.split()) == title  # the game and the aid, in the reader's language
     outline = reader.outline
     flat = [item for item in outline if not isinstance(item, list)] + \
            [item for sub in outline if isinstance(sub, list) for item in sub]
@@ -104,7 +104,7 @@ def test_pdf_document_properties(sample, lang, title):
              if a.get_object().get("/Subtype") == "/Link"]
     assert len(links) >= 20 + 6  # step references and the six mirrors
     last = reader.pages[-1].extract_text()
-    assert {"pl": "Strona 4 z 4", "en": "Page 4 of 4", "ru": "Страница 4 из 4"}[lang] in last
+    assert {"pl": "Strona 4 z 4", "en": "Page 4 of 4", "ru": "Страница 4 из 4"}[lang] in " ".join(last.split())
 
 
 class Anchors(HTMLParser):

@@ -1,0 +1,187 @@
+"""Typography per language, from one place: what every renderer (HTML and ReportLab alike) applies to the
+texts it prints.
+
+Authors and translators type plain spaces, straight quotes and hyphens; the reader's language decides:
+- non-breaking spaces after one-letter words (Polish w, z, i, a, o, u; Russian в, к, с, у, о, и, а, я);
+  between a number and a unit or abbreviation after it (10 GA, 3 cm, 5 pkt., 1809 г.); between a word and the number
+  after it (krok 3, p. 12, см. 4.3.3, see XIII); before a reference and inside a short one (patrz 3.2.3 Krok 2.c);
+  inside a date typed in a text (26 maja 1831); between the digit groups of a number (16 000); before a
+  spaced dash, so that no line starts with one;
+- the dash between clauses (Russian —, Polish and English –);
+- quotation marks, nested (Polish „…«…»…”, Russian «…„…“…», English “…‘…’…”);
+- the typographic apostrophe (players’, don’t, Napoleon’a).
+Every rule replaces one character with one: positions are kept, so the runs of a text (emphasis, links)
+keep their boundaries however a rule crosses them.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, replace
+
+from babel import Locale, UnknownLocaleError
+from babel.dates import get_month_names
+
+from .rich import Inline, Link, Rich, Span
+
+NBSP = "\u00a0"
+SHORT_REFERENCE = 25  # characters: a reference this long or shorter is kept on one line (3.2.3 Step 2.c)
+
+
+@dataclass(frozen=True)
+class Rules:
+    one_letter: str  # words of one letter that may not end a line
+    quotes: str  # outer opening, outer closing, inner opening, inner closing
+    dash: str  # the spaced dash between clauses
+
+
+RULES = {
+    "pl": Rules("aiouwzAIOUWZ", "„”«»", "–"),
+    "ru": Rules("авиксуояАВИКСУОЯ", "«»„“", "—"),
+    "en": Rules("", "“”‘’", "–"),
+}
+DEFAULT = RULES["en"]
+
+
+def rules_for(lang: str) -> Rules:
+    return RULES.get(lang.replace("-", "_").split("_")[0], DEFAULT)
+
+
+_WORD = r"[^\W\d_]"
+_AFTER_NUMBER = re.compile(rf"(?<=\d) (?=(?:{_WORD}{{1,3}}\.?|[%‰°″′])(?!{_WORD}))|(?<=\d) (?={_WORD}+\.)")
+_BEFORE_NUMBER = re.compile(rf"(?:(?<![\w.]){_WORD}{{1,8}}\.?|[§№#]) (?=[\d−+]|[IVXLCDM]+(?![\w-]))")
+_GROUPS = re.compile(r"(?<=\d)[ \u202f](?=\d{3}(?!\d))")
+_DASH = re.compile(r"(?<=\S) [-–—](?= )")
+_APOSTROPHE = re.compile(rf"(?<=[\w.])'|'(?={_WORD})")
+_OPENS_AFTER = set(" \t\n" + NBSP + "([{/–—-")
+
+
+@functools.cache
+def _dates(lang: str) -> re.Pattern:
+    """A date typed in a text (26 maja 1831, 26 May 1831, May 26, 1831): its day, month and year."""
+    try:
+        locale = Locale.parse(lang.replace("-", "_"))
+    except (UnknownLocaleError, ValueError):
+        locale = Locale.parse("en")
+    names = {name for context in ("format", "stand-alone")
+             for name in get_month_names("wide", context, locale=locale).values()}
+    months = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\d.,])\d{{1,2}}( )(?:{months})(?!\w)|(?<!\w)(?:{months})( )(?=\d)", re.IGNORECASE)
+
+
+def typeset(text: str, lang: str, references: tuple[tuple[int, int], ...] = ()) -> str:
+    """`text` with the rules of `lang` applied; `references` are the (start, end) of references in it."""
+    if not text:
+        return text
+    rules = rules_for(lang)
+    chars = list(_quotes(text, rules))
+    fixed = "".join(chars)
+
+    def bind(match: re.Match, offset: int | None = None) -> None:
+        at = match.end() - 1 if offset is None else match.start() + offset
+        chars[at] = NBSP
+
+    if rules.one_letter:
+        for m in re.finditer(rf"(?<![\w.’'\-])[{rules.one_letter}] ", fixed):
+            bind(m)
+    for pattern in (_AFTER_NUMBER, _GROUPS):
+        for m in pattern.finditer(fixed):
+            chars[m.start()] = NBSP
+    for m in _BEFORE_NUMBER.finditer(fixed):
+        bind(m)
+    for m in _dates(lang).finditer(fixed):
+        chars[m.start(1) if m.group(1) else m.start(2)] = NBSP
+    for m in _DASH.finditer(fixed):
+        chars[m.start()] = NBSP
+        chars[m.start() + 1] = rules.dash
+    for start, end in references:
+        if start > 0 and chars[start - 1] == " ":
+            chars[start - 1] = NBSP
+        if end - start <= SHORT_REFERENCE:
+            chars[start:end] = [NBSP if c == " " else c for c in chars[start:end]]
+    return "".join(chars)
+
+
+def _quotes(text: str, rules: Rules) -> str:
+    """Quotation marks of the language, nested by depth; apostrophes made typographic."""
+    opening = "‘" if rules.quotes[2] == "‘" else "'"  # a single opening quote is English's inner one
+    text = _APOSTROPHE.sub(lambda m: "’" if m.start() and (text[m.start() - 1].isalnum()
+                                                          or text[m.start() - 1] == ".") else opening, text)
+    if not any(q in text for q in '"„“”«»'):
+        return text
+    out, depth = [], 0
+    for i, char in enumerate(text):
+        if char not in '"„“”«»':
+            out.append(char)
+            continue
+        before = text[i - 1] if i else " "
+        after = text[i + 1] if i + 1 < len(text) else " "
+        if char == '"' and before.isdigit() and not depth:
+            out.append(char)  # 12" is inches
+            continue
+        opens = char in "„«" or (char != "»" and (before in _OPENS_AFTER or out and out[-1] in rules.quotes[::2])
+                                 and not after.isspace())
+        if opens:
+            depth += 1
+            out.append(rules.quotes[0 if depth % 2 else 2])
+        else:
+            out.append(rules.quotes[1 if depth % 2 or not depth else 3])
+            depth = max(0, depth - 1)
+    return "".join(out)
+
+
+def typeset_rich(value: Rich, lang: str) -> Rich:
+    """`value` with the rules of `lang` applied across its runs (a rule may join "krok " and a link "3")."""
+    pieces: list[str] = []
+    references: list[tuple[int, int]] = []
+
+    def collect(rich: Rich) -> None:
+        for part in rich:
+            if isinstance(part, Span):
+                pieces.append(part.text)
+                continue
+            start = sum(map(len, pieces))
+            collect(part.parts)
+            if isinstance(part, Link):
+                references.append((start, sum(map(len, pieces))))
+
+    collect(value)
+    whole = "".join(pieces)
+    done = typeset(whole, lang, tuple(references))
+    if done == whole:
+        return value
+    position = 0
+
+    def rebuild(rich: Rich) -> Rich:
+        nonlocal position
+        parts: list[Inline] = []
+        for part in rich:
+            if isinstance(part, Span):
+                parts.append(replace(part, text=done[position:position + len(part.text)]))
+                position += len(part.text)
+            else:
+                parts.append(replace(part, parts=rebuild(part.parts)))
+        return Rich(parts)
+
+    return rebuild(value)
+
+
+def typeset_tree(value, lang: str):
+    """Every text of a localized aid (runs, and strings with a space: a name or an id has none) typeset,
+    however nested in dicts and lists: for a renderer that reads the localized model itself (ReportLab)."""
+    if isinstance(value, Rich):
+        return typeset_rich(value, lang)
+    if isinstance(value, str):
+        if " " not in value:
+            return value
+        done = typeset(value, lang)
+        if type(value) is not str:  # a marked text (a draft's untranslated title) stays marked
+            marked = type(value)(done)
+            marked.__dict__.update(value.__dict__)
+            return marked
+        return done
+    if isinstance(value, dict):
+        return {key: typeset_tree(item, lang) for key, item in value.items()}
+    if isinstance(value, list):
+        return [typeset_tree(item, lang) for item in value]
+    return value

@@ -1,0 +1,76 @@
+"""Print-ready output, read back from the samples' PDFs in every language: the typography of each
+language, as a reader sees it in the text layer."""
+import re
+
+import pytest
+from babel.dates import get_month_names
+from pypdf import PdfReader
+
+from aids.localize.typography import RULES
+
+NBSP = "\u00a0"
+
+
+def pdfs(project, *, cards: bool = True):
+    return [p for p in sorted(project.output.rglob("*.pdf"))
+            if p.parent.name in ("pl", "en", "ru") and (cards or "card" not in p.name)]
+
+
+def lines_of(path):
+    return [line.strip() for page in PdfReader(path).pages for line in page.extract_text().split("\n")
+            if line.strip()]
+
+
+def text_of(path):
+    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+def test_no_line_ends_in_a_one_letter_word(sample):
+    project, _ = sample
+    checked = 0
+    for path in pdfs(project):
+        short = set(RULES[path.parent.name].one_letter)
+        for line in lines_of(path):
+            assert line.split()[-1] not in short, f"{path.relative_to(project.output)}: “…{line[-40:]}”"
+            checked += 1
+    assert checked > 2000
+
+
+def _months(lang):
+    names = {n for c in ("format", "stand-alone") for n in get_month_names("wide", c, locale=lang).values()}
+    return "|".join(sorted(names, key=len, reverse=True))
+
+
+@pytest.mark.parametrize("lang", ["pl", "en", "ru"])
+def test_references_dates_and_numbers_do_not_break(sample, lang):
+    """WeasyPrint keeps a non-breaking space in the text layer: a plain one there is a place a line may end."""
+    project, _ = sample
+    breakable = {
+        "reference": r"(?<!\w)(?:[Kk]rok|[Ss]tep|[Шш]аг|[Pp]atrz|[Ss]ee|см\.|p\.|s\.|с\.|[Rr]ozdział|[Cc]hapter|главу) [\dIVX]",
+        "date": rf"(?<![\d.,])\d{{1,2}} (?:{_months(lang)})\b|(?:{_months(lang)}) \d{{4}}",
+        "thousands": r"(?<![\d.,])\d{1,3} \d{3}(?![\d.,])",
+        "number and unit": r"(?<![\d.])\d+ (?:cm|mm|in|GA|pkt\.|г\.|см|%)(?!\w)",
+    }
+    texts = {path: text_of(path) for path in pdfs(project, cards=False) if path.parent.name == lang}
+    assert len(texts) >= 7
+    for path, text in texts.items():
+        for what, pattern in breakable.items():
+            if what == "thousands" and "playsheet" in path.name:
+                continue  # a row of number cells (80 120) reads as one line there
+            found = re.findall(f".{{0,20}}(?:{pattern}).{{0,10}}", text)
+            assert not found, f"{path.relative_to(project.output)}: a {what} may break: {found[:3]}"
+    assert sum(t.count(NBSP) for t in texts.values()) > 300
+
+
+def test_quotes_dashes_and_apostrophes_are_the_languages(sample):
+    project, _ = sample
+    for path in pdfs(project):
+        text, lang = text_of(path), path.parent.name
+        assert "'" not in text, f"{path}: a straight apostrophe"
+        assert not re.search(r'(?<!\d)"', text), f"{path}: a straight quotation mark"
+        if lang == "ru":
+            assert not re.search(r"(?<=[^\W\d_]) [–-] (?=[^\W\d_])", text), f"{path}: – between clauses"
+    en = text_of(project.output / "lwow-1920" / "en" / "referee-card.pdf")
+    assert "commander’s" in en
+    ru = text_of(project.output / "ostroleka-1831" / "ru" / "sequence-of-play.pdf")
+    assert re.search(r"\S[\s\u00a0]— \S", ru)
