@@ -42,7 +42,7 @@ TABLE = "table"
 KINDS = [*ITEM_FIELDS, TABLE]
 SECTION_FIELDS = ["id", "kind", "face", "title", "intro", "items", "note", "numbering", "table"]
 CARD_FIELDS = ["kind", "id", "title", "subtitle", "size", "faces", "columns", "font_size", "min_font_size",
-               "margin", "sheet", "sections", "signature"]
+               "max_font_size", "face_labels", "margin", "sheet", "sections", "signature"]
 SHEET_FIELDS = ["paper", "gutter", "bleed"]
 PLACEHOLDERS = "{num:<number>} or {date:<YYYY-MM-DD>}"
 
@@ -97,6 +97,8 @@ class Card:
     signature: tuple[Text, str, str] | None  # (role, name, face)
     source: Source
     kind: str = KIND
+    max_font_size: float = 0.0  # pt, the largest a face may grow to fill its columns (0: the designed size)
+    face_labels: bool = False  # print "Front"/"Back" under each face
 
     def on(self, face: str) -> list[Section]:
         return [s for s in self.sections if s.face == face]
@@ -138,6 +140,16 @@ def read(src: Source, game, problems: Problems) -> Card | None:
     if min_font_size > font_size:
         problems.add(src.at(data, "min_font_size", value=True),
                      f"min_font_size {min_font_size} is above font_size {font_size}", f"at most {font_size}")
+    # a face grows to fill its columns, by default up to a quarter above the designed size
+    max_font_size = _number(src, data, "max_font_size", round(font_size * 1.25 * 4) / 4, problems, low=4, high=48)
+    if max_font_size < font_size:
+        problems.add(src.at(data, "max_font_size", value=True),
+                     f"max_font_size {max_font_size} is below font_size {font_size}", f"at least {font_size}")
+        max_font_size = font_size
+    face_labels = data.get("face_labels", False)
+    if not isinstance(face_labels, bool):
+        problems.add(src.at(data, "face_labels", value=True), "face_labels must be true or false",
+                     "face_labels: true")
     margin = _number(src, data, "margin", 5, problems, low=0, high=50)
     sheet = _read_sheet(src, data, problems)
     if size:
@@ -149,7 +161,7 @@ def read(src: Source, game, problems: Problems) -> Card | None:
         return None
     name, width, height = size
     return Card(card_id, title, subtitle, name, width, height, faces, columns, font_size, min_font_size,
-                margin, sheet, sections, signature, src)
+                margin, sheet, sections, signature, src, max_font_size=max_font_size, face_labels=face_labels is True)
 
 
 

@@ -1,9 +1,9 @@
-"""Referee cards drawn with ReportLab: package fonts embedded, type fitted per face and language, one face a page."""
+"""Referee cards drawn with ReportLab: a face's text as flowables at one type size, in the package fonts
+(card_fit lays them into columns; card_sheet writes the PDFs)."""
 from __future__ import annotations
 
 import functools
 import html
-import io
 import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -13,8 +13,7 @@ from reportlab.lib.enums import TA_CENTER, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from ..errors import AidsError, Problem
 from ..localize.localizer import DraftText
@@ -108,9 +107,10 @@ class Styles:
         self.value = ParagraphStyle("value", parent=self.cell, fontName=BODY + "-Bold", alignment=TA_RIGHT)
         self.term = ParagraphStyle("term", parent=self.cell, fontName=BODY + "-Bold")
         self.note = ParagraphStyle("note", parent=self.body, fontName=BODY + "-Oblique", textColor=INK)
-        self.heading = ParagraphStyle("heading", parent=self.body, fontName=HEAD + "-Bold", fontSize=size * 1.05,
-                                      leading=size * 1.3, textColor=ACCENT, spaceBefore=size * 0.7,
-                                      spaceAfter=size * 0.25, textTransform="uppercase", keepWithNext=1)
+        # headings clearly above the body: 1.2 times its size, in the bold of the wider face, in the accent
+        self.heading = ParagraphStyle("heading", parent=self.body, fontName=HEAD + "-Bold", fontSize=size * 1.2,
+                                      leading=size * 1.45, textColor=ACCENT, spaceBefore=size * 0.8,
+                                      spaceAfter=size * 0.3, textTransform="uppercase", keepWithNext=1)
         self.title = ParagraphStyle("title", parent=self.body, fontName=HEAD + "-Bold", fontSize=size * 2.0,
                                     leading=size * 2.3, alignment=TA_CENTER, spaceAfter=size * 0.1)
         self.subtitle = ParagraphStyle("subtitle", parent=self.body, fontName=HEAD, fontSize=size * 1.15,
@@ -306,114 +306,3 @@ def _check_glyphs(face: Face, text: str, font: str, section: str) -> None:
                                 f"card '{face.card.id}', face {face.face['id']}, language {face.lang}, "
                                 f"section '{section}': no glyph for {chars} in the card fonts",
                                 "characters of DejaVu Sans"))
-
-
-# --- geometry and fitting ----------------------------------------------------------------------
-
-def columns_of(card: Card) -> list[tuple[float, float, float, float]]:
-    """The text frames of a face (x, y, width, height in pt, card origin at its lower left)."""
-    margin = card.margin * MM
-    bottom = margin + FOOTER * 1.6
-    top = card.height * MM - max(margin, BAND + 2 * MM)
-    width = (card.width * MM - 2 * margin - GAP * (card.columns - 1)) / card.columns
-    return [(margin + i * (width + GAP), bottom, width, top - bottom) for i in range(card.columns)]
-
-
-def fill(canv: Canvas, card: Card, story: list[Flowable], x: float = 0, y: float = 0) -> list[Flowable]:
-    """Lay `story` into the card's columns on `canv`, splitting where it can; returns what did not fit."""
-    story = list(story)
-    for fx, fy, fw, fh in columns_of(card):
-        frame = Frame(x + fx, y + fy, fw, fh, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-        while story:
-            head = story[0]
-            if getattr(head, "_aids_keep", 0) and not frame._atTop and _kept_height(story, fw) > frame._y - frame._y1p:
-                break  # a heading alone at the foot of a column: start the next column with it
-            if frame.add(head, canv, trySplit=1):
-                story.pop(0)
-                continue
-            parts = frame.split(head, canv)
-            if not parts or not frame.add(parts[0], canv, trySplit=1):
-                break
-            for part in parts:
-                part._aids_section = head._aids_section
-            story[0:1] = parts[1:]
-    return story
-
-
-def _kept_height(story: list[Flowable], width: float) -> float:
-    """Height of the marked flowables at the head of `story` plus the part of the next one they keep with."""
-    total, kept = 0.0, 0.0
-    for flowable in story:
-        height = flowable.wrap(width, 10_000)[1] + flowable.getSpaceBefore() + flowable.getSpaceAfter()
-        if not getattr(flowable, "_aids_keep", 0):
-            return total + min(height, kept)
-        total, kept = total + height, flowable._aids_keep
-    return total
-
-
-def fit(card: Card, localized: dict, face: dict, lang: str) -> float:
-    """The largest type size, from the design size down to the minimum, at which `face` fits the card."""
-    layout = Face(card, localized, face, lang)
-    width = columns_of(card)[0][2]
-    size = card.font_size
-    while True:
-        canv = Canvas(io.BytesIO(), pagesize=(card.width * MM, card.height * MM), invariant=1)
-        story = face_story(layout, size, width)
-        # a table whose words cannot all fit its columns would break them into letters: that does not fit either
-        cramped = [f for f in story if getattr(f, "_aids_cramped", False)]
-        left = fill(canv, card, story)
-        if not left and not cramped:
-            return size
-        if size <= card.min_font_size:
-            section = (left or cramped)[0]._aids_section
-            what = "does not fit" if left else "has a table too narrow for its words"
-            raise AidsError(Problem(layout.where(section),
-                                    f"card '{card.id}', face {face['id']}, language {lang}: section '{section}' "
-                                    f"{what} even at the minimum size of {card.min_font_size} pt",
-                                    "shorter text, a larger card, more columns or a smaller min_font_size"))
-        size = max(card.min_font_size, round(size - STEP, 2))
-
-
-def draw_face(canv: Canvas, card: Card, localized: dict, face: dict, lang: str, size: float, footer: str,
-              bleed: float = 0) -> None:
-    """One face at the origin: the accent band (running `bleed` past the top edge), the text, the colophon."""
-    w, h = card.width * MM, card.height * MM
-    canv.saveState()
-    canv.setFillColor(ACCENT)
-    canv.rect(-bleed, h - BAND, w + 2 * bleed, BAND + bleed, stroke=0, fill=1)
-    canv.setFont(BODY, FOOTER)
-    canv.setFillColor(MUTED)
-    margin = card.margin * MM
-    canv.drawString(margin, margin, footer)
-    canv.drawRightString(w - margin, margin, face["name"])
-    canv.restoreState()
-    layout = Face(card, localized, face, lang)
-    left = fill(canv, card, face_story(layout, size, columns_of(card)[0][2]))
-    assert not left, "fit() measured this face"
-
-
-# --- the two PDFs ------------------------------------------------------------------------------
-
-def new_canvas(buffer, size, context: dict, lz) -> Canvas:
-    # The initial font goes into every page's preamble: left to ReportLab, it is Helvetica (not embedded).
-    canv = Canvas(buffer, pagesize=size, invariant=1, lang=lz.lang, pageCompression=1,
-                  initialFontName=BODY, initialFontSize=FOOTER)
-    canv.setTitle(context["document_title"])
-    canv.setAuthor(context["game"]["author"])
-    canv.setSubject(context["kind_name"])
-    canv.setCreator("aids")
-    return canv
-
-
-def render_card(card: Card, localized: dict, lz, context: dict, sizes: dict, footer: str) -> bytes:
-    """One face a page, each page exactly the card's size (trim = bleed = media)."""
-    buffer = io.BytesIO()
-    box = (0, 0, card.width * MM, card.height * MM)
-    canv = new_canvas(buffer, box[2:], context, lz)
-    for face in localized["faces"]:
-        canv.setTrimBox(box)
-        canv.setBleedBox(box)
-        draw_face(canv, card, localized, face, lz.lang, sizes[face["id"]], footer)
-        canv.showPage()
-    canv.save()
-    return buffer.getvalue()

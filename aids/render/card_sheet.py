@@ -11,7 +11,8 @@ from reportlab.pdfgen.canvas import Canvas
 from ..errors import AidsError, Problem
 from ..localize.typography import typeset, typeset_tree
 from ..model.card import MM, PAPERS, Card
-from .card_pdf import draw_face, fit, new_canvas, register_fonts, render_card
+from .card_fit import READABLE, Fitted, draw_face, fit
+from .card_pdf import BODY, FOOTER, register_fonts
 from .rendered import Rendered
 
 
@@ -75,7 +76,32 @@ def draw_crop_marks(canv: Canvas, layout: SheetLayout, positions: list[tuple[flo
     canv.restoreState()
 
 
-def render_sheet(card: Card, localized: dict, lz, context: dict, sizes: dict, footer: str,
+def new_canvas(buffer, size, context: dict, lz) -> Canvas:
+    # The initial font goes into every page's preamble: left to ReportLab, it is Helvetica (not embedded).
+    canv = Canvas(buffer, pagesize=size, invariant=1, lang=lz.lang, pageCompression=1,
+                  initialFontName=BODY, initialFontSize=FOOTER)
+    canv.setTitle(context["document_title"])
+    canv.setAuthor(context["game"]["author"])
+    canv.setSubject(context["kind_name"])
+    canv.setCreator("aids")
+    return canv
+
+
+def render_card(card: Card, localized: dict, lz, context: dict, fitted: dict[str, Fitted], footer: str) -> bytes:
+    """One face a page, each page exactly the card's size (trim = bleed = media)."""
+    buffer = io.BytesIO()
+    box = (0, 0, card.width * MM, card.height * MM)
+    canv = new_canvas(buffer, box[2:], context, lz)
+    for face in localized["faces"]:
+        canv.setTrimBox(box)
+        canv.setBleedBox(box)
+        draw_face(canv, card, localized, face, lz.lang, fitted[face["id"]], footer)
+        canv.showPage()
+    canv.save()
+    return buffer.getvalue()
+
+
+def render_sheet(card: Card, localized: dict, lz, context: dict, fitted: dict[str, Fitted], footer: str,
               layout: SheetLayout) -> bytes:
     """The n-up sheet: one page a face, the paper plus bleed; TrimBox the paper, BleedBox the whole page."""
     buffer = io.BytesIO()
@@ -89,7 +115,7 @@ def render_sheet(card: Card, localized: dict, lz, context: dict, sizes: dict, fo
     for face in localized["faces"]:
         name = f"face-{face['id']}"
         canv.beginForm(name, -b, -b, cw + b, ch + b)
-        draw_face(canv, card, localized, face, lz.lang, sizes[face["id"]], footer, bleed=b)
+        draw_face(canv, card, localized, face, lz.lang, fitted[face["id"]], footer, bleed=b)
         canv.endForm()
         positions = layout.positions if face["id"] == card.faces[0] else layout.backs()
         canv.setTrimBox((b, b, b + layout.paper[0], b + layout.paper[1]))
@@ -109,16 +135,19 @@ def render(card: Card, localized: dict, lz, context: dict) -> dict:
     """The card (one face a page, at its own size) and its print sheet, each face fitted once for both."""
     register_fonts()
     localized = typeset_tree(localized, lz.lang)
-    sizes = {face["id"]: fit(card, localized, face, lz.lang) for face in localized["faces"]}
+    fitted = {face["id"]: fit(card, localized, face, lz.lang) for face in localized["faces"]}
     version = lz.pgettext("colophon", "Version %(version)s") % {"version": context["game"]["version"]}
     footer = typeset(" · ".join([context["game"]["title"], version, *filter(None, [context["game"].get("draft")])]),
                      lz.lang)
     layout = sheet_layout(card)
     faces = len(localized["faces"])
-    shown = ", ".join(f"{face} {size:g} pt" for face, size in sizes.items())
-    note = f"type {shown} (designed {card.font_size:g} pt, minimum {card.min_font_size:g} pt)"
+    shown = ", ".join(f"{face} {f.size:g} pt" for face, f in fitted.items())
+    note = f"type {shown} (from {card.min_font_size:g} to {card.max_font_size:g} pt)"
+    small = [f"card '{card.id}' ({lz.lang}): face {face} fits only at {f.size:g} pt, below the {READABLE:g} pt "
+             "that reads at arm's length: shorten its text, or give the card more room"
+             for face, f in fitted.items() if f.size < READABLE]
     return {
-        ".pdf": Rendered(render_card(card, localized, lz, context, sizes, footer), faces, notes=[note]),
-        "-sheet.pdf": Rendered(render_sheet(card, localized, lz, context, sizes, footer, layout), faces,
+        ".pdf": Rendered(render_card(card, localized, lz, context, fitted, footer), faces, small, notes=[note]),
+        "-sheet.pdf": Rendered(render_sheet(card, localized, lz, context, fitted, footer, layout), faces,
                                notes=[f"sheet {card.sheet.paper}, {len(layout.positions)} up"]),
     }

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import AidsError, Position, Problem
 from ..model.playsheet import Page, Playsheet
@@ -28,7 +28,10 @@ def type_sizes(page: Page) -> list[Decimal]:
     return sizes
 
 
-def largest_fitting(sizes: list[Decimal], fits: Callable[[Decimal], bool]) -> Decimal | None:
+Size = TypeVar("Size", Decimal, float)
+
+
+def largest_fitting(sizes: list[Size], fits: Callable[[Size], bool]) -> Size | None:
     """The largest of `sizes` (largest first) that `fits`, trying as few as possible: the designed size
     first (it usually fits), then the smallest (if even that fails, none does), then halving the range
     between the largest that failed and the smallest that fitted (fewer pages never come with larger type)."""

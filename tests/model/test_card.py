@@ -2,6 +2,7 @@
 
 import pytest
 from markupsafe import Markup
+from pypdf import PdfReader
 
 from aids import builder, pipeline
 from aids.cli import main
@@ -205,9 +206,9 @@ def render(root, lang="pl"):
     return pipeline.render_aid(project, game, aid, lz, None, ["pdf"])
 
 
-def test_design_size_when_the_text_fits(tmp_path):
-    out = render(project_with(tmp_path))
-    assert out[".pdf"].notes == ["type front 9 pt, back 9 pt (designed 9 pt, minimum 6 pt)"]
+def test_a_face_with_room_to_spare_grows_to_the_maximum(tmp_path):
+    out = render(project_with(tmp_path))  # designed 9 pt: by default a face may grow a quarter, to 11.25 pt
+    assert out[".pdf"].notes == ["type front 11.25 pt, back 11.25 pt (from 6 to 11.25 pt)"]
     assert out[".pdf"].warnings == [] and out[".pdf"].pages == 2
 
 
@@ -215,9 +216,31 @@ def test_overlong_text_shrinks_the_face(tmp_path):
     source = DEMO_CARD.replace("text: Dowolny tekst.", f"text: {long_text(30)}")
     out = render(project_with(tmp_path, source))
     note = out[".pdf"].notes[0]
-    assert note.startswith("type front 9 pt, back ")
+    assert note.startswith("type front 11.25 pt, back ")
     back = float(note.split("back ")[1].split(" pt")[0])
-    assert 6 <= back < 9  # the back shrank, the front kept the designed size
+    assert 6 <= back < 9  # the back shrank, the front grew to fill its columns
+
+
+def test_type_below_seven_points_is_a_warning_and_labels_only_when_asked(tmp_path):
+    source = DEMO_CARD.replace("text: Dowolny tekst.", f"text: {long_text(50)}")
+    out = render(project_with(tmp_path, source))
+    back = float(out[".pdf"].notes[0].split("back ")[1].split(" pt")[0])
+    assert 6 <= back < 7
+    assert out[".pdf"].warnings == [
+        f"card 'ref' (pl): face back fits only at {back:g} pt, below the 7 pt that reads at arm's length: "
+        "shorten its text, or give the card more room"]
+    pdf = tmp_path / "ref.pdf"
+    pdf.write_bytes(out[".pdf"].data)
+    assert "Tył" not in PdfReader(pdf).pages[1].extract_text()
+    labelled = render(project_with(tmp_path, DEMO_CARD.replace("font_size: 9\n", "font_size: 9\nface_labels: true\n")))
+    pdf.write_bytes(labelled[".pdf"].data)
+    assert "Tył" in PdfReader(pdf).pages[1].extract_text()
+
+
+def test_max_font_size_below_the_designed_size_is_an_error(tmp_path):
+    with pytest.raises(AidsError) as info:
+        render(project_with(tmp_path, DEMO_CARD.replace("font_size: 9\n", "font_size: 9\nmax_font_size: 8\n")))
+    assert "games/demo/card.yaml:7:16: max_font_size 8 is below font_size 9 (expected: at least 9)" in str(info.value)
 
 
 def test_text_past_the_minimum_fails_naming_card_face_language_section(tmp_path):
@@ -232,7 +255,7 @@ def test_text_past_the_minimum_fails_naming_card_face_language_section(tmp_path)
 def test_failing_card_writes_nothing_and_keeps_previous_outputs(tmp_path, capsys):
     root = project_with(tmp_path)
     assert main(["--project", str(root), "build", "--lang", "pl"]) == 0
-    assert "type front 9 pt, back 9 pt" in capsys.readouterr().out
+    assert "type front 11.25 pt, back 11.25 pt" in capsys.readouterr().out
     before = built_files(root / "build")
     assert len(before) == 3
     (root / "games/demo/card.yaml").write_text(DEMO_CARD.replace("text: Dowolny tekst.", f"text: {long_text(200)}"),

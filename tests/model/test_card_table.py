@@ -107,7 +107,7 @@ def test_built_in_every_language_and_edition_without_warnings(built):
     cards = [b for b in summary.built if b.aid == "ref"]
     assert sorted((b.edition, b.lang) for b in cards) == sorted((e, lang) for e in ("cm", "inch") for lang in LANGS)
     assert all(b.warnings == [] and b.pages == 2 for b in cards)
-    assert all(b.notes[0] == "type front 9 pt, back 9 pt (designed 9 pt, minimum 6 pt)" for b in cards)
+    assert all(b.notes[0] == "type front 11.25 pt, back 11.25 pt (from 6 to 11.25 pt)" for b in cards)
 
 
 @pytest.mark.parametrize("lang, words", [
@@ -218,7 +218,7 @@ def test_a_long_table_shrinks_its_face_and_repeats_its_header_in_the_next_column
                                           "games/demo/bands.yaml": long_bands(50)}))
     note = out_[".pdf"].notes[0]
     back = float(note.split("back ")[1].split(" pt")[0])
-    assert note.startswith("type front 9 pt, back ") and 6 <= back < 9, note
+    assert note.startswith("type front 11.25 pt, back ") and 6 <= back < 9, note
     pdf = tmp_path / "ref.pdf"
     pdf.write_bytes(out_[".pdf"].data)
     back_text = PdfReader(pdf).pages[1].extract_text()

@@ -34,7 +34,7 @@ def test_three_files_a_language_no_warning_all_translated(sample):
     assert [w for b in built for w in b.warnings] == []
     assert not any(game == GAME for game, _ in summary.fallbacks)
     for b in built:  # the type size each face was fitted at is reported
-        assert re.fullmatch(r"type front [\d.]+ pt, back [\d.]+ pt \(designed 8 pt, minimum 6 pt\)", b.notes[0])
+        assert re.fullmatch(r"type front [\d.]+ pt, back [\d.]+ pt \(from 6 to 10 pt\)", b.notes[0])
         assert b.notes[1] == "sheet A4, 2 up"
 
 
