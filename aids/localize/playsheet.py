@@ -22,5 +22,6 @@ def localize(sheet: Playsheet, lz: Localizer, edition: Edition | None = None) ->
         "subtitle": lz.text(sheet.subtitle) if sheet.subtitle else "",
         "columns": sheet.page.columns,
         "type_size": sheet.page.type,
+        "min_type": sheet.page.min_type,  # nothing is printed smaller, however far the type shrinks
         "blocks": blocks,
     }

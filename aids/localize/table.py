@@ -55,15 +55,15 @@ def localize_table(table: Table, lz: Localizer, edition: Edition | None = None) 
                 top.append(header(localize_label(group.label, lz, measure), "colgroup", span=group.span))
                 col = group.first + group.span
             top.extend(header("", None) for _ in range(col, len(table.columns)))
-            if table.keys_both_sides:
-                top.append(header("", None))
+            if table.keys_both_sides:  # the keys again on the right, under the same header as on the left
+                top.append(header(corner, rows=2))
             head.append(top)
         cols = [] if table.groups else [header(corner)]
         for column in table.columns:
             text = localize_label(column.label, lz, measure) if column.label else value_text(column.key, column)
             cols.append(header(text, num=column.key is not None))
-        if table.keys_both_sides:
-            cols.append(header("", None))
+        if table.keys_both_sides and not table.groups:
+            cols.append(header(corner))
         head.append(cols)
     body = []
     for row in table.rows:

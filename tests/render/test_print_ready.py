@@ -114,3 +114,34 @@ def test_card_faces_fill_their_columns_at_a_readable_size(sample, lang):
     back = runs_of(reader.pages[1])
     points = [r for r in back if re.fullmatch(r"[+−]\d+", r[4])]
     assert len(points) >= 6 and len({r[0] < float(reader.pages[1].mediabox.width) / 2 for r in points}) == 1
+
+
+# --- playsheets: columns as wide as their content, nothing below the minimum size ----------------
+
+def playsheets(project):
+    return [p for p in pdfs(project) if p.name == "playsheet.pdf"]
+
+
+def test_no_cell_word_is_hyphenated_in_a_playsheet(sample):
+    project, _ = sample
+    assert len(playsheets(project)) == 6
+    for path in playsheets(project):
+        html = path.with_suffix(".html").read_text()
+        for before, after in re.findall(r"(\S*[^\W\d_])[-\u2010\u00ad]\n(\S+)", text_of(path)):
+            assert f"{before}-{after}" in html, f"{path.relative_to(project.output)}: “{before}-/{after}”"
+
+
+def test_every_playsheet_glyph_is_at_or_above_the_minimum_size(sample):
+    project, _ = sample
+    for path in playsheets(project):
+        sizes = [r[2] for page in PdfReader(path).pages for r in runs_of(page)]
+        assert min(sizes) >= 6.5, (path, sorted(set(sizes)))  # the sheet's min_type
+        body = max(set(sizes), key=sizes.count)
+        assert sizes.count(round(body * 1.15, 2)) >= 15  # every table title set apart from the body
+
+
+def test_the_right_hand_key_column_has_its_header(sample):
+    project, _ = sample
+    for lang, corner in (("pl", "Współczynnik"), ("en", "Factor"), ("ru", "Фактор")):
+        page = PdfReader(project.output / "newbury-fast-play" / "cm" / lang / "playsheet.pdf").pages[0]
+        assert page.extract_text().count(corner) == 2, lang
