@@ -54,7 +54,12 @@ class Aid:
 class Printer(Protocol):
     """Prints other HTML of the aid the default way (WeasyPrint with the package's print stylesheet)."""
 
-    def __call__(self, html: str, page_size: str, margins: str | None = None) -> Printed: ...
+    def __call__(self, html: str, page_size: str, margins: Margins = None) -> Printed: ...
+
+
+# A page's margins: a CSS margin ("8mm 8mm 11mm 8mm"), or facing pages (top, outer, bottom, inner) in mm,
+# the inner margin on the left of a right-hand page; None for the default.
+Margins = str | tuple[float, float, float, float] | None
 
 
 class Kind(Generic[M]):
@@ -114,6 +119,9 @@ class Kind(Generic[M]):
 
     def page_size(self, model: M) -> str:
         return "A4"
+
+    def margins(self, model: M) -> Margins:
+        return None
 
     def render_pdf(self, model: M, localized: dict[str, Any], lz: Localizer, context: dict[str, Any],
                    edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered] | None:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import Problems
-from .kind import Aid, Kind, Model, Printer
+from .kind import Aid, Kind, Margins, Model, Printer
 from .localize import booklet as booklet_text
 from .localize import card as card_text
 from .localize import playsheet as playsheet_text
@@ -172,6 +172,10 @@ class BookletKind(Kind[booklet.Booklet]):
 
     def page_size(self, model: booklet.Booklet) -> str:
         return model.page_size
+
+    def margins(self, model: booklet.Booklet) -> Margins:
+        """Facing pages: 16 mm at the top, 14 outside, 18 at the foot, 14 plus the binding inside."""
+        return (16.0, 14.0, 18.0, 14.0 + model.binding)
 
 
 BUILT_IN: list[Kind[Any]] = [SequenceKind(), TableKind(), PlaysheetKind(), CardKind(), BookletKind()]

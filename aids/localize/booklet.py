@@ -139,5 +139,5 @@ def localize(booklet: Booklet, lz: Localizer, edition: Edition | None = None) ->
         "author": booklet.author, "version": booklet.version,
         "translator": booklet.translator.get(lz.lang, booklet.translator.get("*", "")),
         "published": lz.date(booklet.published) if booklet.published else "",
-        "toc": toc, "blocks": body,
+        "toc": toc, "blocks": body, "columns": booklet.columns, "binding": booklet.binding,
     }

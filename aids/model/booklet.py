@@ -31,7 +31,7 @@ __all__ = ["BOXES", "Block", "Booklet", "Box", "Cell", "Directive", "Heading", "
 
 KIND = "booklet"
 PAGE_SIZES = {"A4": "A4", "A5": "A5", "Letter": "letter"}
-FIELDS = ["subtitle", "author", "translator", "version", "published", "page_size", "glossary"]
+FIELDS = ["subtitle", "author", "translator", "version", "published", "page_size", "columns", "binding", "glossary"]
 TERM_FIELDS = ["id", "term", "abbr", "original", "definition", "forms"]
 
 
@@ -60,6 +60,8 @@ class Booklet:
     source: Source
     kind: str = KIND
     headings: dict[str, Heading] = field(default_factory=dict)
+    columns: int = 1  # of text on a printed page (the title page and chapter headings span them)
+    binding: float = 5.0  # mm added to the inner margin (left on a right-hand page), for staples or glue
     inputs: list[Path] = field(default_factory=list)  # the rule files and images read, in order
 
     def term(self, term_id: str) -> Term | None:
@@ -108,13 +110,22 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
     def text(key: str, comment: str) -> Text | None:
         return optional_text_at(src, data, key, f"{bid}/{key}", comment, problems)
 
+    columns, binding = data.get("columns", 1), data.get("binding", 5)
+    if columns not in (1, 2) or isinstance(columns, bool):
+        problems.add(src.at(data, "columns", value=True), f"columns '{columns}' is not 1 or 2", "columns: 2")
+        columns = 1
+    if isinstance(binding, bool) or not isinstance(binding, (int, float)) or not 0 <= binding <= 30:
+        problems.add(src.at(data, "binding", value=True), f"binding '{binding}' is not a margin in mm",
+                     "a number of mm from 0 to 30, e.g. binding: 5")
+        binding = 5
+
     booklet = Booklet(
         bid, text_at(src, data, "title", f"{bid}/title", "Title of the rule booklet", problems),
         text("subtitle", "Subtitle of the rule booklet"),
         _plain(src, data, "author", problems), _read_translator(src, data, problems),
         _plain(src, data, "version", problems) or (game.version if game else ""),
         published or (game.published if game else None), PAGE_SIZES[page_size], [],
-        _read_glossary(src, data.get("glossary") or [], bid, problems), src)
+        _read_glossary(src, data.get("glossary") or [], bid, problems), src, columns=columns, binding=float(binding))
     reader = RulesReader(booklet, src, game.folder if game else src.path.parent, problems)
     files = data["files"]
     if not isinstance(files, list) or not files:

@@ -18,7 +18,7 @@ from .rendered import Printed, Rendered
 
 if TYPE_CHECKING:
     from ..config import Edition, Game
-    from ..kind import Kind
+    from ..kind import Kind, Margins
     from ..localize.localizer import Localizer
 
 GROUP = "aids.formats"
@@ -71,7 +71,7 @@ class Pdf:
     def render(self, doc: Document) -> dict[str, Rendered]:
         warnings: list[str] | None = None
 
-        def printer(html: str, page_size: str, margins: str | None = None) -> Printed:
+        def printer(html: str, page_size: str, margins: Margins = None) -> Printed:
             nonlocal warnings
             if warnings is None:  # the text is checked once, however often a fitting loop prints it
                 check_glyphs(doc.context, doc.locate, f"{doc.kind.name} '{doc.model.id}' ({doc.lz.lang})")
@@ -80,7 +80,7 @@ class Pdf:
         own = doc.kind.render_pdf(doc.model, doc.context["aid"], doc.lz, doc.context, doc.edition, printer)
         if own is not None:
             return own
-        return {".pdf": printer(doc.html, doc.kind.page_size(doc.model)).rendered()}
+        return {".pdf": printer(doc.html, doc.kind.page_size(doc.model), doc.kind.margins(doc.model)).rendered()}
 
 
 class _Warned:

@@ -19,6 +19,7 @@ from .rendered import Rendered
 
 if TYPE_CHECKING:
     from ..config import Game
+    from ..kind import Margins
     from ..localize.localizer import Localizer
 
 _weasyprint = None
@@ -132,9 +133,45 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     with collected_warnings() as warnings, source_date(epoch):
         fonts = wp.text.fonts.FontConfiguration()
         stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
-        document = wp.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher).render(
-            stylesheets=[stylesheet], font_config=fonts)
+        page = wp.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher)
+        document = page.render(stylesheets=[stylesheet], font_config=fonts)
+        for _ in range(MAX_RELAYOUTS):  # a word hyphenated across a page break: set its paragraph unhyphenated
+            split = page_end_hyphens(document)
+            if not split:
+                break
+            for element in split:
+                element.set("style", f"{element.get('style') or ''}; hyphens: manual")
+            document = page.render(stylesheets=[stylesheet], font_config=fonts)
     return Layout(document, warnings, epoch, tagged)
+
+
+MAX_RELAYOUTS = 3  # a paragraph set again may move another word to a page's end; rarely more than once
+
+
+def page_end_hyphens(document: Any) -> list[Any]:
+    """The elements whose last line on a page ends in a word hyphenated there (a hyphen the text has not):
+    the reader would turn the page in the middle of a word."""
+    boxes = weasyprint().formatting_structure.boxes
+    found = []
+
+    def lines(box: Any) -> Iterator[Any]:
+        if isinstance(box, boxes.LineBox):
+            yield box
+        elif isinstance(box, boxes.ParentBox):
+            for child in box.children:
+                yield from lines(child)
+
+    for page in document.pages[:-1]:
+        last = None
+        for child in page._page_box.children:
+            if not isinstance(child, boxes.MarginBox):
+                last = next(reversed(list(lines(child))), last)
+        texts = [box.text for box in last.descendants() if isinstance(box, boxes.TextBox)] if last else []
+        words = "".join(texts).split()
+        if words and words[-1].endswith("-") and last.element is not None \
+                and words[-1] not in "".join(last.element.itertext()):
+            found.append(last.element)
+    return found
 
 
 @functools.cache
@@ -186,19 +223,20 @@ def long_words(localized: dict[str, Any], locate: Callable[[str], Position]) -> 
     return list(found.values())
 
 
-def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: str | None = None) -> str:
+def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: Margins = None) -> str:
     """The PDF's own stylesheet (print.css): package fonts, page size and margins, footer with the version."""
     version = lz.pgettext("colophon", "Version %(version)s") % {"version": game_ctx["version"]}
     return render_template("print.css", lz, {
         "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
         "page_size": page_size,
-        "margins": margins or "14mm 14mm 16mm 14mm",
+        "margins": margins if isinstance(margins, str) else "14mm 14mm 16mm 14mm",
+        "facing": margins if isinstance(margins, tuple) else None,
         "footer": typeset(" · ".join([game_ctx["title"], version, *filter(None, [game_ctx.get("draft")])]), lz.lang),
     })
 
 
 def print_pdf(game: Game, lz: Localizer, game_ctx: dict[str, Any], html: str, page_size: str,
-              margins: str | None = None) -> Layout:
+              margins: Margins = None) -> Layout:
     """`html` through WeasyPrint with print.css, reading nothing outside the game's folder."""
     css = print_css(lz, game_ctx, page_size, margins)
     return lay_out(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch())

@@ -145,3 +145,53 @@ def test_the_right_hand_key_column_has_its_header(sample):
     for lang, corner in (("pl", "Współczynnik"), ("en", "Factor"), ("ru", "Фактор")):
         page = PdfReader(project.output / "newbury-fast-play" / "cm" / lang / "playsheet.pdf").pages[0]
         assert page.extract_text().count(corner) == 2, lang
+
+
+# --- booklets and sequences laid out like printed rules ------------------------------------------
+
+NOTE = ("Uwaga:", "Note:", "Примечание:")
+
+
+def body_lines(page, columns: int = 1):
+    """The lines of a page's text in reading order, top to bottom, column by column (a run's x decides its
+    column), without the running header and footer."""
+    height, width = float(page.mediabox.height), float(page.mediabox.width)
+    runs = [r for r in runs_of(page) if 18 * 72 / 25.4 < r[1] < height - 14 * 72 / 25.4]
+    rows: dict = {}
+    for x, y, _, _, text in runs:
+        rows.setdefault((columns == 2 and x > width / 2, -round(y)), []).append((x, text))
+    return [" ".join(t for _, t in sorted(rows[key])) for key in sorted(rows)]
+
+
+def test_no_page_starts_with_a_note_or_ends_in_a_hyphenated_word(sample):
+    project, _ = sample
+    checked = 0
+    for path in pdfs(project, cards=False):
+        if "playsheet" in path.name:
+            continue
+        html = " ".join(path.with_suffix(".html").read_text().split())
+        pages = PdfReader(path).pages
+        for number, page in enumerate(pages, 1):
+            lines = body_lines(page, 2 if "rules" in path.name else 1)
+            if number > 1 and lines:
+                assert not lines[0].startswith(NOTE), f"{path.relative_to(project.output)} p. {number}: {lines[0]}"
+            if number < len(pages) and lines:
+                last = lines[-1].split()[-1]
+                hyphenated = last.endswith("-") and last[-2:-1].isalpha() and last not in html
+                assert not hyphenated, f"{path.relative_to(project.output)} p. {number} ends in “{last}”"
+            checked += 1
+    assert checked > 50
+
+
+def test_the_booklet_has_two_columns_and_facing_margins_with_a_binding_margin(sample):
+    project, _ = sample
+    for lang in ("pl", "en", "ru"):
+        pages = PdfReader(project.output / "gcacw" / lang / "system-rules.pdf").pages
+        mm = 72 / 25.4
+        for number, page in enumerate(pages[2:], 3):
+            xs = [r[0] for r in runs_of(page) if r[1] > 20 * mm]
+            width = float(page.mediabox.width)
+            left = min(xs) / mm
+            inner = 19 if number % 2 else 14  # a right-hand (odd) page has its binding margin on the left
+            assert abs(left - inner) < 1.5, (lang, number, left)
+            assert any(x > width / 2 + 2 * mm for x in xs) and any(x < width / 2 - 40 * mm for x in xs)
