@@ -162,14 +162,14 @@ def page_end_hyphens(document: Any) -> list[Any]:
                 yield from lines(child)
 
     for page in document.pages[:-1]:
-        last = None
+        last: Any = None
         for child in page._page_box.children:
             if not isinstance(child, boxes.MarginBox):
                 last = next(reversed(list(lines(child))), last)
-        texts = [box.text for box in last.descendants() if isinstance(box, boxes.TextBox)] if last else []
-        words = "".join(texts).split()
-        if words and words[-1].endswith("-") and last.element is not None \
-                and words[-1] not in "".join(last.element.itertext()):
+        if last is None or last.element is None:
+            continue
+        words = "".join(box.text for box in last.descendants() if isinstance(box, boxes.TextBox)).split()
+        if words and words[-1].endswith("-") and words[-1] not in "".join(last.element.itertext()):
             found.append(last.element)
     return found
 
