@@ -161,7 +161,7 @@ def executor(options: Options, count: int) -> cf.Executor | None:
     workers = min(options.jobs or os.cpu_count() or 1, count)
     if workers <= 1:
         return None
-    if "pdf" in options.formats:  # imported once here, not once in every worker (it costs most of a second)
+    if {"pdf", "press"} & set(options.formats):  # imported once here, not in every worker (most of a second)
         from .render.pdf import weasyprint
         weasyprint()
     return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
@@ -225,13 +225,13 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
                     known[(n, lang)] = ()
                     continue
             digest = digests[(n, lang)] = prints.digest(unit.game, unit.aid, unit.edition, lz)
-            stale = tuple(f for f in plan.formats if options.force or not cache.fresh(
+            stale = tuple(f for f in unit.formats if options.force or not cache.fresh(
                 unit.game.id, unit.aid.model.id, key(unit, lang, f), digest))
             if stale:
                 todo.append(Job(str(project.root), unit.game.id, unit.edition.id if unit.edition else None,
                                 unit.aid.model.id, lang, stale, options.debug, options.draft))
             known[(n, lang)] = tuple(cache.get(unit.game.id, unit.aid.model.id, key(unit, lang, f)) or {}
-                                     for f in plan.formats if f not in stale)
+                                     for f in unit.formats if f not in stale)
     tick = progress(len(todo)) if progress else (lambda label: None)
     results = dict(_run(todo, options, lambda r: tick(r.job.label), cache))
     index = {(unit.game.id, unit.edition.id if unit.edition else None, unit.aid.model.id): n

@@ -31,6 +31,18 @@ class Edition:
     options: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Print:
+    """How a game's PDFs go to print (`print:` in aids.yaml): `home` (A4, RGB, crop marks on the card sheet)
+    only, or `press` PDFs as well (PDF/X-4, CMYK with an output intent, bleed, marks outside it or none)."""
+    profile: str = "home"
+    bleed: float = 3.0  # mm around the trimmed page
+    marks: str = "crop"  # crop marks outside the bleed, in a slug that grows the sheet; or "none"
+
+
+PRINT_FIELDS = ["profile", "bleed", "marks"]
+
+
 @dataclass
 class GlossaryTerm:
     """A term of the game's own glossary: translated once, in the catalog; `aids check` holds every
@@ -53,6 +65,7 @@ class Game:
     aids: list[Path]  # source files, in declared order
     editions: list[Edition]  # [] when the game has a single, unnamed edition
     glossary: list[GlossaryTerm] = field(default_factory=list)  # terms every aid of the game may use
+    printing: Print = field(default_factory=lambda: Print())  # from aids.yaml's `print:`
 
     @property
     def title_text(self) -> Text:
@@ -66,6 +79,8 @@ class Game:
         return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp())
 
 
+
+
 @dataclass
 class Project:
     root: Path
@@ -77,9 +92,14 @@ class Project:
     min_complete: float | None = None  # publish: {min_complete: N}: an aid below N % translated is not built
     site_url: str | None = None  # where the built HTML is published: catalogs link each text to its place
     date_styles: dict[str, str] = field(default_factory=lambda: dict(DATE_STYLES))  # language -> CLDR locale
+    printing: Print = field(default_factory=Print)  # every game's, unless `print: {games: ...}` says otherwise
+    printing_of: dict[str, Print] = field(default_factory=dict)  # game id -> its own
 
     def show(self, path: Path) -> str:
         return display_path(path, self.root)
+
+    def print_for(self, game_id: str) -> Print:
+        return self.printing_of.get(game_id, self.printing)
 
     def game_ids(self) -> list[str]:
         if not self.games_dir.is_dir():
@@ -114,7 +134,8 @@ def read_project(root: Path) -> Project:
     src = read_yaml(root / PROJECT_FILE, PROJECT_FILE)
     data, problems = src.data, Problems()
     if not check_map(src, data, problems, required=["languages"],
-                     optional=["output", "games", "catalogs", "ui_domain", "publish", "site_url", "date_style"],
+                     optional=["output", "games", "catalogs", "ui_domain", "publish", "site_url", "date_style",
+                               "print"],
                      what=PROJECT_FILE,
                      where=Position(PROJECT_FILE, 1, 1)):
         problems.raise_if_any()
@@ -140,6 +161,7 @@ def read_project(root: Path) -> Project:
                      "site_url: https://example.org/aids")
         site_url = None
     date_styles = _date_styles(src, data, problems)
+    printing, printing_of = _printing(src, data, problems)
     problems.raise_if_any()
     return Project(
         root=root,
@@ -151,7 +173,44 @@ def read_project(root: Path) -> Project:
         min_complete=min_complete,
         site_url=site_url.rstrip("/") if site_url else None,
         date_styles=date_styles,
+        printing=printing,
+        printing_of=printing_of,
     )
+
+
+def _printing(src: Source, data: Any, problems: Problems) -> tuple[Print, dict[str, Print]]:
+    """`print: {profile: press, bleed: 3, marks: crop, games: {lwow-1920: {marks: none}}}`."""
+    node = data.get("print")
+    if node is None or not check_map(src, node, problems, optional=[*PRINT_FIELDS, "games"], what="print",
+                                     where=src.at(data, "print", value=True)):
+        return Print(), {}
+    every = _print_of(src, node, Print(), problems)
+    games = node.get("games") or {}
+    if not check_map(src, games, problems, optional=list(games) if isinstance(games, dict) else [],
+                     what="print: games", where=src.at(node, "games", value=True)):
+        return every, {}
+    own = {}
+    for game_id, settings in games.items():
+        if check_map(src, settings, problems, optional=PRINT_FIELDS, what=f"print of game '{game_id}'",
+                     where=src.at(games, game_id, value=True)):
+            own[str(game_id)] = _print_of(src, settings, every, problems)
+    return every, own
+
+
+def _print_of(src: Source, node: Any, base: Print, problems: Problems) -> Print:
+    profile, bleed, marks = node.get("profile", base.profile), node.get("bleed", base.bleed), \
+        node.get("marks", base.marks)
+    if profile not in ("home", "press"):
+        problems.add(src.at(node, "profile", value=True), f"unknown print profile '{profile}'", "home or press")
+        profile = base.profile
+    if isinstance(bleed, bool) or not isinstance(bleed, (int, float)) or not 0 <= bleed <= 10:
+        problems.add(src.at(node, "bleed", value=True), f"bleed '{bleed}' is not a width in mm",
+                     "a number of mm from 0 to 10, e.g. bleed: 3")
+        bleed = base.bleed
+    if marks not in ("crop", "none"):
+        problems.add(src.at(node, "marks", value=True), f"unknown marks '{marks}'", "crop or none")
+        marks = base.marks
+    return Print(str(profile), float(bleed), str(marks))
 
 
 def _date_styles(src: Source, data: Any, problems: Problems) -> dict[str, str]:
@@ -281,6 +340,7 @@ def read_game(project: Project, folder: Path) -> Game:
         id=folder.name, folder=folder, source=src, title=str(data["title"]),
         version=str(data["version"]), published=published, source_language=source_language,
         author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
+        printing=project.print_for(folder.name),
     )
 
 

@@ -23,7 +23,7 @@ from .model.text import Text
 from .source.yamlfile import Source
 
 if TYPE_CHECKING:
-    from .config import Edition, Game
+    from .config import Edition, Game, Print
     from .localize.localizer import Localizer
     from .render.rendered import Printed, Rendered
 
@@ -126,6 +126,12 @@ class Kind(Generic[M]):
     def render_pdf(self, model: M, localized: dict[str, Any], lz: Localizer, context: dict[str, Any],
                    edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered] | None:
         """Its own PDF files ({suffix: Rendered}), or None to print its page the default way."""
+        return None
+
+    def render_press(self, model: M, localized: dict[str, Any], lz: Localizer, context: dict[str, Any],
+                     edition: Edition | None, print_pdf: Printer, settings: Print) -> dict[str, Rendered] | None:
+        """Its PDF for a print shop ({"-press.pdf": ...}), or None: then render_pdf (or the page the default
+        way) with a `print_pdf` that prints for the press."""
         return None
 
 

@@ -17,7 +17,7 @@ from .model import booklet, card, playsheet, sequence, sequence_source, table
 from .source.yamlfile import Source
 
 if TYPE_CHECKING:
-    from .config import Edition, Game
+    from .config import Edition, Game, Print
     from .localize.localizer import Localizer
     from .render.rendered import Rendered
 
@@ -116,6 +116,11 @@ class CardKind(Kind[card.Card]):
                    context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
         from .render import card_sheet
         return card_sheet.render(model, localized, lz, context)
+
+    def render_press(self, model: card.Card, localized: dict[str, Any], lz: Localizer, context: dict[str, Any],
+                     edition: Edition | None, print_pdf: Printer, settings: Print) -> dict[str, Rendered]:
+        from .render import card_sheet
+        return card_sheet.render_press(model, localized, lz, context, settings)
 
 
 class BookletKind(Kind[booklet.Booklet]):

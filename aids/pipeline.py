@@ -77,6 +77,7 @@ class Unit:
     game: Game
     edition: Edition | None
     aid: Aid
+    formats: tuple[str, ...] = ()  # the plan's, and "press" for a game that aids.yaml prints for the press
 
 
 @dataclass
@@ -181,7 +182,10 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
         if not aids and not errors:
             summary.skipped.append(f"{game.id}: no aids declared")
         # parts (tables) are built inside the aids that embed them
-        plan.units.extend(Unit(game, edition, aid) for edition in chosen for aid in aids if aid.kind.standalone)
+        press = game.printing.profile == "press" and "pdf" in plan.formats and "press" not in plan.formats
+        formats = (*plan.formats, "press") if press else tuple(plan.formats)
+        plan.units.extend(Unit(game, edition, aid, formats) for edition in chosen for aid in aids
+                          if aid.kind.standalone)
     return plan
 
 

@@ -16,7 +16,8 @@ from reportlab.platypus import Flowable, Frame
 
 from ..errors import AidsError, Problem
 from ..model.card import MM, Card
-from .card_pdf import ACCENT, BAND, BODY, FOOTER, GAP, MUTED, STEP, Face, face_story
+from . import colours
+from .card_pdf import BAND, BODY, FOOTER, GAP, STEP, Face, face_story
 from .fitting import largest_fitting
 
 READABLE = 7.0  # pt: below this a card is hard to read at arm's length (a warning)
@@ -135,20 +136,20 @@ def fit(card: Card, localized: dict, face: dict, lang: str) -> Fitted:
 
 
 def draw_face(canv: Canvas, card: Card, localized: dict, face: dict, lang: str, fitted: Fitted, footer: str,
-              bleed: float = 0) -> None:
+              bleed: float = 0, press: bool = False) -> None:
     """One face at the origin: the accent band (running `bleed` past the top edge), the text, the colophon
-    (with the face's name only when the card asks for it)."""
+    (with the face's name only when the card asks for it); in CMYK for the press."""
     w, h = card.width * MM, card.height * MM
     canv.saveState()
-    canv.setFillColor(ACCENT)
+    canv.setFillColor(colours.reportlab("accent", press))
     canv.rect(-bleed, h - BAND, w + 2 * bleed, BAND + bleed, stroke=0, fill=1)
     canv.setFont(BODY, FOOTER)
-    canv.setFillColor(MUTED)
+    canv.setFillColor(colours.reportlab("muted", press))
     margin = card.margin * MM
     canv.drawString(margin, margin, footer)
     if card.face_labels:
         canv.drawRightString(w - margin, margin, face["name"])
     canv.restoreState()
-    layout = Face(card, localized, face, lang)
+    layout = Face(card, localized, face, lang, press)
     left, _ = fill(canv, card, face_story(layout, fitted.size, columns_of(card)[0][2]), fitted.height)
     assert not left, "fit() measured this face"

@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
@@ -19,13 +18,11 @@ from ..errors import AidsError, Problem
 from ..localize.localizer import DraftText
 from ..localize.rich import Rich, Span
 from ..model.card import MM, Card
+from . import colours
 from .pdf import fonts_dir
 
 BODY, HEAD = "AidsSansCondensed", "AidsSans"
-INK, MUTED, ACCENT, RULE = colors.HexColor("#1a1a1a"), colors.HexColor("#5a5a5a"), \
-    colors.HexColor("#7a1f1f"), colors.HexColor("#b5b5b5")
-HEADER = colors.HexColor("#ececec")  # the background of table headers, as on screen
-DRAFT = "#ffe98a"  # behind text a draft build leaves untranslated, as <mark class="draft"> on screen
+DRAFT = colours.rgb("draft")  # behind text a draft build leaves untranslated, as <mark class="draft"> on screen
 STEP = 0.25  # pt: the fitting shrinks the type in steps of this size
 GAP = 4 * MM  # between columns
 BAND = 3 * MM  # the accent band along the top edge (it bleeds)
@@ -84,6 +81,7 @@ class Face:
     localized: dict
     face: dict
     lang: str
+    press: bool = False  # the colours as CMYK (the press profile), else RGB
 
     def where(self, section_id: str):
         """Source position of a section, or of the card's title, subtitle or signature."""
@@ -95,10 +93,12 @@ class Face:
 
 
 class Styles:
-    def __init__(self, size: float):
+    def __init__(self, size: float, press: bool = False):
         self.size = size
+        self.ink, self.muted, self.rule, self.shade = (colours.reportlab(name, press)
+                                                       for name in ("ink", "muted", "rule", "header"))
         lead = size * 1.22
-        self.body = ParagraphStyle("body", fontName=BODY, fontSize=size, leading=lead, textColor=INK,
+        self.body = ParagraphStyle("body", fontName=BODY, fontSize=size, leading=lead, textColor=self.ink,
                                    spaceAfter=size * 0.2, bulletFontName=BODY, bulletFontSize=size)
         self.bullet = ParagraphStyle("bullet", parent=self.body, leftIndent=size * 1.0, bulletIndent=size * 0.15)
         self.step = ParagraphStyle("step", parent=self.body, leftIndent=size * 1.5, bulletIndent=0,
@@ -106,15 +106,15 @@ class Styles:
         self.cell = ParagraphStyle("cell", parent=self.body, spaceAfter=0)
         self.value = ParagraphStyle("value", parent=self.cell, fontName=BODY + "-Bold", alignment=TA_RIGHT)
         self.term = ParagraphStyle("term", parent=self.cell, fontName=BODY + "-Bold")
-        self.note = ParagraphStyle("note", parent=self.body, fontName=BODY + "-Oblique", textColor=INK)
-        # headings clearly above the body: 1.2 times its size, in the bold of the wider face, in the accent
+        self.note = ParagraphStyle("note", parent=self.body, fontName=BODY + "-Oblique", textColor=self.ink)
+        # headings clearly above the body: 1.2 times its size, in the bold of the wider face (text is black only)
         self.heading = ParagraphStyle("heading", parent=self.body, fontName=HEAD + "-Bold", fontSize=size * 1.2,
-                                      leading=size * 1.45, textColor=ACCENT, spaceBefore=size * 0.8,
+                                      leading=size * 1.45, textColor=self.ink, spaceBefore=size * 0.8,
                                       spaceAfter=size * 0.3, textTransform="uppercase", keepWithNext=1)
         self.title = ParagraphStyle("title", parent=self.body, fontName=HEAD + "-Bold", fontSize=size * 2.0,
                                     leading=size * 2.3, alignment=TA_CENTER, spaceAfter=size * 0.1)
         self.subtitle = ParagraphStyle("subtitle", parent=self.body, fontName=HEAD, fontSize=size * 1.15,
-                                       leading=size * 1.4, alignment=TA_CENTER, textColor=MUTED,
+                                       leading=size * 1.4, alignment=TA_CENTER, textColor=self.muted,
                                        spaceAfter=size * 0.6, textTransform="uppercase")
         self.running = ParagraphStyle("running", parent=self.subtitle, fontSize=size, leading=size * 1.25,
                                       spaceAfter=size * 0.3)
@@ -127,7 +127,7 @@ class Styles:
 
 def face_story(face: Face, size: float, width: float) -> list[Flowable]:
     """Every flowable of `face` at type size `size`; each carries `_aids_section` for error messages."""
-    st = Styles(size)
+    st = Styles(size, face.press)
     story: list[Flowable] = []
 
     def add(flowable: Flowable, section: str) -> None:
@@ -159,7 +159,8 @@ def face_story(face: Face, size: float, width: float) -> list[Flowable]:
     if signature and signature["face"] == face.face["id"]:
         line = para(f"{markup(signature['role'])}<br/><b>{markup(signature['name'])}</b>", st.signature, "signature")
         table = Table([[line]], colWidths=[min(width, 40 * size)], hAlign="RIGHT", style=TableStyle([
-            ("FONTNAME", (0, 0), (-1, -1), BODY), ("LINEABOVE", (0, 0), (-1, 0), 0.5, INK),
+            ("FONTNAME", (0, 0), (-1, -1), BODY), ("TEXTCOLOR", (0, 0), (-1, -1), st.ink),
+            ("LINEABOVE", (0, 0), (-1, 0), 0.5, st.ink),
             ("TOPPADDING", (0, 0), (-1, -1), size * 0.2), ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
         add(Spacer(1, size * 2.5), "signature")
         add(table, "signature")
@@ -198,11 +199,12 @@ def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Fl
     rows = [[para(k, style, sid), para(markup(i["text"]), st.cell, sid)] for (k, style), i in zip(keys, items)]
     return [Table(rows, colWidths=[key_width, width - key_width], style=TableStyle([
         ("FONTNAME", (0, 0), (-1, -1), BODY),  # tables default to Helvetica, a font that is never embedded
+        ("TEXTCOLOR", (0, 0), (-1, -1), st.ink),  # and to RGB black
         ("FONTSIZE", (0, 0), (-1, -1), st.size),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), pad), ("RIGHTPADDING", (0, 0), (-1, -1), pad),
         ("TOPPADDING", (0, 0), (-1, -1), pad * 0.5), ("BOTTOMPADDING", (0, 0), (-1, -1), pad * 0.7),
-        ("LINEBELOW", (0, 0), (-1, -2), 0.3, RULE),
+        ("LINEBELOW", (0, 0), (-1, -2), 0.3, st.rule),
     ]), spaceAfter=st.size * 0.3)]
 
 
@@ -227,16 +229,17 @@ def _embedded_table(section: dict, st: Styles, width: float, para) -> list[Flowa
     pad = st.size * 0.3
     style = [
         ("FONTNAME", (0, 0), (-1, -1), BODY),  # tables default to Helvetica, a font that is never embedded
+        ("TEXTCOLOR", (0, 0), (-1, -1), st.ink),  # and to RGB black
         ("FONTSIZE", (0, 0), (-1, -1), st.size),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), pad), ("RIGHTPADDING", (0, 0), (-1, -1), pad),
         ("TOPPADDING", (0, 0), (-1, -1), pad * 0.4), ("BOTTOMPADDING", (0, 0), (-1, -1), pad * 0.6),
-        ("GRID", (0, len(head)), (-1, -1), 0.3, RULE),
+        ("GRID", (0, len(head)), (-1, -1), 0.3, st.rule),
     ]
     for r in range(len(head)):
         for c in range(len(t["widths"])):
             if (r, c) not in blanks:
-                style += [("BOX", (c, r), (c, r), 0.3, RULE), ("BACKGROUND", (c, r), (c, r), HEADER)]
+                style += [("BOX", (c, r), (c, r), 0.3, st.rule), ("BACKGROUND", (c, r), (c, r), st.shade)]
     style += [("SPAN", start, end) for start, end in spans]
     widths, cramped = _column_widths(data, spans, t["widths"], width, pad)
     table = Table(data, colWidths=widths, repeatRows=len(head), style=TableStyle(style), hAlign="LEFT",

@@ -1,6 +1,7 @@
 """A card's print sheet: as many cards as fit the paper, with bleed, crop marks and mirrored backs for duplex."""
 from __future__ import annotations
 
+import datetime as dt
 import io
 import math
 from dataclasses import dataclass
@@ -8,9 +9,11 @@ from dataclasses import dataclass
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
+from ..config import Print
 from ..errors import AidsError, Problem
 from ..localize.typography import typeset, typeset_tree
 from ..model.card import MM, PAPERS, Card
+from . import pdfx
 from .card_fit import READABLE, Fitted, draw_face, fit
 from .card_pdf import BODY, FOOTER, register_fonts
 from .rendered import Rendered
@@ -131,14 +134,40 @@ def render_sheet(card: Card, localized: dict, lz, context: dict, fitted: dict[st
     return buffer.getvalue()
 
 
+def render_press(card: Card, localized: dict, lz, context: dict, settings: Print) -> dict:
+    """For a print shop: one face a page at the card's size (the TrimBox), the band bleeding past its edge,
+    in CMYK, finished as PDF/X-4 with the bleed and the marks outside it (render/pdfx.py)."""
+    register_fonts()
+    localized = typeset_tree(localized, lz.lang)
+    fitted = {face["id"]: fit(card, localized, face, lz.lang) for face in localized["faces"]}
+    buffer = io.BytesIO()
+    box = (0, 0, card.width * MM, card.height * MM)
+    canv = new_canvas(buffer, box[2:], context, lz)
+    for face in localized["faces"]:
+        canv.setTrimBox(box)
+        draw_face(canv, card, localized, face, lz.lang, fitted[face["id"]], _footer(lz, context),
+                  bleed=settings.bleed * MM, press=True)
+        canv.showPage()
+    canv.save()
+    published = context["game"].get("published_iso") or "2000-01-01"
+    epoch = int(dt.datetime.fromisoformat(published).replace(tzinfo=dt.UTC).timestamp())
+    data = pdfx.finish(buffer.getvalue(), settings, epoch)
+    note = f"press: PDF/X-4, bleed {settings.bleed:g} mm, marks {settings.marks}"
+    return {"-press.pdf": Rendered(data, len(localized["faces"]), notes=[note])}
+
+
+def _footer(lz, context: dict) -> str:
+    version = lz.pgettext("colophon", "Version %(version)s") % {"version": context["game"]["version"]}
+    return typeset(" · ".join([context["game"]["title"], version, *filter(None, [context["game"].get("draft")])]),
+                   lz.lang)
+
+
 def render(card: Card, localized: dict, lz, context: dict) -> dict:
     """The card (one face a page, at its own size) and its print sheet, each face fitted once for both."""
     register_fonts()
     localized = typeset_tree(localized, lz.lang)
     fitted = {face["id"]: fit(card, localized, face, lz.lang) for face in localized["faces"]}
-    version = lz.pgettext("colophon", "Version %(version)s") % {"version": context["game"]["version"]}
-    footer = typeset(" · ".join([context["game"]["title"], version, *filter(None, [context["game"].get("draft")])]),
-                     lz.lang)
+    footer = _footer(lz, context)
     layout = sheet_layout(card)
     faces = len(localized["faces"])
     shown = ", ".join(f"{face} {f.size:g} pt" for face, f in fitted.items())

@@ -17,8 +17,8 @@ from .pdf import check_glyphs, long_words, print_pdf
 from .rendered import Printed, Rendered
 
 if TYPE_CHECKING:
-    from ..config import Edition, Game
-    from ..kind import Kind, Margins
+    from ..config import Edition, Game, Print
+    from ..kind import Kind, Margins, Printer
     from ..localize.localizer import Localizer
 
 GROUP = "aids.formats"
@@ -66,9 +66,18 @@ class Html:
 
 
 class Pdf:
+    """The PDF for printing at home or on a digital printer: the page size, RGB colours, a card's sheet."""
     name = "pdf"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
+        printer = self.printer(doc)
+        own = doc.kind.render_pdf(doc.model, doc.context["aid"], doc.lz, doc.context, doc.edition, printer)
+        if own is not None:
+            return own
+        return {".pdf": printer(doc.html, doc.kind.page_size(doc.model), doc.kind.margins(doc.model)).rendered()}
+
+    @staticmethod
+    def printer(doc: Document, press: Print | None = None) -> Printer:
         warnings: list[str] | None = None
 
         def printer(html: str, page_size: str, margins: Margins = None) -> Printed:
@@ -76,11 +85,28 @@ class Pdf:
             if warnings is None:  # the text is checked once, however often a fitting loop prints it
                 check_glyphs(doc.context, doc.locate, f"{doc.kind.name} '{doc.model.id}' ({doc.lz.lang})")
                 warnings = long_words(doc.context["aid"], doc.locate)
-            return _Warned(print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins), warnings)
-        own = doc.kind.render_pdf(doc.model, doc.context["aid"], doc.lz, doc.context, doc.edition, printer)
+            printed = print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins, press)
+            return _Warned(printed, warnings)
+        return printer
+
+
+class Press:
+    """The PDF for a print shop (`--profile press`, or `print: {profile: press}` in aids.yaml): PDF/X-4 in
+    CMYK with the FOGRA39 output intent, bleed, crop marks outside it (or none), one card face a page."""
+    name = "press"
+
+    def render(self, doc: Document) -> dict[str, Rendered]:
+        settings = doc.game.printing
+        printer = Pdf.printer(doc, settings)
+        own = doc.kind.render_press(doc.model, doc.context["aid"], doc.lz, doc.context, doc.edition, printer,
+                                    settings)
         if own is not None:
             return own
-        return {".pdf": printer(doc.html, doc.kind.page_size(doc.model), doc.kind.margins(doc.model)).rendered()}
+        made = doc.kind.render_pdf(doc.model, doc.context["aid"], doc.lz, doc.context, doc.edition, printer)
+        if made is not None:
+            return {"-press.pdf": made[".pdf"]}
+        return {"-press.pdf": printer(doc.html, doc.kind.page_size(doc.model),
+                                      doc.kind.margins(doc.model)).rendered()}
 
 
 class _Warned:
@@ -100,8 +126,8 @@ class _Warned:
 
 @functools.lru_cache(maxsize=1)
 def registry() -> dict[str, Format]:
-    """Every output format by name, in the order they are built: html, pdf, then those of other packages."""
-    found: dict[str, Format] = {f.name: f for f in (Html(), Pdf())}
+    """Every output format by name, in the order they are built: html, pdf, press, then other packages'."""
+    found: dict[str, Format] = {f.name: f for f in (Html(), Pdf(), Press())}
     for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
         loaded = point.load()
         found.setdefault(point.name, loaded() if isinstance(loaded, type) else loaded)

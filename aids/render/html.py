@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 from ..localize.localizer import DraftText, Localizer
 from ..localize.rich import Link, Rich, Span
 from ..localize.typography import NBSP, typeset, typeset_rich
+from . import colours
 
 
 @functools.cache
@@ -27,10 +28,17 @@ def environment(folders: tuple[str, ...] = ()) -> jinja2.Environment:
         finalize=finalize,
     )
     env.filters["css_string"] = lambda text: Markup(css_string(str(text)))
+    env.globals.update(colour_functions(press=False))  # a page on screen; print.css passes the press's
     env.filters["css_content"] = css_content
     # a text in an attribute: never the <mark> a draft puts around untranslated text in the page
     env.filters["plain"] = lambda value: str.__str__(value) if isinstance(value, str) else value
     return env
+
+
+def colour_functions(press: bool) -> dict[str, Any]:
+    """colour("ink") and colour_variables() for a stylesheet: CSS of the palette, never typeset."""
+    return {"colour": lambda name: Markup(colours.css(name, press)),
+            "colour_variables": lambda important=False: Markup(colours.css_variables(press, important))}
 
 
 @jinja2.pass_context

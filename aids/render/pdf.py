@@ -14,11 +14,11 @@ from urllib.parse import unquote, urlparse
 from ..errors import AidsError, Position, Problem
 from ..localize.rich import Rich
 from ..localize.typography import typeset
-from .html import render_template
+from .html import colour_functions, render_template
 from .rendered import Rendered
 
 if TYPE_CHECKING:
-    from ..config import Game
+    from ..config import Game, Print
     from ..kind import Margins
     from ..localize.localizer import Localizer
 
@@ -110,8 +110,9 @@ def source_date(epoch: int):
 class Layout:
     """WeasyPrint's document laid out; the PDF written once, on the first call of `rendered()`."""
 
-    def __init__(self, document: Any, warnings: list[str], epoch: int, tagged: bool):
+    def __init__(self, document: Any, warnings: list[str], epoch: int, tagged: bool, press: Print | None = None):
         self.document, self.warnings, self.epoch, self.tagged = document, warnings, epoch, tagged
+        self.press = press  # written as PDF/X-4 and finished for a print shop (render/pdfx.py)
         self._rendered: Rendered | None = None
 
     @property
@@ -121,13 +122,18 @@ class Layout:
     def rendered(self) -> Rendered:
         if self._rendered is None:
             with collected_warnings() as warnings, source_date(self.epoch):
-                data = self.document.write_pdf(pdf_tags=self.tagged)
+                data = self.document.write_pdf(pdf_tags=self.tagged, pdf_variant="pdf/x-4" if self.press else None)
+            if self.press:
+                from . import pdfx
+                data = pdfx.finish(data, self.press, self.epoch)
             self._rendered = Rendered(data, self.pages, [*self.warnings, *warnings])
         return self._rendered
 
 
-def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool = True) -> Layout:
-    """Lay out `html` in pages with the extra print stylesheet `css`, reading only below `allowed`."""
+def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool = True,
+            press: Print | None = None) -> Layout:
+    """Lay out `html` in pages with the extra print stylesheet `css`, reading only below `allowed` (and the
+    package's fonts)."""
     wp = weasyprint()
     fetcher = make_fetcher([fonts_dir(), *allowed])
     with collected_warnings() as warnings, source_date(epoch):
@@ -142,7 +148,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
             for element in split:
                 element.set("style", f"{element.get('style') or ''}; hyphens: manual")
             document = page.render(stylesheets=[stylesheet], font_config=fonts)
-    return Layout(document, warnings, epoch, tagged)
+    return Layout(document, warnings, epoch, tagged, press)
 
 
 MAX_RELAYOUTS = 3  # a paragraph set again may move another word to a page's end; rarely more than once
@@ -223,7 +229,8 @@ def long_words(localized: dict[str, Any], locate: Callable[[str], Position]) -> 
     return list(found.values())
 
 
-def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: Margins = None) -> str:
+def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: Margins = None,
+              press: Print | None = None) -> str:
     """The PDF's own stylesheet (print.css): package fonts, page size and margins, footer with the version."""
     version = lz.pgettext("colophon", "Version %(version)s") % {"version": game_ctx["version"]}
     return render_template("print.css", lz, {
@@ -231,12 +238,15 @@ def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: 
         "page_size": page_size,
         "margins": margins if isinstance(margins, str) else "14mm 14mm 16mm 14mm",
         "facing": margins if isinstance(margins, tuple) else None,
+        "press": {"bleed": press.bleed} if press else None,
+        **colour_functions(press is not None),
         "footer": typeset(" · ".join([game_ctx["title"], version, *filter(None, [game_ctx.get("draft")])]), lz.lang),
     })
 
 
 def print_pdf(game: Game, lz: Localizer, game_ctx: dict[str, Any], html: str, page_size: str,
-              margins: Margins = None) -> Layout:
-    """`html` through WeasyPrint with print.css, reading nothing outside the game's folder."""
-    css = print_css(lz, game_ctx, page_size, margins)
-    return lay_out(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch())
+              margins: Margins = None, press: Print | None = None) -> Layout:
+    """`html` through WeasyPrint with print.css, reading nothing outside the game's folder; for the press
+    profile `press`, in CMYK with its bleed, written as PDF/X-4."""
+    css = print_css(lz, game_ctx, page_size, margins, press)
+    return lay_out(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch(), press=press)

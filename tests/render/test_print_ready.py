@@ -5,8 +5,12 @@ import re
 import pytest
 from babel.dates import get_month_names
 from pypdf import PdfReader
+from pypdf.generic import ContentStream
 
+from aids.config import Print
 from aids.localize.typography import RULES
+
+from ..helpers import pdf_fonts
 
 NBSP = "\u00a0"
 
@@ -195,3 +199,122 @@ def test_the_booklet_has_two_columns_and_facing_margins_with_a_binding_margin(sa
             inner = 19 if number % 2 else 14  # a right-hand (odd) page has its binding margin on the left
             assert abs(left - inner) < 1.5, (lang, number, left)
             assert any(x > width / 2 + 2 * mm for x in xs) and any(x < width / 2 - 40 * mm for x in xs)
+
+
+# --- the press profile: PDF/X-4 in CMYK, bleed and marks outside it ------------------------------
+
+@pytest.fixture(scope="module")
+def press(sample, tmp_path_factory):
+    """The card and the booklet built for the press (pl, ru), beside the samples' own build."""
+    import shutil
+
+    from aids import builder
+    from aids.config import read_project
+    from aids.pipeline import Options
+    root = tmp_path_factory.mktemp("press")
+    for name in ("games", "i18n", "aids.yaml"):
+        source = sample[0].root / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, root / name)
+    project = read_project(root)
+    summary = builder.build(project, Options(games=["lwow-1920", "gcacw"], langs=["pl", "ru"], formats=["press"]))
+    assert not summary.failed
+    return project, sorted(project.output.rglob("*-press.pdf"))
+
+
+MM = 72 / 25.4
+
+
+def test_press_pdfs_declare_pdf_x_with_an_output_intent(press):
+    _, paths = press
+    assert sorted({p.name for p in paths}) == ["referee-card-press.pdf", "sequence-of-play-press.pdf",
+                                               "system-rules-press.pdf"] and len(paths) == 6
+    for path in paths:
+        reader = PdfReader(path)
+        assert path.read_bytes().startswith(b"%PDF-1.6")
+        assert reader.metadata["/GTS_PDFXVersion"] == "PDF/X-4"
+        xmp = reader.trailer["/Root"]["/Metadata"].get_object().get_data().decode()
+        assert "<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>" in xmp
+        intents = reader.trailer["/Root"]["/OutputIntents"]
+        intent = intents[0].get_object()
+        assert intent["/S"] == "/GTS_PDFX" and intent["/DestOutputProfile"].get_object()["/N"] == 4
+        assert intent["/DestOutputProfile"].get_object().get_data()[36:40] == b"acsp"  # an ICC profile
+        fonts = pdf_fonts(path)
+        prefixes = [name.split("+")[0] for name in fonts]
+        assert all(fonts.values()) and len(set(prefixes)) == len(prefixes), fonts  # embedded, distinct subsets
+
+
+def test_press_pages_have_trim_and_bleed_and_marks_outside_the_bleed(press):
+    _, paths = press
+    for path in paths:
+        reader = PdfReader(path)
+        for page in reader.pages:
+            trim = [float(v) for v in page.trimbox]
+            bleed = [float(v) for v in page.bleedbox]
+            media = [float(v) for v in page.mediabox]
+            assert "/TrimBox" in page and "/BleedBox" in page and "/ArtBox" not in page
+            assert [round((t - b) / MM, 2) for t, b in zip(trim[:2], bleed[:2])] == [3.0, 3.0]
+            assert [round((b - t) / MM, 2) for t, b in zip(trim[2:], bleed[2:])] == [3.0, 3.0]
+            assert media[0] < bleed[0] - 5 * MM and media[3] > bleed[3] + 5 * MM  # the sheet grew for the marks
+            last = page["/Contents"][-1].get_object()  # the marks, after the page's own content
+            marks = [[float(v) for v in operands] for operands, op in ContentStream(last, reader).operations
+                     if op in (b"m", b"l")]
+            outside = [(x, y) for x, y in marks if not (bleed[0] <= x <= bleed[2] and bleed[1] <= y <= bleed[3])]
+            assert len(outside) >= 16  # 8 marks, both ends outside the bleed
+            assert all(media[0] <= x <= media[2] and media[1] <= y <= media[3] for x, y in outside)
+            marks_in_bleed = [(x, y) for x, y in marks if (x < trim[0] or x > trim[2] or y < trim[1] or y > trim[3])
+                              and bleed[0] <= x <= bleed[2] and bleed[1] <= y <= bleed[3]]
+            assert not marks_in_bleed
+
+
+def test_press_colours_are_cmyk_and_text_black_only(press):
+    _, paths = press
+    for path in paths:
+        reader = PdfReader(path)
+        for page in reader.pages:
+            fill, space, stack = None, None, []
+            for operands, op in ContentStream(page.get_contents(), reader).operations:
+                assert op not in (b"rg", b"RG", b"g", b"G"), f"{path.name}: an RGB or grey colour ({op})"
+                if op == b"q":
+                    stack.append((fill, space))
+                elif op == b"Q" and stack:
+                    fill, space = stack.pop()
+                elif op == b"cs":
+                    space = str(operands[0])
+                elif op == b"k" or (op in (b"sc", b"scn") and space == "/DeviceCMYK"):
+                    fill = tuple(round(float(v), 3) for v in operands)
+                elif op in (b"Tj", b"TJ"):
+                    assert fill is not None and fill[:3] == (0, 0, 0), f"{path.name}: text in {fill}"
+
+
+def test_press_pdfs_pass_qpdf_and_are_reproducible(press, tmp_path):
+    import shutil
+    import subprocess
+
+    from aids import builder
+    from aids.pipeline import Options
+    project, paths = press
+    if shutil.which("qpdf"):
+        for path in paths:
+            subprocess.run(["qpdf", "--check", str(path)], check=True, capture_output=True)
+    before = {p: p.read_bytes() for p in paths}
+    builder.build(project, Options(games=["lwow-1920"], langs=["pl"], formats=["press"], force=True))
+    assert all(p.read_bytes() == data for p, data in before.items())
+
+
+def test_print_settings_in_aids_yaml_per_game(tmp_path):
+    from aids.config import read_project
+    from aids.errors import AidsError
+
+    from ..helpers import make_project
+    root = make_project(tmp_path, {"aids.yaml": "languages: [pl, en]\nprint:\n  profile: press\n  bleed: 5\n"
+                                                "  games: {demo: {marks: none}}\n"})
+    project = read_project(root)
+    assert project.print_for("other") == Print("press", 5.0, "crop")
+    assert project.read_game("demo").printing == Print("press", 5.0, "none")
+    (root / "aids.yaml").write_text("languages: [pl]\nprint: {profile: offset, bleed: -1, marks: cross}\n")
+    with pytest.raises(AidsError) as info:
+        read_project(root)
+    text = str(info.value)
+    assert "aids.yaml:2:18: unknown print profile 'offset' (expected: home or press)" in text
+    assert "aids.yaml:2:33: bleed '-1' is not a width in mm" in text
+    assert "aids.yaml:2:44: unknown marks 'cross' (expected: crop or none)" in text
