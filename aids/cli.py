@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 FORMATS = ("html", "pdf")  # pipeline.FORMATS, named here so that --help imports nothing of the pipeline
-ALL_FORMATS = (*FORMATS, "press")
+ALL_FORMATS = (*FORMATS, "press", "imposed")
 
 
 class Parser(argparse.ArgumentParser):
@@ -44,6 +44,8 @@ def make_parser() -> Parser:
     build.add_argument("--format", action="append", choices=ALL_FORMATS, help="only this format (repeatable)")
     build.add_argument("--profile", choices=["home", "press"], default="home",
                        help="press: also PDFs for a print shop (<aid>-press.pdf: PDF/X-4, CMYK, bleed, marks)")
+    build.add_argument("--impose", action="store_true",
+                       help="also each booklet imposed for saddle stitching (<booklet>-imposed.pdf, 2-up)")
     build.add_argument("--edition", action="append", metavar="E", help="only this edition (repeatable)")
     build.add_argument("--strict", action="store_true", help="fail when a string falls back to the source language")
     build.add_argument("--jobs", "-j", type=positive, metavar="N", help="worker processes (default: one a core)")
@@ -149,7 +151,8 @@ def run(args) -> int:
         print("\n".join(f"wrote {p}" for p in written) or "no catalogs")
     elif args.command == "build":
         from . import builder, pipeline
-        formats = [*(args.format or FORMATS), *(["press"] if args.profile == "press" else [])]
+        formats = [*(args.format or FORMATS), *(["press"] if args.profile == "press" else []),
+                   *(["imposed"] if args.impose else [])]
         options = pipeline.Options(games=args.game, langs=args.lang, formats=formats,
                                    editions=args.edition, strict=args.strict, debug=args.debug, jobs=args.jobs,
                                    force=args.force, scheduler=args.scheduler, min_complete=args.min_complete,

@@ -70,6 +70,7 @@ class Kind(Generic[M]):
     embed_template: ClassVar[str | None] = None  # its body alone, for a booklet that embeds it by id
     standalone: ClassVar[bool] = True  # False: a part (a table), built only inside the aids that embed it
     template_folder: ClassVar[Path | None] = None  # where its templates are, if not among the package's own
+    bound: ClassVar[bool] = False  # its pages are bound as a booklet: `--impose` writes it imposed for stitching
 
     def read(self, src: Source, game: Game | None, problems: Problems) -> M | None:
         """The model of a parsed source; every problem is added to `problems` (None when it cannot be built)."""

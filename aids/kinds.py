@@ -126,6 +126,7 @@ class CardKind(Kind[card.Card]):
 class BookletKind(Kind[booklet.Booklet]):
     name = booklet.KIND
     template = "booklet.html"
+    bound = True
 
     def read(self, src: Source, game: Game | None, problems: Problems) -> booklet.Booklet | None:
         return booklet.read(src, game, problems)

@@ -43,7 +43,7 @@ KINDS = [*ITEM_FIELDS, TABLE]
 SECTION_FIELDS = ["id", "kind", "face", "title", "intro", "items", "note", "numbering", "table"]
 CARD_FIELDS = ["kind", "id", "title", "subtitle", "size", "faces", "columns", "font_size", "min_font_size",
                "max_font_size", "face_labels", "margin", "sheet", "sections", "signature"]
-SHEET_FIELDS = ["paper", "gutter", "bleed"]
+SHEET_FIELDS = ["paper", "gutter", "bleed", "back_offset"]
 PLACEHOLDERS = "{num:<number>} or {date:<YYYY-MM-DD>}"
 
 
@@ -77,6 +77,7 @@ class Sheet:
     paper: str
     gutter: float  # mm between cards
     bleed: float  # mm around the trimmed sheet
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm the backs are moved by, for a printer that shifts them
 
 
 @dataclass
@@ -225,8 +226,14 @@ def _read_sheet(src, data, problems) -> Sheet:
     if paper not in PAPERS:
         problems.add(src.at(node, "paper", value=True), f"unknown paper '{paper}'", ", ".join(PAPERS))
         paper = "A4"
+    offset = node.get("back_offset", [0, 0])
+    if not (isinstance(offset, list) and len(offset) == 2
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and -10 <= v <= 10 for v in offset)):
+        problems.add(src.at(node, "back_offset", value=True), f"back_offset {offset} is not two distances in mm",
+                     "[x, y] in mm from -10 to 10, as the duplex test page reads them, e.g. back_offset: [0.5, -1]")
+        offset = [0, 0]
     return Sheet(paper, float(_number(src, node, "gutter", 5, problems, low=0, high=50)),
-                 float(_number(src, node, "bleed", 3, problems, low=0, high=10)))
+                 float(_number(src, node, "bleed", 3, problems, low=0, high=10)), (float(offset[0]), float(offset[1])))
 
 
 def _read_sections(src, data, card_id, faces, problems) -> list[Section]:

@@ -13,7 +13,7 @@ from ..config import Print
 from ..errors import AidsError, Problem
 from ..localize.typography import typeset, typeset_tree
 from ..model.card import MM, PAPERS, Card
-from . import pdfx
+from . import duplex, pdfx
 from .card_fit import READABLE, Fitted, draw_face, fit
 from .card_pdf import BODY, FOOTER, register_fonts
 from .rendered import Rendered
@@ -27,12 +27,18 @@ class SheetLayout:
     positions: list[tuple[float, float]]  # lower-left corners of the cards on the trimmed sheet (fronts)
 
     @property
+    def landscape(self) -> bool:
+        return self.paper[0] > self.paper[1]
+
+    @property
     def media(self) -> tuple[float, float]:
         return self.paper[0] + 2 * self.bleed, self.paper[1] + 2 * self.bleed
 
-    def backs(self) -> list[tuple[float, float]]:
-        """Back positions: mirrored left to right, so that a duplex print puts each back behind its front."""
-        return [(self.paper[0] - x - self.card[0], y) for x, y in self.positions]
+    def backs(self, offset: tuple[float, float] = (0.0, 0.0)) -> list[tuple[float, float]]:
+        """Back positions: mirrored left to right, so that a duplex print puts each back behind its front;
+        moved by `offset` (mm) for a printer that shifts its backs (read off the duplex test page)."""
+        dx, dy = offset[0] * MM, offset[1] * MM
+        return [(self.paper[0] - x - self.card[0] + dx, y + dy) for x, y in self.positions]
 
 
 def sheet_layout(card: Card) -> SheetLayout:
@@ -111,16 +117,15 @@ def render_sheet(card: Card, localized: dict, lz, context: dict, fitted: dict[st
     mw, mh = layout.media
     canv = new_canvas(buffer, (mw, mh), context, lz)
     b = layout.bleed
-    landscape = layout.paper[0] > layout.paper[1]
     # Backs are mirrored left to right: the sheet turns over its vertical axis (short edge when landscape).
-    canv.setViewerPreference("Duplex", "DuplexFlipShortEdge" if landscape else "DuplexFlipLongEdge")
+    canv.setViewerPreference("Duplex", "DuplexFlipShortEdge" if layout.landscape else "DuplexFlipLongEdge")
     cw, ch = layout.card
     for face in localized["faces"]:
         name = f"face-{face['id']}"
         canv.beginForm(name, -b, -b, cw + b, ch + b)
         draw_face(canv, card, localized, face, lz.lang, fitted[face["id"]], footer, bleed=b)
         canv.endForm()
-        positions = layout.positions if face["id"] == card.faces[0] else layout.backs()
+        positions = layout.positions if face["id"] == card.faces[0] else layout.backs(card.sheet.back_offset)
         canv.setTrimBox((b, b, b + layout.paper[0], b + layout.paper[1]))
         canv.setBleedBox((0, 0, mw, mh))
         for x, y in positions:
@@ -175,8 +180,12 @@ def render(card: Card, localized: dict, lz, context: dict) -> dict:
     small = [f"card '{card.id}' ({lz.lang}): face {face} fits only at {f.size:g} pt, below the {READABLE:g} pt "
              "that reads at arm's length: shorten its text, or give the card more room"
              for face, f in fitted.items() if f.size < READABLE]
-    return {
+    made = {
         ".pdf": Rendered(render_card(card, localized, lz, context, fitted, footer), faces, small, notes=[note]),
         "-sheet.pdf": Rendered(render_sheet(card, localized, lz, context, fitted, footer, layout), faces,
                                notes=[f"sheet {card.sheet.paper}, {len(layout.positions)} up"]),
     }
+    if len(card.faces) == 2:  # a two-sided card: a test page to align the backs of a duplex printer
+        made["-duplex-test.pdf"] = Rendered(duplex.test_page(lz, context, layout), 2,
+                                            notes=[f"duplex test page, backs moved by {card.sheet.back_offset} mm"])
+    return made

@@ -12,6 +12,7 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import Position
+from . import impose
 from .html import render_template
 from .pdf import check_glyphs, long_words, print_pdf
 from .rendered import Printed, Rendered
@@ -40,6 +41,15 @@ class Document:
         folder = self.kind.template_folder
         return render_template(self.kind.template, self.lz, self.context, (str(folder),) if folder else ())
 
+
+    @functools.cached_property
+    def pdf(self) -> dict[str, Rendered]:
+        """Its home PDF(s), printed once however many formats use them (an imposed booklet, say)."""
+        printer = Pdf.printer(self)
+        own = self.kind.render_pdf(self.model, self.context["aid"], self.lz, self.context, self.edition, printer)
+        if own is not None:
+            return own
+        return {".pdf": printer(self.html, self.kind.page_size(self.model), self.kind.margins(self.model)).rendered()}
 
     def locate(self, fragment: str) -> Position:
         """The source position of the text of this aid that shows `fragment` in this language (its own
@@ -70,11 +80,7 @@ class Pdf:
     name = "pdf"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
-        printer = self.printer(doc)
-        own = doc.kind.render_pdf(doc.model, doc.context["aid"], doc.lz, doc.context, doc.edition, printer)
-        if own is not None:
-            return own
-        return {".pdf": printer(doc.html, doc.kind.page_size(doc.model), doc.kind.margins(doc.model)).rendered()}
+        return doc.pdf
 
     @staticmethod
     def printer(doc: Document, press: Print | None = None) -> Printer:
@@ -109,6 +115,18 @@ class Press:
                                       doc.kind.margins(doc.model)).rendered()}
 
 
+class Imposed:
+    """A bound aid (a rule booklet) imposed for saddle stitching (`aids build --impose`): its home PDF padded
+    to a multiple of four pages, two a side, in the order that reads right when folded (render/impose.py)."""
+    name = "imposed"
+
+    def render(self, doc: Document) -> dict[str, Rendered]:
+        if not doc.kind.bound:
+            return {}
+        data, sides = impose.saddle_stitch(doc.pdf[".pdf"].data)
+        return {"-imposed.pdf": Rendered(data, sides, notes=[f"imposed: {sides // 2} sheets, saddle-stitched"])}
+
+
 class _Warned:
     """A printed document with the warnings of its text (long words) added to the renderer's."""
 
@@ -126,8 +144,9 @@ class _Warned:
 
 @functools.lru_cache(maxsize=1)
 def registry() -> dict[str, Format]:
-    """Every output format by name, in the order they are built: html, pdf, press, then other packages'."""
-    found: dict[str, Format] = {f.name: f for f in (Html(), Pdf(), Press())}
+    """Every output format by name, in the order they are built: html, pdf, press, imposed, then other
+    packages'."""
+    found: dict[str, Format] = {f.name: f for f in (Html(), Pdf(), Press(), Imposed())}
     for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
         loaded = point.load()
         found.setdefault(point.name, loaded() if isinstance(loaded, type) else loaded)

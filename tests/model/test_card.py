@@ -257,7 +257,7 @@ def test_failing_card_writes_nothing_and_keeps_previous_outputs(tmp_path, capsys
     assert main(["--project", str(root), "build", "--lang", "pl"]) == 0
     assert "type front 11.25 pt, back 11.25 pt" in capsys.readouterr().out
     before = built_files(root / "build")
-    assert len(before) == 3
+    assert len(before) == 4  # html, card, sheet, duplex test page
     (root / "games/demo/card.yaml").write_text(DEMO_CARD.replace("text: Dowolny tekst.", f"text: {long_text(200)}"),
                                                encoding="utf-8")
     assert main(["--project", str(root), "build", "--lang", "pl"]) == 1
@@ -356,3 +356,12 @@ def test_bad_card_exits_non_zero_and_writes_nothing(tmp_path):
     root = project_with(tmp_path, DEMO_CARD.replace("kind: legend", "kind: legends"))
     assert main(["--project", str(root), "build"]) == 1
     assert not (root / "build").exists() or not any((root / "build").rglob("*.pdf"))
+
+
+def test_back_offset_is_two_distances_in_mm(tmp_path):
+    source = DEMO_CARD.replace("sheet: {paper: A4, gutter: 4}", "sheet: {paper: A4, gutter: 4, back_offset: [20, x]}")
+    with pytest.raises(AidsError) as info:
+        render(project_with(tmp_path, source))
+    assert "games/demo/card.yaml:8:44: back_offset [20, 'x'] is not two distances in mm" in str(info.value)
+    fine = render(project_with(tmp_path, DEMO_CARD.replace("gutter: 4}", "gutter: 4, back_offset: [0.5, -1]}")))
+    assert fine["-duplex-test.pdf"].notes == ["duplex test page, backs moved by (0.5, -1.0) mm"]

@@ -26,16 +26,16 @@ def box_mm(page, name):
     return [round(float(v) / MM, 1) for v in page[name]]
 
 
-def test_three_files_a_language_no_warning_all_translated(sample):
+def test_four_files_a_language_no_warning_all_translated(sample):
     project, summary = sample
     built = [b for b in summary.built if b.game == GAME]
     assert sorted(f for b in built for f in b.files) == sorted(
-        f"build/{GAME}/{lang}/referee-card{suffix}" for lang in LANGS for suffix in (".html", ".pdf", "-sheet.pdf"))
+        f"build/{GAME}/{lang}/referee-card{suffix}" for lang in LANGS for suffix in (".html", ".pdf", "-sheet.pdf", "-duplex-test.pdf"))
     assert [w for b in built for w in b.warnings] == []
     assert not any(game == GAME for game, _ in summary.fallbacks)
     for b in built:  # the type size each face was fitted at is reported
         assert re.fullmatch(r"type front [\d.]+ pt, back [\d.]+ pt \(from 6 to 10 pt\)", b.notes[0])
-        assert b.notes[1] == "sheet A4, 2 up"
+        assert b.notes[1:] == ["sheet A4, 2 up", "duplex test page, backs moved by (0.0, 0.0) mm"]
 
 
 @pytest.mark.parametrize("lang", LANGS)

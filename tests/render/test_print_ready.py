@@ -64,6 +64,10 @@ def test_references_dates_and_numbers_do_not_break(sample, lang):
             found = re.findall(f".{{0,20}}(?:{pattern}).{{0,10}}", text)
             assert not found, f"{path.relative_to(project.output)}: a {what} may break: {found[:3]}"
     assert sum(t.count(NBSP) for t in texts.values()) > 300
+    # a card drawn by ReportLab keeps no NBSP in its text layer: its date is read off its lines
+    day = {"pl": "11 sierpnia", "en": "11 August", "ru": "11 августа"}[lang]
+    lines = lines_of(project.output / "lwow-1920" / lang / "referee-card.pdf")
+    assert any(day in " ".join(line.split()) for line in lines), day
 
 
 def test_quotes_dashes_and_apostrophes_are_the_languages(sample):
@@ -216,7 +220,8 @@ def press(sample, tmp_path_factory):
         source = sample[0].root / name
         (shutil.copytree if source.is_dir() else shutil.copy)(source, root / name)
     project = read_project(root)
-    summary = builder.build(project, Options(games=["lwow-1920", "gcacw"], langs=["pl", "ru"], formats=["press"]))
+    summary = builder.build(project, Options(games=["lwow-1920", "gcacw"], langs=["pl", "ru"],
+                                             formats=["press", "imposed"]))
     assert not summary.failed
     return project, sorted(project.output.rglob("*-press.pdf"))
 
@@ -318,3 +323,43 @@ def test_print_settings_in_aids_yaml_per_game(tmp_path):
     assert "aids.yaml:2:18: unknown print profile 'offset' (expected: home or press)" in text
     assert "aids.yaml:2:33: bleed '-1' is not a width in mm" in text
     assert "aids.yaml:2:44: unknown marks 'cross' (expected: crop or none)" in text
+
+
+# --- duplex and imposition -------------------------------------------------------------------
+
+def test_the_imposed_booklet_reads_in_order_when_folded(sample, press):
+    project, _ = press
+    for lang, word in (("pl", "Strona"), ("ru", "Страница")):
+        booklet = PdfReader(sample[0].output / "gcacw" / lang / "system-rules.pdf")
+        imposed = PdfReader(project.output / "gcacw" / lang / "system-rules-imposed.pdf")
+        pages = len(booklet.pages)
+        assert len(imposed.pages) == 2 * -(-pages // 4)  # padded to a multiple of four, two a side
+        width = float(booklet.pages[0].mediabox.width)
+        assert float(imposed.pages[0].mediabox.width) == pytest.approx(2 * width)
+        n = len(imposed.pages) * 2
+        for s, side in enumerate(imposed.pages):
+            sheet, back = divmod(s, 2)
+            expected = (2 * sheet + 2, n - 2 * sheet - 1) if back else (n - 2 * sheet, 2 * sheet + 1)
+            found = {}
+            for x, _, _, _, text in runs_of(side):
+                m = re.search(rf"{word}\s(\d+)", text.replace(NBSP, " "))
+                if m:
+                    found["left" if x < width else "right"] = int(m.group(1))
+            for half, number in zip(("left", "right"), expected):
+                if number == 1 or number > pages:
+                    assert half not in found  # the title page has no footer; a blank has nothing
+                else:
+                    assert found.get(half) == number, (lang, s, found, expected)
+
+
+def test_the_duplex_test_page_and_back_offset(sample, tmp_path):
+    from aids.render.card_sheet import SheetLayout
+    project, _ = sample
+    reader = PdfReader(project.output / "lwow-1920" / "pl" / "referee-card-duplex-test.pdf")
+    assert len(reader.pages) == 2 and "Test druku dwustronnego" in reader.pages[0].extract_text()
+    assert "back_offset" in reader.pages[0].extract_text()
+    labels = reader.pages[1].extract_text().split()
+    assert {"−4", "−2", "0", "+2", "+4", "x", "y"} <= set(labels)
+    layout = SheetLayout((595.0, 842.0), 8.5, (100.0, 200.0), [(10.0, 20.0)])
+    assert layout.backs() == [(485.0, 20.0)]
+    assert layout.backs((1.5, -1)) == [pytest.approx((485 + 1.5 * MM, 20 - MM))]
