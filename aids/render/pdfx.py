@@ -131,7 +131,7 @@ def _distinct_subsets(writer: PdfWriter) -> None:
             font = font.get_object()
             for each in [font, *(d.get_object() for d in font.get("/DescendantFonts") or [])]:
                 name = str(each.get("/BaseFont", ""))
-                if len(name) > 8 and name[7] == "+" and name[1:7].isupper():
+                if len(name) > 8 and name[7] == "+" and name[1:7].isupper() and name not in renamed.values():
                     descriptor = each.get("/FontDescriptor")
                     glyphs = descriptor.get_object().get("/FontFile2") if descriptor else None
                     key = name + (hashlib.sha1(glyphs.get_object().get_data()).hexdigest() if glyphs else "")
@@ -141,8 +141,6 @@ def _distinct_subsets(writer: PdfWriter) -> None:
                     each[NameObject("/BaseFont")] = NameObject(renamed[name])
                     if descriptor:
                         descriptor.get_object()[NameObject("/FontName")] = NameObject(renamed[name])
-            if font is not None and str(font.get("/BaseFont", "")) in renamed:
-                font[NameObject("/BaseFont")] = NameObject(renamed[str(font["/BaseFont"])])
 
 
 def _identify(writer: PdfWriter, title: str, epoch: int) -> None:
