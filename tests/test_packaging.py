@@ -1,4 +1,5 @@
 """The installed package, not the source tree: templates, fonts and UI catalogs come from the wheel."""
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -9,13 +10,18 @@ from .helpers import REPO, make_project
 
 
 def test_wheel_install_builds_a_project_elsewhere(tmp_path):
+    # built from a copy: setuptools leaves build/lib and build/bdist.* where it builds, and the
+    # repository's build/ is the output folder
+    source = tmp_path / "source"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__"))
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(REPO)],
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)],
                    check=True, capture_output=True)
     wheel = next(wheels.glob("aids-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert {"aids/templates/sequence.html", "aids/templates/print.css", "aids/fonts/DejaVuSans.ttf",
-            "aids/fonts/LICENSE-DejaVu.txt", "aids/i18n/ru/LC_MESSAGES/aids.po"} <= set(names)
+            "aids/fonts/LICENSE-DejaVu.txt", "aids/i18n/ru/LC_MESSAGES/aids.po", "aids/colour/FOGRA39L-aids.icc",
+            "aids/colour/LICENSE-FOGRA39L-aids.txt"} <= set(names)
     assert not any("ostroleka" in n for n in names), "game catalogs are the project's, not the package's"
 
     # A fresh environment: the wheel unpacked into its site-packages (a pure wheel installs so),
