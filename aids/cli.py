@@ -165,6 +165,10 @@ def run(args) -> int:
             print(message, file=sys.stderr)
         if summary.failed:
             return EXIT_ERROR
+        if not summary.built and not summary.unchanged and not args.shard:  # nothing written or up to date
+            print("nothing was built: " + ("; ".join(summary.skipped) or "no aid matched the options"),
+                  file=sys.stderr)
+            return EXIT_ERROR
     return 0
 
 

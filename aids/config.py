@@ -298,6 +298,10 @@ def read_game(project: Project, folder: Path) -> Game:
     if data["id"] != folder.name:
         problems.add(src.at(data, "id", value=True),
                      f"game id '{data['id']}' differs from its folder name", f"id: {folder.name}")
+    if isinstance(data["version"], float):  # 1.10 unquoted is the number 1.1
+        problems.add(src.at(data, "version", value=True), f"version {data['version']} is read as a number "
+                     "(unquoted, 1.10 would print as 1.1)", 'the version in quotes, as it is to be printed, e.g. '
+                     'version: "1.10"')
     for key in ("title", "version", "author"):
         value = data.get(key)
         if isinstance(value, str) and (len(value) > MAX_LINE or "\n" in value.strip()):

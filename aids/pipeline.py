@@ -158,6 +158,10 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
         raise AidsError([Problem(p.where, f"{p.message} (--strict)", p.expected) for p in summary.catalog_problems])
     editions = list(dict.fromkeys(options.editions)) if options.editions else None
     games = []
+    if not project.game_ids():
+        raise AidsError(Problem(Position(project.show(project.games_dir)), "no games to build: no folder here holds "
+                                "a game.yaml", f"a folder per game, e.g. {project.show(project.games_dir)}/my-game/"
+                                "game.yaml listing its aids"))
     for name in select_game_ids(project, options.games):
         try:
             games.append(project.read_game(name))
@@ -181,6 +185,9 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
                                for e in errors)
         if not aids and not errors:
             summary.skipped.append(f"{game.id}: no aids declared")
+        elif aids and not any(aid.kind.standalone for aid in aids):
+            summary.skipped.append(f"{game.id}: no aid to build on its own (a table is printed inside the "
+                                   "playsheet, card or booklet that embeds it: add one to game.yaml)")
         # parts (tables) are built inside the aids that embed them
         press = game.printing.profile == "press" and "pdf" in plan.formats and "press" not in plan.formats
         formats = (*plan.formats, "press") if press else tuple(plan.formats)

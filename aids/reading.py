@@ -16,6 +16,9 @@ _ID_LINE = re.compile(r"^id:[ \t]*['\"]?([a-z0-9][a-z0-9-]*)['\"]?[ \t]*(?:#.*)?
 
 def read_aid(project: Project, game: Game, path: Path) -> Aid:
     src = read_yaml(path, project.show(path))
+    if src.data is None or src.data == {}:
+        raise AidsError(Problem(Position(src.shown, 1, 1), "the source is empty",
+                                f"kind: one of {', '.join(sorted(registry()))}, then the fields of that kind"))
     problems = Problems()
     kind_name = src.data.get("kind") if hasattr(src.data, "get") else None
     kind = registry().get(str(kind_name))

@@ -229,3 +229,25 @@ def test_a_word_too_long_for_any_column_is_reported(demo, capsys):
     assert main(["--project", str(demo), "build", "--lang", "pl", "--format", "pdf"]) == 0
     out = capsys.readouterr().out
     assert "warning: games/demo/sequence.yaml:15:15: a word of 30000 letters cannot fit a column: “aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…”" in out
+
+
+@pytest.mark.parametrize("files, message", [
+    ({"games/demo/game.yaml": None}, "games: no games to build: no folder here holds a game.yaml"),
+    ({"games/demo/game.yaml": "id: demo\ntitle: T\nversion: 1.10\nsource_language: pl\naids: [sequence.yaml]\n"},
+     "games/demo/game.yaml:3:10: version 1.1 is read as a number (unquoted, 1.10 would print as 1.1)"),
+    ({"games/demo/sequence.yaml": ""}, "games/demo/sequence.yaml:1:1: the source is empty (expected: kind: one of"),
+    ({"games/demo/sequence.yaml": "kind: table\nid: t\ntitle: T\ntype: number\ncolumns:\n  - {id: a, key: 1}\n"
+                                  "rows:\n  - {key: 1, cells: [2]}\n"},
+     "nothing was built: demo: no aid to build on its own (a table is printed inside the playsheet"),
+    ({"games/demo/sequence.yaml": "kind: table\nid: t\ntitle: T\ncolumns:\n   - {id: a, key: 1}\n  - {id: b}\n"},
+     "games/demo/sequence.yaml:6:3: malformed YAML: expected <block end>, but found '<block sequence start>': "
+     "this line is indented unlike the lines around it"),
+])
+def test_a_build_that_would_do_nothing_says_why_and_fails(demo, capsys, files, message):
+    for name, text in files.items():
+        if text is None:
+            (demo / name).unlink()
+        else:
+            (demo / name).write_text(text, encoding="utf-8")
+    assert main(["--project", str(demo), "build", "--format", "html"]) == 1
+    assert message in capsys.readouterr().err

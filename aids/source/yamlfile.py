@@ -108,6 +108,33 @@ def _flow_depth(text: str, shown: str) -> None:
             depth -= 1
 
 
+INDENTATION = ("expected <block end>", "did not find expected key", "mapping values are not allowed here",
+               "did not find expected '-' indicator")
+
+
+def _indent_hint(text: str, line: int) -> str:
+    """The indentations the open blocks above line (0-based) allow: the nearest deeper and shallower one."""
+    lines = text.splitlines()
+    if line >= len(lines):
+        return "the same number of spaces as the lines it belongs with"
+    here = len(lines[line]) - len(lines[line].lstrip(" "))
+    levels: list[tuple[int, int]] = []  # (indent, 1-based line), innermost first
+    for number in range(line - 1, -1, -1):
+        content = lines[number].strip()
+        if not content or content.startswith("#"):
+            continue
+        indent = len(lines[number]) - len(lines[number].lstrip(" "))
+        item = re.match(r"-[ ]+(?=\S)", content)  # "- id: x": the item's mapping starts after the dash
+        for level in ((indent + item.end(), indent) if item else (indent,)):
+            if not levels or level < levels[-1][0]:
+                levels.append((level, number + 1))
+    choices = [min((lv for lv in levels if lv[0] > here), default=None),
+               max((lv for lv in levels if lv[0] < here), default=None)]
+    said = [f"{n} space{'s' if n != 1 else ''} like line {at}" for n, at in (c for c in choices if c)]
+    return f"{' or '.join(said) or 'as many spaces as its neighbours'}, not {here}; no tabs (text pasted from a web " \
+        "page may bring other indentation)"
+
+
 def load_yaml(text: str, path: Path, shown: str) -> Source:
     _flow_depth(text, shown)
     yaml = YAML(typ="rt")
@@ -119,6 +146,9 @@ def load_yaml(text: str, path: Path, shown: str) -> Source:
         mark = exc.context_mark if quoted else exc.problem_mark or exc.context_mark
         where = Position(shown, mark.line + 1, mark.column + 1) if mark else Position(shown)
         problem = "quoted text not closed" if quoted else exc.problem or exc.context or "malformed YAML"
+        if any(sign in problem for sign in INDENTATION):  # what a line indented unlike its neighbours gives
+            raise AidsError(Problem(where, f"malformed YAML: {problem}: this line is indented unlike the lines "
+                                    "around it", _indent_hint(text, where.line - 1 if where.line else 0))) from None
         raise AidsError(Problem(where, f"malformed YAML: {problem}", "valid YAML")) from None
     except YAMLError as exc:
         raise AidsError(Problem(Position(shown), f"malformed YAML: {exc}", "valid YAML")) from None

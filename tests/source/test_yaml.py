@@ -24,7 +24,8 @@ def test_malformed_yaml_reports_line_and_column(tmp_path):
     with pytest.raises(AidsError) as info:
         read_yaml(path, "bad.yaml")
     assert str(info.value).startswith("bad.yaml:4:")
-    assert "malformed YAML" in str(info.value) and "(expected: valid YAML)" in str(info.value)
+    assert "malformed YAML" in str(info.value) and "this line is indented unlike the lines around it" in str(info.value)
+    assert "(expected: 4 spaces like line 3 or 2 spaces like line 3, not 3;" in str(info.value)
 
 
 def test_project_config_unknown_key_and_language(tmp_path):
