@@ -72,7 +72,27 @@ def make_parser() -> Parser:
     games(serve)
     serve.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
     serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0: any free one)")
+    schema = sub.add_parser("schema", help="the JSON Schema of aids.yaml, game.yaml or a kind of aid, for editors",
+                            description="Prints one schema; --write puts every schema in the project's schemas/ "
+                                        "folder, which the first line of a source names for VS Code and others.")
+    schema.add_argument("name", nargs="?", help="project, game or a kind (sequence, table, playsheet, card, ...)")
+    schema.add_argument("--write", action="store_true", help="write every schema into <project>/schemas/")
     return parser
+
+
+def schema_command(args) -> int:
+    from . import schemas
+    if args.write:
+        from .config import find_root
+        root = args.project.resolve() if args.project else find_root(Path.cwd())
+        print("\n".join(f"wrote {p}" for p in schemas.write_schemas(root)))
+        return 0
+    if args.name not in schemas.names():
+        print(f"aids: error: unknown schema '{args.name or ''}' (expected: one of {', '.join(schemas.names())})",
+              file=sys.stderr)
+        return EXIT_USAGE
+    print(schemas.dumps(args.name), end="")
+    return 0
 
 
 def positive(text: str) -> int:
@@ -128,6 +148,8 @@ def layout_tool() -> str | None:
 def run(args) -> int:
     from . import translations
     from .config import find_root, read_project
+    if args.command == "schema":
+        return schema_command(args)
     root = args.project.resolve() if args.project else find_root(Path.cwd())
     if args.command in ("stats", "check"):
         from . import translators

@@ -10,8 +10,9 @@ from typing import Any
 from babel import Locale, UnknownLocaleError
 
 from .errors import AidsError, Position, Problem, Problems, display_path
-from .model.quantity import MEASURE_FIELDS, read_measure
+from .model.quantity import MEASURE, read_measure
 from .model.text import Text, forms_at, text_at
+from .source.shape import ID_PATTERN, Field, Shape, choice, date, flag, ident, list_of, num, string, text
 from .source.yamlfile import Source, check_map, is_text, read_yaml
 
 MAX_LINE = 200  # a game's title, version or author: printed in every footer
@@ -40,7 +41,41 @@ class Print:
     marks: str = "crop"  # crop marks outside the bleed, in a slug that grows the sheet; or "none"
 
 
-PRINT_FIELDS = ["profile", "bleed", "marks"]
+
+# -- the shapes of aids.yaml and game.yaml (aids.source.shape: what check_map accepts and the schemas say) ----
+PRINT_FIELDS = (Field("profile", choice(("home", "press")), doc="press: also PDFs for a print shop (PDF/X-4)"),
+                num("bleed", "mm around the trimmed page", 0, 10),
+                Field("marks", choice(("crop", "none")), doc="crop marks outside the bleed, or none"))
+PRINT_GAME = Shape("print of a game", PRINT_FIELDS)
+PRINT_GAMES = Shape("print: games", keys=PRINT_GAME, key_pattern=ID_PATTERN, doc="settings of one game, by its id")
+PRINT = Shape("print", (*PRINT_FIELDS, Field("games", PRINT_GAMES)), doc="how the PDFs go to print")
+DATE_STYLE = Shape("date_style", keys=string("a CLDR locale of the language, e.g. en-GB or en-US"),
+                   doc="the locale whose dates a language prints: {en: en-US}")
+PUBLISH = Shape("publish", (num("min_complete", "the share of an aid's words translated below which it is not "
+                                "built, in %", 0, 100),))
+PROJECT = Shape(PROJECT_FILE, (
+    Field("languages", list_of(string(), min_items=1, unique=True), True, "the languages to publish: [pl, en, ru]"),
+    Field("output", string("the output folder (default build)")),
+    Field("games", string("the folder of the games, one folder each (default games)")),
+    Field("catalogs", string("the folder of the catalogs (default i18n)")),
+    Field("ui_domain", flag("only for the aids source tree: keep the package's own catalog too")),
+    Field("publish", PUBLISH),
+    Field("site_url", string("the address the web site is published at", pattern=r"^https?://[^\s\"<>]+$")),
+    Field("date_style", DATE_STYLE),
+    Field("print", PRINT),
+), doc="An aids project: what to publish and where to write it.")
+EDITION = Shape("edition", (Field("id", string(), True), *MEASURE), doc="one printing of the game's aids")
+GLOSSARY_TERM = Shape("glossary term", (Field("id", ident(), True), Field("term", text(), True),
+                                        Field("forms", list_of(string()), doc="other forms of it in the source")))
+LINE = {"type": ["string", "integer"], "minLength": 1, "maxLength": MAX_LINE}  # printed on every page
+GAME = Shape(GAME_FILE, (
+    Field("id", ident("the name of the game's folder"), True), Field("title", LINE, True),
+    Field("version", LINE, True, 'the version as it is printed, in quotes: "1.10"'),
+    Field("source_language", string(), True, "the language its sources are written in"),
+    Field("aids", list_of(string()), True, "its aid sources, in this folder"),
+    Field("published", date()), Field("author", LINE), Field("editions", list_of(EDITION)),
+    Field("glossary", list_of(GLOSSARY_TERM), doc="terms every translation is held to"),
+), doc="A game: its title and version, the language of its sources and the aids made of them.")
 
 
 @dataclass
@@ -133,11 +168,7 @@ def read_project(root: Path) -> Project:
                                 f"a project folder holding {PROJECT_FILE}"))
     src = read_yaml(root / PROJECT_FILE, PROJECT_FILE)
     data, problems = src.data, Problems()
-    if not check_map(src, data, problems, required=["languages"],
-                     optional=["output", "games", "catalogs", "ui_domain", "publish", "site_url", "date_style",
-                               "print"],
-                     what=PROJECT_FILE,
-                     where=Position(PROJECT_FILE, 1, 1)):
+    if not check_map(src, data, problems, PROJECT, where=Position(PROJECT_FILE, 1, 1)):
         problems.raise_if_any()
     languages = data["languages"]
     if not isinstance(languages, list) or not languages:
@@ -181,17 +212,17 @@ def read_project(root: Path) -> Project:
 def _printing(src: Source, data: Any, problems: Problems) -> tuple[Print, dict[str, Print]]:
     """`print: {profile: press, bleed: 3, marks: crop, games: {lwow-1920: {marks: none}}}`."""
     node = data.get("print")
-    if node is None or not check_map(src, node, problems, optional=[*PRINT_FIELDS, "games"], what="print",
-                                     where=src.at(data, "print", value=True)):
+    if node is None or not check_map(src, node, problems, PRINT, where=src.at(data, "print", value=True)):
         return Print(), {}
     every = _print_of(src, node, Print(), problems)
-    games = node.get("games") or {}
-    if not check_map(src, games, problems, optional=list(games) if isinstance(games, dict) else [],
-                     what="print: games", where=src.at(node, "games", value=True)):
+    games = node.get("games")
+    if games is None:
+        return every, {}
+    if not check_map(src, games, problems, PRINT_GAMES, where=src.at(node, "games", value=True)):
         return every, {}
     own = {}
     for game_id, settings in games.items():
-        if check_map(src, settings, problems, optional=PRINT_FIELDS, what=f"print of game '{game_id}'",
+        if check_map(src, settings, problems, PRINT_GAME, what=f"print of game '{game_id}'",
                      where=src.at(games, game_id, value=True)):
             own[str(game_id)] = _print_of(src, settings, every, problems)
     return every, own
@@ -203,9 +234,10 @@ def _print_of(src: Source, node: Any, base: Print, problems: Problems) -> Print:
     if profile not in ("home", "press"):
         problems.add(src.at(node, "profile", value=True), f"unknown print profile '{profile}'", "home or press")
         profile = base.profile
-    if isinstance(bleed, bool) or not isinstance(bleed, (int, float)) or not 0 <= bleed <= 10:
+    low, high = PRINT["bleed"].low or 0, PRINT["bleed"].high or 0
+    if isinstance(bleed, bool) or not isinstance(bleed, (int, float)) or not low <= bleed <= high:
         problems.add(src.at(node, "bleed", value=True), f"bleed '{bleed}' is not a width in mm",
-                     "a number of mm from 0 to 10, e.g. bleed: 3")
+                     f"a number of mm from {low:g} to {high:g}, e.g. bleed: 3")
         bleed = base.bleed
     if marks not in ("crop", "none"):
         problems.add(src.at(node, "marks", value=True), f"unknown marks '{marks}'", "crop or none")
@@ -217,8 +249,8 @@ def _date_styles(src: Source, data: Any, problems: Problems) -> dict[str, str]:
     """`date_style: {en: en-US}`: the CLDR locale whose dates a language prints (its own language's)."""
     styles = dict(DATE_STYLES)
     given = data.get("date_style")
-    if given is None or not check_map(src, given, problems, optional=list(given) if isinstance(given, dict) else [],
-                                      what="date_style", where=src.at(data, "date_style", value=True)):
+    if given is None or not check_map(src, given, problems, DATE_STYLE,
+                                                          where=src.at(data, "date_style", value=True)):
         return styles
     for lang, style in given.items():
         where = src.at(given, lang, value=True)
@@ -239,10 +271,11 @@ def _min_complete(src: Source, data: Any, problems: Problems) -> float | None:
     publish = data.get("publish")
     if publish is None:
         return None
-    if not check_map(src, publish, problems, optional=["min_complete"], what="publish"):
+    if not check_map(src, publish, problems, PUBLISH):
         return None
     value = publish.get("min_complete")
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100:
+    low, high = PUBLISH["min_complete"].low or 0, PUBLISH["min_complete"].high or 0
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
         problems.add(src.at(publish, "min_complete", value=True), f"min_complete '{value}' is not a percentage",
                      "a number from 0 to 100, e.g. min_complete: 90")
         return None
@@ -291,9 +324,7 @@ def read_game(project: Project, folder: Path) -> Game:
     src = read_yaml(folder / GAME_FILE, shown)
     data, problems = src.data, Problems()
     top = Position(shown, 1, 1)
-    if not check_map(src, data, problems, where=top, what=GAME_FILE,
-                     required=["id", "title", "version", "source_language", "aids"],
-                     optional=["published", "author", "editions", "glossary"]):
+    if not check_map(src, data, problems, GAME, where=top):
         problems.raise_if_any()
     if data["id"] != folder.name:
         problems.add(src.at(data, "id", value=True),
@@ -329,8 +360,7 @@ def read_game(project: Project, folder: Path) -> Game:
             aids.append(path)
     editions: list[Edition] = []
     for i, ed in enumerate(data.get("editions") or []):
-        if not check_map(src, ed, problems, required=["id"], optional=MEASURE_FIELDS, what="edition",
-                         where=src.at(data["editions"], i)) or not is_text(ed["id"]):
+        if not check_map(src, ed, problems, EDITION, where=src.at(data["editions"], i)) or not is_text(ed["id"]):
             if hasattr(ed, "get") and ed.get("id") is not None and not is_text(ed["id"]):
                 problems.add(src.at(ed, "id", value=True), "an edition id must be text", "id: cm")
             continue
@@ -355,8 +385,7 @@ def _read_glossary(src: Source, raw: Any, problems: Problems) -> list[GlossaryTe
         return []
     terms: list[GlossaryTerm] = []
     for i, node in enumerate(raw):
-        if not check_map(src, node, problems, required=["id", "term"], optional=["forms"], what="glossary term",
-                         where=src.at(raw, i)):
+        if not check_map(src, node, problems, GLOSSARY_TERM, where=src.at(raw, i)):
             continue
         tid = str(node["id"])
         if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", tid) or any(t.id == tid for t in terms):

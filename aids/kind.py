@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from .errors import Problems
 from .model.text import Text
+from .source.shape import Shape
 from .source.yamlfile import Source
 
 if TYPE_CHECKING:
@@ -71,6 +72,9 @@ class Kind(Generic[M]):
     standalone: ClassVar[bool] = True  # False: a part (a table), built only inside the aids that embed it
     template_folder: ClassVar[Path | None] = None  # where its templates are, if not among the package's own
     bound: ClassVar[bool] = False  # its pages are bound as a booklet: `--impose` writes it imposed for stitching
+    # the fields of its source, as its reader checks them (aids.source.shape): the JSON Schema editors use
+    # (`aids schema <kind>`); a kind without one gets a schema that names its kind and accepts any fields
+    shape: ClassVar[Shape | None] = None
 
     def read(self, src: Source, game: Game | None, problems: Problems) -> M | None:
         """The model of a parsed source; every problem is added to `problems` (None when it cannot be built)."""

@@ -29,6 +29,7 @@ def models_of(aids: Mapping[str, Aid | None]) -> dict[str, Any]:
 
 class SequenceKind(Kind[sequence.Sequence]):
     name = sequence.KIND
+    shape = sequence.SHAPE
     template = "sequence.html"
     embed_template = "sequence-body.html"  # the phases alone, for a booklet that embeds the sequence
 
@@ -48,6 +49,7 @@ class SequenceKind(Kind[sequence.Sequence]):
 
 class TableKind(Kind[table.Table]):
     name = table.KIND
+    shape = table.SHAPE
     template = "table.html"
     embed_template = "table-body.html"
     standalone = False  # a part: built inside the playsheets, cards and booklets that embed it
@@ -68,6 +70,7 @@ class TableKind(Kind[table.Table]):
 
 class PlaysheetKind(Kind[playsheet.Playsheet]):
     name = playsheet.KIND
+    shape = playsheet.SHAPE
     template = "playsheet.html"
 
     def read(self, src: Source, game: Game | None, problems: Problems) -> playsheet.Playsheet | None:
@@ -94,6 +97,7 @@ class PlaysheetKind(Kind[playsheet.Playsheet]):
 
 class CardKind(Kind[card.Card]):
     name = card.KIND
+    shape = card.SHAPE
     template = "card.html"
 
     def read(self, src: Source, game: Game | None, problems: Problems) -> card.Card | None:
@@ -125,6 +129,7 @@ class CardKind(Kind[card.Card]):
 
 class BookletKind(Kind[booklet.Booklet]):
     name = booklet.KIND
+    shape = booklet.SHAPE
     template = "booklet.html"
     bound = True
 

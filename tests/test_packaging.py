@@ -21,7 +21,8 @@ def test_wheel_install_builds_a_project_elsewhere(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert {"aids/templates/sequence.html", "aids/templates/print.css", "aids/fonts/DejaVuSans.ttf",
             "aids/fonts/LICENSE-DejaVu.txt", "aids/i18n/ru/LC_MESSAGES/aids.po", "aids/colour/FOGRA39L-aids.icc",
-            "aids/colour/LICENSE-FOGRA39L-aids.txt"} <= set(names)
+            "aids/colour/LICENSE-FOGRA39L-aids.txt", "aids/json-schemas/card.schema.json",
+            "aids/json-schemas/project.schema.json"} <= set(names)
     assert not any("ostroleka" in n for n in names), "game catalogs are the project's, not the package's"
 
     # A fresh environment: the wheel unpacked into its site-packages (a pure wheel installs so),
@@ -45,3 +46,6 @@ def test_wheel_install_builds_a_project_elsewhere(tmp_path):
     html = (project / "build/demo/ru/seq.html").read_text(encoding="utf-8")
     assert "Страница" not in html and "шаг" in html  # the shipped ru UI catalog was found
     assert (project / "build/demo/ru/seq.pdf").stat().st_size > 10_000
+    # the schemas an editor needs, from the installed package
+    printed = subprocess.run([python, "-m", "aids", "schema", "sequence"], capture_output=True, text=True, cwd=project)
+    assert printed.returncode == 0 and '"title": "aids: sequence"' in printed.stdout

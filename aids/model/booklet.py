@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Problems
+from ..source.shape import Field, Shape, choice, const, date, ident, list_of, num, optional_text, string, text
 from ..source.yamlfile import Source, check_map
 from .rules import (
     BOXES,
@@ -31,8 +32,29 @@ __all__ = ["BOXES", "Block", "Booklet", "Box", "Cell", "Directive", "Heading", "
 
 KIND = "booklet"
 PAGE_SIZES = {"A4": "A4", "A5": "A5", "Letter": "letter"}
-FIELDS = ["subtitle", "author", "translator", "version", "published", "page_size", "columns", "binding", "glossary"]
-TERM_FIELDS = ["id", "term", "abbr", "original", "definition", "forms"]
+
+# -- the shape of a source (aids.source.shape: what check_map accepts and the JSON Schema says) --------------
+TERM = Shape("glossary entry", (
+    Field("id", ident(), True), Field("term", text(), True),
+    Field("abbr", optional_text(), doc="its abbreviation, printed as it is"),
+    Field("original", optional_text(), doc="the term in the original rules"),
+    Field("definition", optional_text()),
+    Field("forms", list_of(string()), doc="its other forms in the source language, found in the text too"),
+))
+SHAPE = Shape(KIND, (
+    Field("kind", const(KIND), True), Field("id", ident(), True), Field("title", text(), True),
+    Field("files", list_of(string(), min_items=1), True, "its Markdown files, in order, beside this one"),
+    Field("subtitle", optional_text()), Field("author", optional_text()),
+    Field("translator", {"anyOf": [{"type": ["string", "null"]}, {"type": "object", "additionalProperties":
+                                                                  {"type": "string"}}]},
+          doc="a name, or a name per language: {pl: Name}"),
+    Field("version", optional_text(), doc="(default: the game's version)"),
+    Field("published", date("(default: the game's date)")),
+    Field("page_size", choice(PAGE_SIZES)),
+    num("columns", "1, or 2 for a two-column page", 1, 2, integer=True),
+    num("binding", "mm added to the inner margin of facing pages", 0, 30),
+    Field("glossary", list_of(TERM)),
+), doc="A rule booklet: numbered Markdown chapters with boxes, tables, a glossary and cross-references.")
 
 
 @dataclass
@@ -92,8 +114,7 @@ class Booklet:
 
 def read(src: Source, game, problems: Problems) -> Booklet | None:
     data = src.data
-    if not check_map(src, data, problems, required=["kind", "id", "title", "files"], optional=FIELDS,
-                     what="booklet"):
+    if not check_map(src, data, problems, SHAPE):
         return None
     bid = str(data["id"])
     if not ID.match(bid):
@@ -114,9 +135,10 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
     if columns not in (1, 2) or isinstance(columns, bool):
         problems.add(src.at(data, "columns", value=True), f"columns '{columns}' is not 1 or 2", "columns: 2")
         columns = 1
-    if isinstance(binding, bool) or not isinstance(binding, (int, float)) or not 0 <= binding <= 30:
+    low, high = SHAPE["binding"].low or 0, SHAPE["binding"].high or 0
+    if isinstance(binding, bool) or not isinstance(binding, (int, float)) or not low <= binding <= high:
         problems.add(src.at(data, "binding", value=True), f"binding '{binding}' is not a margin in mm",
-                     "a number of mm from 0 to 30, e.g. binding: 5")
+                     f"a number of mm from {low:g} to {high:g}, e.g. binding: 5")
         binding = 5
 
     booklet = Booklet(
@@ -155,8 +177,7 @@ def _read_glossary(src: Source, raw, bid: str, problems: Problems) -> list[Term]
         problems.add(src.at(raw), "glossary must be a list", "- id: ...\n  term: ...")
         return terms
     for i, node in enumerate(raw):
-        if not check_map(src, node, problems, required=["id", "term"], optional=TERM_FIELDS[2:],
-                         what="glossary entry", where=src.at(raw, i)):
+        if not check_map(src, node, problems, TERM, where=src.at(raw, i)):
             continue
         tid = str(node["id"])
         if not ID.match(tid) or any(t.id == tid for t in terms):

@@ -10,40 +10,32 @@ from decimal import Decimal
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..errors import Position, Problems
+from ..source.shape import Field
 from ..source.yamlfile import Source, check_map
 from . import table as tables
+from .card_shape import (  # noqa: F401 (ITEM_FIELDS and KIND: the card's names, used by its renderers)
+    FACES,
+    ITEM_FIELDS,
+    ITEMS,
+    KIND,
+    KINDS,
+    NUMBERING,
+    PAPERS,
+    SECTION,
+    SHAPE,
+    SHEET,
+    SIGNATURE,
+    SIZE_PATTERN,
+    SIZES,
+    TABLE,
+)
 from .quantity import parse_number
 from .text import Text, as_date, as_number, optional_text_at, placeholders_at, text_at
 
-KIND = "card"
 ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 MM = 72 / 25.4
 
-# Named sizes in millimetres (portrait). Anything else is given as "<width>x<height>" in mm.
-SIZES = {"A7": (74, 105), "A6": (105, 148), "A5": (148, 210), "A4": (210, 297),
-         "poker": (63, 88), "bridge": (57, 89), "tarot": (70, 120)}
-PAPERS = {"A4": (210, 297), "Letter": (215.9, 279.4)}
-SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*\Z")
-FACES = ("front", "back")
-NUMBERING = ("decimal", "upper", "lower")
-
-# What each section kind holds per item, besides its id: required fields, then optional ones.
-ITEM_FIELDS: dict[str, tuple[list[str], list[str]]] = {
-    "rules": (["text"], []),           # bullet rules
-    "steps": (["text"], []),           # numbered steps 1., 2. or A., B.
-    "legend": (["symbol", "text"], ["glyph"]),  # a symbol or die face -> its meaning
-    "scoring": (["points", "text"], []),  # an event -> signed points (+30, −3)
-    "ranking": (["points", "text"], []),  # an outcome -> points awarded (3 points, 0 points)
-    "ladder": (["penalty", "text"], []),  # ordered penalties: warning, yellow card, ...
-    "text": (["text"], []),            # free paragraphs
-}
-# A section of kind `table` has no items: it names a table aid of the game (`table: <id>`), resolved by link().
-TABLE = "table"
-KINDS = [*ITEM_FIELDS, TABLE]
-SECTION_FIELDS = ["id", "kind", "face", "title", "intro", "items", "note", "numbering", "table"]
-CARD_FIELDS = ["kind", "id", "title", "subtitle", "size", "faces", "columns", "font_size", "min_font_size",
-               "max_font_size", "face_labels", "margin", "sheet", "sections", "signature"]
-SHEET_FIELDS = ["paper", "gutter", "bleed", "back_offset"]
+SIZE = re.compile(SIZE_PATTERN.replace("$", r"\Z"))
 PLACEHOLDERS = "{num:<number>} or {date:<YYYY-MM-DD>}"
 
 
@@ -124,8 +116,7 @@ class Card:
 
 def read(src: Source, game, problems: Problems) -> Card | None:
     data = src.data
-    if not check_map(src, data, problems, required=["kind", "id", "title", "size", "sections"],
-                     optional=CARD_FIELDS, what="card"):
+    if not check_map(src, data, problems, SHAPE):
         return None
     card_id = str(data["id"])
     if not ID.match(card_id):
@@ -135,14 +126,14 @@ def read(src: Source, game, problems: Problems) -> Card | None:
                               problems)
     size = _read_size(src, data, problems)
     faces = _read_faces(src, data, problems)
-    columns = _number(src, data, "columns", 1, problems, integer=True, low=1, high=4)
-    font_size = _number(src, data, "font_size", 9, problems, low=4, high=36)
-    min_font_size = _number(src, data, "min_font_size", 6, problems, low=4, high=36)
+    columns = _number(src, data, SHAPE["columns"], 1, problems)
+    font_size = _number(src, data, SHAPE["font_size"], 9, problems)
+    min_font_size = _number(src, data, SHAPE["min_font_size"], 6, problems)
     if min_font_size > font_size:
         problems.add(src.at(data, "min_font_size", value=True),
                      f"min_font_size {min_font_size} is above font_size {font_size}", f"at most {font_size}")
     # a face grows to fill its columns, by default up to a quarter above the designed size
-    max_font_size = _number(src, data, "max_font_size", round(font_size * 1.25 * 4) / 4, problems, low=4, high=48)
+    max_font_size = _number(src, data, SHAPE["max_font_size"], round(font_size * 1.25 * 4) / 4, problems)
     if max_font_size < font_size:
         problems.add(src.at(data, "max_font_size", value=True),
                      f"max_font_size {max_font_size} is below font_size {font_size}", f"at least {font_size}")
@@ -151,7 +142,7 @@ def read(src: Source, game, problems: Problems) -> Card | None:
     if not isinstance(face_labels, bool):
         problems.add(src.at(data, "face_labels", value=True), "face_labels must be true or false",
                      "face_labels: true")
-    margin = _number(src, data, "margin", 5, problems, low=0, high=50)
+    margin = _number(src, data, SHAPE["margin"], 5, problems)
     sheet = _read_sheet(src, data, problems)
     if size:
         _check_room(src, data, size, margin, columns, min_font_size, problems)
@@ -166,7 +157,9 @@ def read(src: Source, game, problems: Problems) -> Card | None:
 
 
 
-def _number(src, node, key, default, problems, *, integer=False, low=None, high=None):
+def _number(src, node, spec: Field, default, problems):
+    """A number in the range its Field declares (the JSON Schema says the same)."""
+    key, low, high, integer = spec.name, spec.low, spec.high, spec.integer
     if key not in node:
         return default
     value = node[key]
@@ -175,7 +168,7 @@ def _number(src, node, key, default, problems, *, integer=False, low=None, high=
         problems.add(src.at(node, key, value=True), f"{key} '{value}' is not {wanted}", wanted)
         return default
     if (low is not None and value < low) or (high is not None and value > high):
-        problems.add(src.at(node, key, value=True), f"{key} {value} is out of range", f"{low} to {high}")
+        problems.add(src.at(node, key, value=True), f"{key} {value} is out of range", f"{low:g} to {high:g}")
         return default
     return value
 
@@ -220,7 +213,7 @@ def _read_sheet(src, data, problems) -> Sheet:
     node = data.get("sheet")
     if node is None:
         return Sheet("A4", 5.0, 3.0)
-    if not check_map(src, node, problems, optional=SHEET_FIELDS, what="sheet"):
+    if not check_map(src, node, problems, SHEET):
         return Sheet("A4", 5.0, 3.0)
     paper = str(node.get("paper", "A4"))
     if paper not in PAPERS:
@@ -232,8 +225,8 @@ def _read_sheet(src, data, problems) -> Sheet:
         problems.add(src.at(node, "back_offset", value=True), f"back_offset {offset} is not two distances in mm",
                      "[x, y] in mm from -10 to 10, as the duplex test page reads them, e.g. back_offset: [0.5, -1]")
         offset = [0, 0]
-    return Sheet(paper, float(_number(src, node, "gutter", 5, problems, low=0, high=50)),
-                 float(_number(src, node, "bleed", 3, problems, low=0, high=10)), (float(offset[0]), float(offset[1])))
+    return Sheet(paper, float(_number(src, node, SHEET["gutter"], 5, problems)),
+                 float(_number(src, node, SHEET["bleed"], 3, problems)), (float(offset[0]), float(offset[1])))
 
 
 def _read_sections(src, data, card_id, faces, problems) -> list[Section]:
@@ -244,8 +237,7 @@ def _read_sections(src, data, card_id, faces, problems) -> list[Section]:
     sections: list[Section] = []
     seen: dict[str, int] = {}
     for i, node in enumerate(raw):
-        if not check_map(src, node, problems, required=["id", "kind", "face"], optional=SECTION_FIELDS,
-                         what="section", where=src.at(raw, i)):
+        if not check_map(src, node, problems, SECTION, where=src.at(raw, i)):
             continue
         sid = str(node["id"])
         if not _check_id(src, node, problems, seen, "section"):
@@ -302,12 +294,10 @@ def _read_items(src, node, kind, ctx, sid, problems) -> list[Item]:
     if not isinstance(raw, list) or not raw:
         problems.add(src.at(node, "items", value=True), "items must be a non-empty list", "- id: ...\n  text: ...")
         return []
-    required, optional = ITEM_FIELDS[kind]
     items: list[Item] = []
     seen: dict[str, int] = {}
     for n, child in enumerate(raw, start=1):
-        if not check_map(src, child, problems, required=["id", *required], optional=optional,
-                         what=f"{kind} item", where=src.at(raw, n - 1)):
+        if not check_map(src, child, problems, ITEMS[kind], where=src.at(raw, n - 1)):
             continue
         if not _check_id(src, child, problems, seen, "item"):
             continue
@@ -370,7 +360,7 @@ def _read_signature(src, data, card_id, faces, problems):
     node = data.get("signature")
     if node is None:
         return None
-    if not check_map(src, node, problems, required=["role", "name"], optional=["face"], what="signature"):
+    if not check_map(src, node, problems, SIGNATURE):
         return None
     face = str(node.get("face", faces[-1]))
     if face not in faces:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ..errors import Position, Problems
+from ..source.shape import AnyOf, Field, Shape, choice, const, ident, list_of, num, optional_text, string, text
 from ..source.yamlfile import Source, check_id, check_map
 from . import table as tables
 from .text import Text, optional_text_at, placeholders_at, text_at
@@ -14,8 +15,27 @@ from .text import Text, optional_text_at, placeholders_at, text_at
 KIND = "playsheet"
 PAGE_SIZES = ("A4", "Letter", "A3")
 ORIENTATIONS = ("landscape", "portrait")
-PAGE_FIELDS = ["size", "orientation", "columns", "budget", "type", "min_type"]
 _POINTS = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*pt\Z")
+
+# -- the shape of a source (aids.source.shape: what check_map accepts and the JSON Schema says) --------------
+POINTS = string("a size in points, e.g. 7.5pt", pattern=r"^[0-9]+(\.[0-9]+)?\s*pt$")
+PAGE = Shape("page", (
+    Field("size", choice(PAGE_SIZES)), Field("orientation", choice(ORIENTATIONS)),
+    num("columns", "columns on a page", 1, 6, integer=True),
+    num("budget", "the most pages it may take", 1, 6, integer=True),
+    Field("type", POINTS, doc="the type size it is set at"),
+    Field("min_type", POINTS, doc="the smallest it may shrink to, to keep within the budget"),
+))
+SPAN = choice(("column", "all"), "column: in one column; all: across the page")
+TABLE_BLOCK = Shape("table block", (Field("table", ident("the id of a table of the game"), True), Field("span", SPAN)))
+CHECKLIST_ITEM = Shape("checklist item", (Field("id", ident(), True), Field("text", text(), True)))
+CHECKLIST = Shape("checklist", (Field("checklist", ident(), True), Field("title", text(), True),
+                                Field("items", list_of(CHECKLIST_ITEM), True), Field("span", SPAN)))
+SHAPE = Shape(KIND, (
+    Field("kind", const(KIND), True), Field("id", ident(), True), Field("title", text(), True),
+    Field("content", list_of(AnyOf((TABLE_BLOCK, CHECKLIST))), True, "its blocks: tables and checklists"),
+    Field("subtitle", optional_text()), Field("page", PAGE),
+), doc="A playsheet: the game's tables and checklists on a page budget, in columns.")
 
 
 @dataclass
@@ -74,8 +94,7 @@ class Playsheet:
 
 def read(src: Source, game, problems: Problems) -> Playsheet | None:
     data = src.data
-    if not check_map(src, data, problems, required=["kind", "id", "title", "content"],
-                     optional=["subtitle", "page"], what="playsheet"):
+    if not check_map(src, data, problems, SHAPE):
         return None
     sheet_id = str(data["id"])
     check_id(src, data, "id", problems, what="playsheet")
@@ -93,11 +112,10 @@ def read(src: Source, game, problems: Problems) -> Playsheet | None:
             problems.add(where, "a block is either a table or a checklist", "table: <id> or checklist: <id>")
             continue
         if "table" in node:
-            if check_map(src, node, problems, required=["table"], optional=["span"], what="table block", where=where):
+            if check_map(src, node, problems, TABLE_BLOCK, where=where):
                 blocks.append(Block(src.at(node, "table", value=True), table_id=str(node["table"]),
                                     span=_span(src, node, problems)))
-        elif check_map(src, node, problems, required=["checklist", "title", "items"], optional=["span"],
-                       what="checklist", where=where):
+        elif check_map(src, node, problems, CHECKLIST, where=where):
             checklist = _read_checklist(src, node, sheet_id, problems)
             if checklist:
                 blocks.append(Block(where, checklist=checklist, span=_span(src, node, problems)))
@@ -124,8 +142,7 @@ def _read_checklist(src, node, sheet_id: str, problems) -> Checklist | None:
         problems.add(src.at(node, "items", value=True), "items must be a list", "- {id: ..., text: ...}")
         return None
     for i, item in enumerate(raw, start=1):
-        if not check_map(src, item, problems, required=["id", "text"], what="checklist item",
-                         where=src.at(raw, i - 1)):
+        if not check_map(src, item, problems, CHECKLIST_ITEM, where=src.at(raw, i - 1)):
             continue
         if not check_id(src, item, "id", problems, seen, "checklist item"):
             continue
@@ -142,7 +159,7 @@ def _read_page(src, node, parent, problems) -> Page:
     page = Page()
     if node is None:
         return page
-    if not check_map(src, node, problems, optional=PAGE_FIELDS, what="page", where=src.at(parent, "page")):
+    if not check_map(src, node, problems, PAGE, where=src.at(parent, "page")):
         return page
     for key, choices in (("size", PAGE_SIZES), ("orientation", ORIENTATIONS)):
         if key in node:
@@ -153,9 +170,10 @@ def _read_page(src, node, parent, problems) -> Page:
     for key in ("columns", "budget"):
         if key in node:
             value = node[key]
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
-                problems.add(src.at(node, key, value=True), f"{key} '{value}' is not a whole number from 1 to 6",
-                             f"{key}: 2")
+            low, high = PAGE[key].low, PAGE[key].high
+            if not isinstance(value, int) or isinstance(value, bool) or not (low or 0) <= value <= (high or 0):
+                problems.add(src.at(node, key, value=True),
+                             f"{key} '{value}' is not a whole number from {low:g} to {high:g}", f"{key}: 2")
             else:
                 setattr(page, key, value)
     page.where = src.at(node, "budget", value=True) if "budget" in node else src.at(parent, "page")

@@ -14,6 +14,8 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap
 
 from ..errors import Problems
+from ..source.shape import AnyOf, Field, Shape, choice
+from ..source.yamlfile import check_map
 from .text import placeholders_at
 
 # Distance units an edition may print in; factors to millimetres give the physical conversion.
@@ -252,7 +254,14 @@ class Measure:
         return Quantity(Num(value.quantize(Decimal(1).scaleb(-places)), places, signed), self.unit)
 
 
-MEASURE_FIELDS = ["unit", "scale", "rounding"]
+POSITIVE = {"type": ["number", "string"], "pattern": r"^\s*[0-9]*\.?[0-9]+\s*$", "exclusiveMinimum": 0}
+ROUNDING = Shape("rounding", (Field("to", POSITIVE, True, "the step distances are rounded to, e.g. 0.5"),
+                              Field("mode", choice(ROUNDING_MODES))))
+# An edition's measure: the fields of `edition:` in game.yaml besides its id
+MEASURE = (Field("unit", choice(DISTANCE_UNITS), doc="the unit this edition prints distances in"),
+           Field("scale", POSITIVE, doc="the factor from the rules' unit to this one, e.g. 0.4 from cm to in"),
+           Field("rounding", AnyOf((POSITIVE, ROUNDING)), doc="0.5, or {to: 0.5, mode: nearest|down|up}"))
+MEASURE_FIELDS = [f.name for f in MEASURE]
 
 
 def read_measure(src, node: CommentedMap, problems: Problems) -> Measure:
@@ -270,13 +279,8 @@ def read_measure(src, node: CommentedMap, problems: Problems) -> Measure:
     rounding = node.get("rounding")
     if rounding is not None:
         if isinstance(rounding, CommentedMap):
-            for key in rounding:
-                if key not in ("to", "mode"):
-                    problems.add(src.at(rounding, key), f"unknown field '{key}' in rounding", "to, mode")
-            if "to" in rounding:
+            if check_map(src, rounding, problems, ROUNDING):
                 step = _positive(src, rounding, "to", problems)
-            else:
-                problems.add(src.at(rounding), "missing field 'to' in rounding", "to: 0.5")
             mode = str(rounding.get("mode", "nearest"))
             if mode not in ROUNDING_MODES:
                 problems.add(src.at(rounding, "mode", value=True), f"unknown rounding mode '{mode}'",

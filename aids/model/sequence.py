@@ -7,6 +7,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..source.shape import (
+    AnyOf,
+    Field,
+    Shape,
+    choice,
+    const,
+    flag,
+    ident,
+    list_of,
+    one_or_list,
+    optional_text,
+    scalar,
+    string,
+    text,
+)
 from ..source.yamlfile import Source
 from .quantity import QUANTITY, Value
 from .text import Text
@@ -19,12 +34,6 @@ RULE = re.compile(rf"rule:((?:\d+|{ROMAN})(?:\.\d+)*)\Z")
 CHAPTER = re.compile(rf"chapter:(\d+|{ROMAN})\Z")
 BOTH = "both"
 MAX_DEPTH = 3  # steps 1., sub-steps a., sub-sub-steps i.
-STEP_FIELDS = ["id", "text", "actor", "with", "note", "see", "steps"]
-MIRROR_STEP_FIELDS = ["id", "mirror_of"]
-REPEAT_STEP_FIELDS = ["id", "repeats", "other_side", "text", "actor", "with", "note", "see"]
-PHASE_FIELDS = ["id", "title", "side", "timing", "steps", "mirror_of", "notes", "rules", "notes_position", "see"]
-TOP_FIELDS = ["section", "sides", "numbering", "letters"]
-SIDE_FIELDS = ["id", "name", "role", "opposite"]
 SIMULTANEOUS, ALTERNATE = "simultaneous", "alternate"
 # A sample label per level: the style of its numbers (1 decimal, a/A letters, i/I roman) and its delimiters
 NUMBERING = re.compile(r"(?:(\()([1aAiI])\)|([1aAiI])([.)]?))\Z")
@@ -32,6 +41,69 @@ LETTERS = ("language", "source")  # each language's letters (а, б in Russian),
 # Placeholders of a sequence's texts, and those of a phase title (no references in a heading)
 KINDS = ("ref", "see", "num", "date", "side", QUANTITY)
 TITLE_KINDS = ("num", "date", "side")
+
+# -- the shape of a source (aids.source.shape: what check_map accepts and the JSON Schema says) --------------
+WITH = Shape("values", keys=scalar("a number, fraction, percentage or quantity such as 30 cm or 45°"),
+             doc="the value of each {q:name} placeholder of the texts beside it, as data outside the msgid")
+SEE = one_or_list(string(), "what to read next: phase-id, phase-id/step-id, rule:<number> or chapter:<number>")
+ACTOR = string("the side or role that acts in the step (an id under sides:)")
+SIDE = Shape("side", (
+    Field("id", ident(), True),
+    Field("name", text(), True, "its name, translated once"),
+    Field("role", flag(), doc="true: a role (the phasing player), not a side"),
+    Field("opposite", string(), doc="the side or role a mirror puts in its place"),
+))
+PHASE_TEXT = Shape("phase text", (Field("id", ident(), True), Field("text", text(), True), Field("with", WITH)),
+                   doc="a note or rule to the whole phase")
+STEP = Shape("step", (
+    Field("id", ident(), True),
+    Field("text", text(), True),
+    Field("actor", ACTOR),
+    Field("with", WITH),
+    Field("note", optional_text(), doc="a note under the step"),
+    Field("see", SEE),
+    Field("steps", list_of(lambda: _any_step()), doc="its sub-steps"),
+))
+REPEAT_STEP = Shape("repeating step", (
+    STEP["id"],
+    Field("repeats", one_or_list(string()), True, "the steps it repeats: phase-id/step-id, ..."),
+    Field("other_side", flag(), doc="true: repeated by the other side"),
+    Field("text", text(), doc="what it says before the repeated steps"),
+    *(STEP[name] for name in ("actor", "with", "note", "see")),
+))
+MIRROR_STEP = Shape("mirrored step", (Field("id", ident(), True), Field("mirror_of", string(), True, (
+    "the id path of a step whose text, actor and sub-steps it takes with the sides swapped"))))
+ANY_STEP = AnyOf((STEP, REPEAT_STEP, MIRROR_STEP))
+
+
+def _any_step() -> AnyOf:
+    return ANY_STEP
+
+
+PHASE = Shape("phase", (
+    Field("id", ident(), True),
+    Field("title", optional_text()),
+    Field("side", string(), doc=f"the side it belongs to (an id under sides:, or {BOTH})"),
+    Field("timing", string(), doc=f"{SIMULTANEOUS}, {ALTERNATE}, or the id of the side that acts first"),
+    Field("steps", list_of(ANY_STEP)),
+    Field("mirror_of", string(), doc="a phase it repeats with the sides swapped"),
+    Field("notes", list_of(PHASE_TEXT)),
+    Field("rules", list_of(PHASE_TEXT)),
+    Field("notes_position", choice(("before", "after"))),
+    Field("see", SEE),
+))
+SHAPE = Shape(KIND, (
+    Field("kind", const(KIND), True),
+    Field("id", ident(), True),
+    Field("title", text(), True),
+    Field("phases", list_of(PHASE), True),
+    Field("section", {"type": ["string", "number"], "pattern": r"^\d+(\.\d+)*$"},
+          doc="the number of its section in the rules, e.g. 3.2"),
+    Field("sides", list_of(SIDE)),
+    Field("numbering", list_of(string(), min_items=1, max_items=MAX_DEPTH),
+          doc='a sample label per level: ["1.", "a)", "(i)"]'),
+    Field("letters", choice(LETTERS), doc="language: each language's letters; source: the source's in every one"),
+), doc="A sequence of play: phases, steps and sub-steps, numbered and cross-referenced.")
 
 
 @dataclass

@@ -15,12 +15,12 @@ from .sequence import (
     KINDS,
     LETTERS,
     MAX_DEPTH,
-    PHASE_FIELDS,
+    PHASE,
     RULE,
-    SIDE_FIELDS,
+    SHAPE,
+    SIDE,
     SIMULTANEOUS,
     TITLE_KINDS,
-    TOP_FIELDS,
     Phase,
     Sequence,
     Side,
@@ -32,8 +32,7 @@ from .text import as_date, as_number, optional_text_at, placeholders_at, text_at
 
 def read(src: Source, game, problems: Problems) -> Sequence | None:
     data = src.data
-    if not check_map(src, data, problems, required=["kind", "id", "title", "phases"], optional=TOP_FIELDS,
-                     what="sequence"):
+    if not check_map(src, data, problems, SHAPE):
         return None
     aid_id = str(data["id"])
     check_id(src, data, "id", problems)
@@ -53,8 +52,7 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
     seen: dict[str, int] = {}
     mirrors: list[tuple[Phase, Any]] = []
     for i, node in enumerate(raw_phases, start=1):
-        if not check_map(src, node, problems, required=["id"], optional=PHASE_FIELDS[1:],
-                         what="phase", where=src.at(raw_phases, i - 1)):
+        if not check_map(src, node, problems, PHASE, where=src.at(raw_phases, i - 1)):
             continue
         pid = str(node["id"])
         if not check_id(src, node, "id", problems, seen, "phase"):
@@ -93,8 +91,8 @@ def _read_sides(src, raw, aid_id, problems) -> list[Side]:
     seen: dict[str, int] = {}
     nodes = []
     for i, node in enumerate(raw):
-        if not (check_map(src, node, problems, required=["id", "name"], optional=SIDE_FIELDS[2:], what="side",
-                          where=src.at(raw, i)) and check_id(src, node, "id", problems, seen, "side")):
+        if not (check_map(src, node, problems, SIDE, where=src.at(raw, i))
+                and check_id(src, node, "id", problems, seen, "side")):
             continue
         if node["id"] == BOTH:
             problems.add(src.at(node, "id", value=True), f"'{BOTH}' is reserved", "another side id")

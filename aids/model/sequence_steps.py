@@ -10,9 +10,10 @@ from ..source.yamlfile import Source, check_id, check_map, is_text
 from .quantity import Value, values_at
 from .sequence import (
     MAX_DEPTH,
-    MIRROR_STEP_FIELDS,
-    REPEAT_STEP_FIELDS,
-    STEP_FIELDS,
+    MIRROR_STEP,
+    PHASE_TEXT,
+    REPEAT_STEP,
+    STEP,
     Phase,
     PhaseText,
     Sequence,
@@ -65,7 +66,7 @@ class StepReader:
         out: list[PhaseText] = []
         seen: dict[str, int] = {}
         for i, child in enumerate(raw):
-            if check_map(src, child, problems, required=["id", "text"], optional=["with"], what=f"phase {key[:-1]}",
+            if check_map(src, child, problems, PHASE_TEXT, what=f"phase {key[:-1]}",
                          where=src.at(raw, i)) and check_id(src, child, "id", problems, seen, key[:-1]):
                 text = text_at(src, child, "text", f"{self.seq.id}/{phase.id}/{key}/{child['id']}",
                                f"{comment} {phase.id}", problems)
@@ -102,8 +103,7 @@ class StepReader:
         if hasattr(child, "get") and "mirror_of" in child:
             return self.mirror_step(child, where, ctx, index, seen)
         repeats = hasattr(child, "get") and "repeats" in child
-        if not check_map(src, child, problems, required=["id", "repeats"] if repeats else ["id", "text"],
-                         optional=(REPEAT_STEP_FIELDS if repeats else STEP_FIELDS)[2:], what="step", where=where):
+        if not check_map(src, child, problems, REPEAT_STEP if repeats else STEP, what="step", where=where):
             return None
         if not check_id(src, child, "id", problems, seen, "step"):
             return None
@@ -129,7 +129,7 @@ class StepReader:
         """`mirror_of:` a step whose text, actor and sub-steps it takes with the sides (and roles) swapped."""
         src, problems = self.src, self.problems
         for key in child:
-            if key not in MIRROR_STEP_FIELDS:
+            if key not in MIRROR_STEP.names:
                 problems.add(src.at(child, key), f"a mirrored step has no '{key}' of its own",
                              "only id and mirror_of: its text, actor and steps are the other step's, sides swapped")
         if not check_id(src, child, "id", problems, seen, "step"):

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Problems
+from ..source.shape import AnyOf, Case, Field, Shape, choice, const, ident, list_of, scalar, string, text
 from ..source.yamlfile import Source, check_id, check_map, is_text
 from .quantity import (
     DISTANCE_UNITS,
@@ -26,8 +27,42 @@ from .text import Text, placeholders_at, text_at
 KIND = "table"
 FORMS = ("grid", "modifiers", "bands")
 TYPES = ("any", "number", "distance", "text")
-TOP_FIELDS = ["kind", "id", "title", "form", "intro", "corner", "unit", "type", "columns", "groups",
-              "rows", "items", "bands", "notes", "row_keys"]
+
+# -- the shape of a source (aids.source.shape: what check_map accepts and the JSON Schema says) --------------
+WITH = Shape("values", keys=scalar("a number, fraction, percentage or quantity such as 30 cm or 45°"),
+             doc="the value of each {q:name} placeholder of the text beside it, as data outside the msgid")
+LABEL_WITH = Shape("label", (Field("text", text(), True), Field("with", WITH)),
+                   doc="a label with values of its own for its {q:name} placeholders")
+LABEL = AnyOf((text(), LABEL_WITH))
+CELL = Shape("cell", (Field("text", text(), True), Field("value", scalar()), Field("with", WITH)),
+             doc="a cell of text, with the value it stands for")
+CELL_VALUE = AnyOf((scalar("a number, range, quantity or text; - for none"), {"type": "null"}, CELL))
+COLUMN = Shape("column", (
+    Field("id", ident(), True), Field("label", LABEL), Field("key", scalar(), doc="the value it stands for"),
+    Field("type", choice(TYPES)), Field("unit", choice(UNITS)), Field("with", WITH)))
+ROW = Shape("row", (
+    Field("cells", list_of(CELL_VALUE), True, "one a column"), Field("id", ident()), Field("label", LABEL),
+    Field("key", scalar(), doc="the value or range it stands for"), Field("with", WITH)))
+ITEM = Shape("item", (Field("id", ident(), True), Field("label", LABEL, True), Field("value", CELL_VALUE),
+                      Field("with", WITH)))
+BAND = Shape("band", (Field("id", ident(), True), Field("range", scalar("4-7, 8+ or 12-"), True),
+                      Field("cells", list_of(CELL_VALUE), True, "one a column")))
+GROUP = Shape("column group", (Field("label", LABEL, True), Field("from", string(), True),
+                               Field("to", string(), True), Field("with", WITH)))
+SHAPE = Shape(KIND, (
+    Field("kind", const(KIND), True),
+    Field("id", ident(), True),
+    Field("title", text(), True),
+    Field("form", choice(FORMS), doc="grid (the default): columns and rows; modifiers: items; bands: ranges"),
+    Field("intro", LABEL), Field("corner", LABEL, doc="the header above the row labels"),
+    Field("unit", choice(UNITS)), Field("type", choice(TYPES), doc="the type of its columns (default any)"),
+    Field("columns", list_of(COLUMN)), Field("groups", list_of(GROUP)), Field("rows", list_of(ROW)),
+    Field("items", list_of(ITEM)), Field("bands", list_of(BAND)), Field("notes", list_of(text())),
+    Field("row_keys", choice(("left", "both"))),
+), doc="A table: a grid, a list of modifiers or bands of a range; alone or in a playsheet, card or booklet.",
+   cases=(Case((("form", "grid"),), require=("columns", "rows"), default=True),
+          Case((("form", "bands"),), require=("columns", "bands")),
+          Case((("form", "modifiers"),), require=("items",))))
 # A table of at most this many rows prints whole in one column; a longer one may continue in the next,
 # but keeps its title with its first rows and never leaves its last row alone (see table.css).
 KEEP_WHOLE = 10
@@ -118,8 +153,8 @@ class Reader:
         if value is None:
             return None
         if hasattr(value, "get"):  # {text: ..., with: {...}}: a label with values of its own
-            if not check_map(self.src, value, self.problems, required=["text"], optional=["with"],
-                             what=key, where=self.src.at(node, key, value=True)):
+            if not check_map(self.src, value, self.problems, LABEL_WITH, what=key,
+                             where=self.src.at(node, key, value=True)):
                 return None
             return self.label(value, "text", context, comment)
         if isinstance(value, str) and not value.strip():
@@ -153,8 +188,7 @@ class Reader:
         comment = f"Cell of table {self.id}, row {row_id}, column {column.id}"
         where = self.src.at(node, index)
         if hasattr(raw, "get"):
-            if not check_map(self.src, raw, self.problems, required=["text"], optional=["value", "with"],
-                             what="cell", where=where):
+            if not check_map(self.src, raw, self.problems, CELL, where=where):
                 return None
             value = self.value(raw, "value", column.unit) if "value" in raw else None
             if "value" in raw and (value is None or isinstance(value, Empty)):
@@ -189,8 +223,7 @@ class Reader:
 
 def read(src: Source, game, problems: Problems) -> Table | None:
     data = src.data
-    if not check_map(src, data, problems, required=["kind", "id", "title"], optional=TOP_FIELDS[3:],
-                     what="table"):
+    if not check_map(src, data, problems, SHAPE):
         return None
     table_id = str(data["id"])
     check_id(src, data, "id", problems, what="table")
@@ -251,8 +284,7 @@ def _read_columns(r: Reader, data, table: Table, default_type: str) -> list[Colu
     columns: list[Column] = []
     seen: dict[str, int] = {}
     for i, node in enumerate(_as_list(r, data, "columns", required=True)):
-        if not check_map(r.src, node, r.problems, required=["id"], optional=["label", "key", "type", "unit", "with"],
-                         what="column", where=r.src.at(data["columns"], i)):
+        if not check_map(r.src, node, r.problems, COLUMN, where=r.src.at(data["columns"], i)):
             continue
         cid = r.ident(node, seen, "column")
         if cid is None:
@@ -284,8 +316,7 @@ def _read_rows(r: Reader, data, table: Table) -> None:
     seen: dict = {}
     for i, node in enumerate(_as_list(r, data, "rows", required=True)):
         where = r.src.at(data["rows"], i)
-        if not check_map(r.src, node, r.problems, required=["cells"], optional=["id", "label", "key", "with"],
-                         what="row", where=where):
+        if not check_map(r.src, node, r.problems, ROW, where=where):
             continue
         key = None
         if "key" in node:
@@ -323,8 +354,7 @@ def _read_cells(r: Reader, node, table: Table, rid: str) -> list[Cell]:
 def _read_items(r: Reader, data, table: Table) -> None:
     seen: dict = {}
     for i, node in enumerate(_as_list(r, data, "items", required=True)):
-        if not check_map(r.src, node, r.problems, required=["id", "label"], optional=["value", "with"],
-                         what="item", where=r.src.at(data["items"], i)):
+        if not check_map(r.src, node, r.problems, ITEM, where=r.src.at(data["items"], i)):
             continue
         rid = r.ident(node, seen, "item")
         if rid is None:
@@ -343,7 +373,7 @@ def _read_bands(r: Reader, data, table: Table) -> None:
     broken = False
     for i, node in enumerate(_as_list(r, data, "bands", required=True)):
         where = r.src.at(data["bands"], i)
-        if not check_map(r.src, node, r.problems, required=["id", "range", "cells"], what="band", where=where):
+        if not check_map(r.src, node, r.problems, BAND, where=where):
             continue
         rid = r.ident(node, seen, "band")
         key = r.value(node, "range", None)
@@ -366,8 +396,7 @@ def _read_groups(r: Reader, data, table: Table) -> list[Group]:
     groups = []
     ids = [c.id for c in table.columns]
     for i, node in enumerate(_as_list(r, data, "groups")):
-        if not check_map(r.src, node, r.problems, required=["label", "from", "to"], optional=["with"],
-                         what="column group", where=r.src.at(data["groups"], i)):
+        if not check_map(r.src, node, r.problems, GROUP, where=r.src.at(data["groups"], i)):
             continue
         ends = []
         for key in ("from", "to"):

@@ -12,6 +12,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from ..errors import CONTROL, AidsError, Position, Problem
+from .shape import Field, Shape
 
 
 class Source:
@@ -217,30 +218,26 @@ def _unbuildable(yaml: YAML, text: str, shown: str) -> Position:
     return Position(shown)
 
 
-def check_map(
-    src: Source,
-    node: Any,
-    problems,
-    *,
-    required: Iterable[str] = (),
-    optional: Iterable[str] = (),
-    where: Position | None = None,
-    what: str = "entry",
-) -> bool:
-    """Check that `node` is a mapping with the required keys and no unknown ones.
+def check_map(src: Source, node: Any, problems, shape: Shape | None = None, *, required: Iterable[str] = (),
+              optional: Iterable[str] = (), where: Position | None = None, what: str | None = None) -> bool:
+    """Check that `node` is a mapping with the fields `shape` requires and no others.
 
-    Adds one problem per fault to `problems` and returns False if `node` is unusable.
+    Adds one problem per fault to `problems` and returns False if `node` is unusable. Without a shape (a kind
+    of another package may not declare one), `required` and `optional` name the fields.
     """
-    required, optional = list(required), list(optional)
-    accepted = required + optional
+    if shape is None:
+        shape = Shape(what or "entry", (*(Field(k, {}, True) for k in required), *(Field(k, {}) for k in optional)))
+    what = what or shape.what
+    accepted = shape.names
     if not isinstance(node, CommentedMap):
-        problems.add(where or src.at(node), f"{what} must be a mapping", ", ".join(accepted))
+        problems.add(where or src.at(node), f"{what} must be a mapping", ", ".join(accepted) or "key: value")
         return False
     ok = True
-    for key in node:
-        if key not in accepted:
-            problems.add(src.at(node, key), f"unknown field '{key}' in {what}", ", ".join(accepted))
-    for key in required:
+    if shape.keys is None:
+        for key in node:
+            if key not in accepted:
+                problems.add(src.at(node, key), f"unknown field '{key}' in {what}", ", ".join(accepted))
+    for key in shape.required:
         if key not in node or node[key] is None or node[key] == "":
             problems.add(src.at(node), f"missing field '{key}' in {what}", f"{key}: ...")
             ok = False

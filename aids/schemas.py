@@ -1,0 +1,67 @@
+"""JSON Schemas of aids.yaml, game.yaml and every aid kind, for editors (yaml-language-server) and checks.
+
+Each is generated from the Shapes its reader checks fields with (aids.source.shape), so a schema cannot say
+other than the reader about which fields there are, which are required and what values they take. The
+package ships them (aids/json-schemas/*.schema.json, kept equal to the generated ones by a test); a project gets
+them in its own `schemas/` folder (`aids init`, `aids schema --write`), which the first line of every
+source names: `# yaml-language-server: $schema=../../schemas/card.schema.json`.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from .config import GAME, GAME_FILE, PROJECT, PROJECT_FILE
+from .kind import registry
+from .source.shape import DRAFT, json_schema
+
+FOLDER = "schemas"  # in a project: <root>/schemas/<name>.schema.json, written by `aids init` and `aids schema --write`
+SHIPPED = Path(__file__).parent / "json-schemas"  # the built-in ones, as the wheel ships them
+
+
+def names() -> list[str]:
+    """'project' (aids.yaml), 'game' (game.yaml), then every registered aid kind."""
+    return ["project", "game", *sorted(registry())]
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of one kind of source file."""
+    if name == "project":
+        return json_schema(PROJECT, f"aids: {PROJECT_FILE}", PROJECT.doc)
+    if name == "game":
+        return json_schema(GAME, f"aids: {GAME_FILE}", GAME.doc)
+    kind = registry().get(name)
+    if kind is None:
+        raise KeyError(name)
+    if kind.shape is None:  # a kind of another package that declares no fields: its kind, and anything else
+        return {"$schema": DRAFT, "title": f"aids: {name}", "type": "object",
+                "properties": {"kind": {"const": name}}, "required": ["kind"]}
+    return json_schema(kind.shape, f"aids: {name}", kind.shape.doc)
+
+
+def dumps(name: str) -> str:
+    """The schema as its file holds it: the same bytes for the same declarations."""
+    return json.dumps(schema(name), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_schemas(root: Path) -> list[Path]:
+    """Every schema into <root>/schemas/, each file rewritten only when it changed; their paths."""
+    folder = root / FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name in names():
+        path = folder / f"{name}.schema.json"
+        text = dumps(name)
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def modeline(name: str, root: Path, source: Path) -> str:
+    """The first line of a source that tells yaml-language-server (VS Code, ...) its schema, by relative path."""
+    target = root / FOLDER / f"{name}.schema.json"
+    relative = Path(os.path.relpath(target, source.parent)).as_posix()
+    return f"# yaml-language-server: $schema={relative}"
