@@ -72,6 +72,23 @@ def make_parser() -> Parser:
     games(serve)
     serve.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
     serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0: any free one)")
+    init = sub.add_parser("init", help="a new project: one game with an aid of every kind, translated, ready to build",
+                          description="Writes aids.yaml, a game (a sequence of play, a table, a playsheet, a referee "
+                                      "card, a booklet), its catalogs translated into pl, en and ru, schemas/, "
+                                      "README.md and .gitignore. It overwrites nothing.")
+    init.add_argument("folder", nargs="?", type=Path, help="where (default: the current folder; created if missing)")
+    init.add_argument("--source-language", default="en", metavar="L",
+                      help="the language the sources are written in (default en)")
+    init.add_argument("--languages", default="pl,en,ru", metavar="L,L,...",
+                      help="the languages to publish, the source language among them (default pl,en,ru)")
+    new = sub.add_parser("new", help="add an aid from a template to a game, listed in its game.yaml",
+                         description="Writes games/<game>/<id>.yaml from the kind's template, in the game's source "
+                                     "language (a booklet also <id>/introduction.md), and adds it to game.yaml. A "
+                                     "playsheet embeds the game's first table: a game without one is refused (make "
+                                     "one with `aids new table <id>`). It overwrites nothing.")
+    new.add_argument("kind", help="sequence, table, playsheet, card or booklet")
+    new.add_argument("id", help="its id and file name (games/<game>/<id>.yaml): lowercase letters, digits, '-'")
+    new.add_argument("--game", metavar="G", help="its game (default: the project's only game)")
     schema = sub.add_parser("schema", help="the JSON Schema of aids.yaml, game.yaml or a kind of aid, for editors",
                             description="Prints one schema; --write puts every schema in the project's schemas/ "
                                         "folder, which the first line of a source names for VS Code and others.")
@@ -150,7 +167,13 @@ def run(args) -> int:
     from .config import find_root, read_project
     if args.command == "schema":
         return schema_command(args)
+    if args.command == "init":
+        from .scaffold.project import init_command
+        return init_command(args)
     root = args.project.resolve() if args.project else find_root(Path.cwd())
+    if args.command == "new":
+        from .scaffold.aid import new_command
+        return new_command(root, args)
     if args.command in ("stats", "check"):
         from . import translators
         return (print_stats if args.command == "stats" else print_check)(translators, project_at(root), args)
