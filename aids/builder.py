@@ -16,7 +16,8 @@ import hashlib
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,10 +51,6 @@ class Job:
     formats: tuple[str, ...]
     debug: bool = False
     draft: bool = False
-
-    @property
-    def label(self) -> str:
-        return " ".join([self.game, *([f"[{self.edition}]"] if self.edition else []), self.aid, self.lang])
 
 
 @dataclass
@@ -127,7 +124,8 @@ def run_job(job: Job) -> Result:
             result.by_format[name] = {
                 "files": files, "pages": rendered[".pdf"].pages if ".pdf" in rendered else 0,
                 "warnings": [w for item in rendered.values() for w in item.warnings],
-                "notes": [n for item in rendered.values() for n in item.notes]}
+                "notes": [n for item in rendered.values() for n in item.notes],
+                "fitted": {k: v for item in rendered.values() for k, v in item.fitted.items()}}
         result.fallbacks = lz.recent()
     except AidsError as exc:
         if job.debug:
@@ -232,19 +230,36 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
                                 unit.aid.model.id, lang, stale, options.debug, options.draft))
             known[(n, lang)] = tuple(cache.get(unit.game.id, unit.aid.model.id, key(unit, lang, f)) or {}
                                      for f in unit.formats if f not in stale)
-    tick = progress(len(todo)) if progress else (lambda label: None)
-    results = dict(_run(todo, options, lambda r: tick(r.job.label), cache))
     index = {(unit.game.id, unit.edition.id if unit.edition else None, unit.aid.model.id): n
              for n, unit in enumerate(units)}
+    waiting = Counter(index[(job.game, job.edition, job.aid)] for job in todo)  # unit -> its jobs not yet done
     by_unit: dict[int, list[Result]] = {}
-    for job, result in results.items():
-        by_unit.setdefault(index[(job.game, job.edition, job.aid)], []).append(result)
+    parts: dict[int, Summary] = {}  # unit -> what it added to the summary, merged in plan order below
+
+    def finish(n: int) -> Summary:
+        done = sorted(by_unit.get(n, []), key=lambda r: plan.langs.index(r.job.lang))
+        part = Summary()
+        if _finish(project, units[n], done, options, part, cache, digests, n):
+            part.unchanged += sum(1 for lang in plan.langs
+                                  if (n, lang) not in below and not any(r.job.lang == lang for r in done))
+        return part
+
+    # the bar counts units (an aid in an edition, all its languages): one step when its files are written
+    tick = progress(len(waiting)) if progress else (lambda label: None)
+    for job, result in _run(todo, options, cache):
+        n = index[(job.game, job.edition, job.aid)]
+        by_unit.setdefault(n, []).append(result)
+        waiting[n] -= 1
+        if not waiting[n]:
+            parts[n] = finish(n)
+            tick(unit_label(units[n], [lang for lang in plan.langs if any(r.job.lang == lang for r in by_unit[n])]))
     for n, unit in enumerate(units):
+        part = parts[n] if n in parts else finish(n)  # a unit with nothing stale: written before
+        summary.built += part.built
+        summary.skipped += part.skipped
+        summary.failed += part.failed
+        summary.unchanged += part.unchanged
         done = by_unit.get(n, [])
-        done.sort(key=lambda r: plan.langs.index(r.job.lang))
-        if _finish(project, unit, done, options, summary, cache, digests, n):
-            summary.unchanged += sum(1 for lang in plan.langs
-                                     if (n, lang) not in below and not any(r.job.lang == lang for r in done))
         for lang in plan.langs:
             fresh = next((r for r in done if r.job.lang == lang), None)
             fallbacks = fresh.fallbacks if fresh else [_fallback(f) for f in known[(n, lang)][0].get("fallbacks", [])] \
@@ -259,8 +274,14 @@ def key(unit: Unit, lang: str, fmt: str) -> str:
     return f"{unit.edition.id if unit.edition else '-'}/{lang}/{fmt}"
 
 
-def _run(jobs: list[Job], options: Options, done: Callable[[Result], None], cache: Cache):
-    """(job, result) as each job ends; the longest first, as the last build timed them."""
+def unit_label(unit: Unit, langs: list[str]) -> str:
+    """`game [edition] aid pl en ru`: a unit and the languages rendered of it, as the progress bar shows it."""
+    return " ".join([unit.game.id, *([f"[{unit.edition.id}]"] if unit.edition else []), unit.aid.model.id, *langs])
+
+
+def _run(jobs: list[Job], options: Options, cache: Cache) -> Iterator[tuple[Job, Result]]:
+    """(job, result) as each job ends, the longest started first, as the last build timed them; with a pool,
+    the other jobs go on rendering while the caller writes what is done."""
     def cost(job: Job) -> float:
         record = cache.get(job.game, job.aid, f"{job.edition or '-'}/{job.lang}/{job.formats[0]}") or {}
         return record.get("seconds") or WEIGHT.get(loaded(job.root).aid(job.game, job.aid).kind.name, 1)
@@ -270,16 +291,12 @@ def _run(jobs: list[Job], options: Options, done: Callable[[Result], None], cach
     pool = executor(options, len(jobs))
     if pool is None:
         for job in jobs:
-            result = run_job(job)
-            done(result)
-            yield job, result
+            yield job, run_job(job)
         return
     with pool:
         futures = {pool.submit(run_job, job): job for job in jobs}
         for future in cf.as_completed(futures):
-            result = future.result()
-            done(result)
-            yield futures[future], result
+            yield futures[future], future.result()
 
 
 def _finish(project: Project, unit: Unit, results: list[Result], options: Options, summary: Summary,
@@ -293,6 +310,7 @@ def _finish(project: Project, unit: Unit, results: list[Result], options: Option
         summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id}: not written, previous outputs kept")
         return False
     outputs = {project.root / name: data for r in results for name, data in r.files.items()}
+    started = time.perf_counter()
     try:
         write_all(outputs, project.output)
     except OSError as exc:  # a folder aids may not write to, a full disk: this aid stays as it was
@@ -300,6 +318,7 @@ def _finish(project: Project, unit: Unit, results: list[Result], options: Option
             Position(project.show(project.output)), f"cannot write the files of '{unit.aid.model.id}': "
             f"{exc.strerror or exc} ({exc.filename})", "an output folder aids may write to")))
         return False
+    writing = (time.perf_counter() - started) / max(len(results), 1)  # shared out: the aid's sum is exact
     for r in results:
         fallbacks = [_stored(fb) for fb in r.fallbacks]
         for fmt, made in r.by_format.items():
@@ -310,7 +329,9 @@ def _finish(project: Project, unit: Unit, results: list[Result], options: Option
                                    [f for made in r.by_format.values() for f in made["files"]],
                                    pages=sum(made["pages"] for made in r.by_format.values()),
                                    warnings=[w for made in r.by_format.values() for w in made["warnings"]],
-                                   notes=[n for made in r.by_format.values() for n in made["notes"]]))
+                                   notes=[n for made in r.by_format.values() for n in made["notes"]],
+                                   fitted={k: v for made in r.by_format.values() for k, v in made["fitted"].items()},
+                                   seconds=r.seconds + writing))
     return True
 
 

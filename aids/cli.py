@@ -4,13 +4,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import AidsError
-
-if TYPE_CHECKING:
-    from .pipeline import Summary
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 FORMATS = ("html", "pdf")  # pipeline.FORMATS, named here so that --help imports nothing of the pipeline
@@ -50,6 +46,8 @@ def make_parser() -> Parser:
     build.add_argument("--strict", action="store_true", help="fail when a string falls back to the source language")
     build.add_argument("--jobs", "-j", type=positive, metavar="N", help="worker processes (default: one a core)")
     build.add_argument("--force", action="store_true", help="render everything, even what is up to date")
+    build.add_argument("--verbose", "-v", action="store_true",
+                       help="list every string that fell back to the source language, not a few a language")
     build.add_argument("--draft", action="store_true",
                        help="mark untranslated and fuzzy text on the page, the share translated in the footer")
     build.add_argument("--pseudo", action="store_true",
@@ -118,45 +116,6 @@ def positive(text: str) -> int:
     return int(text)
 
 
-def progress_bar(total: int):
-    from tqdm import tqdm
-    bar = tqdm(total=total, unit="aid", file=sys.stderr, disable=None, leave=False,
-               bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} {postfix}")
-
-    def tick(label: str) -> None:
-        bar.set_postfix_str(label, refresh=False)
-        bar.update(1)
-        if bar.n >= total:
-            bar.close()
-    if total == 0:
-        bar.close()
-    return tick
-
-
-def print_summary(summary: Summary) -> None:
-    for item in summary.built:
-        edition = f" [{item.edition}]" if item.edition else ""
-        pages = f" ({item.pages} p.)" if item.pages else ""
-        print(f"built   {item.game}{edition} {item.aid} {item.lang}{pages}: {', '.join(item.files)}")
-        for note in item.notes:
-            print(f"  {note}")
-        for warning in item.warnings:
-            print(f"  warning: {warning}")
-    for line in summary.skipped:
-        print(f"skipped {line}")
-    for (game, lang), fallbacks in sorted(summary.fallbacks.items()):
-        print(f"{game} {lang}: {len(fallbacks)} string(s) fell back to the source language:")
-        for fb in fallbacks[:20]:
-            print(f"  {fb.text.where}: [{fb.text.context}] {fb.reason}")
-        if len(fallbacks) > 20:
-            print(f"  ... and {len(fallbacks) - 20} more")
-    for problem in summary.catalog_problems:
-        print(f"warning: {problem}")
-    files = sum(len(b.files) for b in summary.built)
-    unchanged = f", {summary.unchanged} up to date" if summary.unchanged else ""
-    print(f"{files} file(s) written{unchanged}, {len(summary.failed)} aid(s) failed, in {summary.seconds:.1f} s")
-
-
 def layout_tool() -> str | None:
     from .localize.po import msgcat
     return msgcat()
@@ -195,7 +154,7 @@ def run(args) -> int:
         written = translations.compile(project, args.game)
         print("\n".join(f"wrote {p}" for p in written) or "no catalogs")
     elif args.command == "build":
-        from . import builder, pipeline
+        from . import builder, pipeline, report
         formats = [*(args.format or FORMATS), *(["press"] if args.profile == "press" else []),
                    *(["imposed"] if args.impose else [])]
         options = pipeline.Options(games=args.game, langs=args.lang, formats=formats,
@@ -203,8 +162,12 @@ def run(args) -> int:
                                    force=args.force, scheduler=args.scheduler, min_complete=args.min_complete,
                                    draft=args.draft, pseudo=args.pseudo,
                                    shard=builder.parse_shard(args.shard) if args.shard else None)
-        summary = builder.build(project, options, progress=progress_bar)
-        print_summary(summary)
+        progress = report.Progress()
+        try:
+            summary = builder.build(project, options, progress=progress)
+        finally:
+            progress.close()  # the bar is gone before the summary prints
+        print(report.summary_text(summary, args.verbose))
         # a catalog's fault fails every aid of its language: say it once
         for message in dict.fromkeys(str(error) for error in summary.failed):
             print(message, file=sys.stderr)

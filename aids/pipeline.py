@@ -50,6 +50,7 @@ class Options:
 
 @dataclass
 class Built:
+    """One aid written in one edition and language."""
     game: str
     edition: str | None
     lang: str
@@ -58,6 +59,8 @@ class Built:
     pages: int
     warnings: list[str]
     notes: list[str] = field(default_factory=list)
+    fitted: dict[str, float] = field(default_factory=dict)  # the type size (pt) its PDF was fitted at, per card face
+    seconds: float = 0.0  # rendering it (in its worker) and its share of writing the aid's files: an aid's sum is exact
 
 
 @dataclass

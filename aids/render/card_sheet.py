@@ -181,7 +181,8 @@ def render(card: Card, localized: dict, lz, context: dict) -> dict:
              "that reads at arm's length: shorten its text, or give the card more room"
              for face, f in fitted.items() if f.size < READABLE]
     made = {
-        ".pdf": Rendered(render_card(card, localized, lz, context, fitted, footer), faces, small, notes=[note]),
+        ".pdf": Rendered(render_card(card, localized, lz, context, fitted, footer), faces, small, notes=[note],
+                         fitted={face: f.size for face, f in fitted.items()}),
         "-sheet.pdf": Rendered(render_sheet(card, localized, lz, context, fitted, footer, layout), faces,
                                notes=[f"sheet {card.sheet.paper}, {len(layout.positions)} up"]),
     }

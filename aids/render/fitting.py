@@ -65,6 +65,7 @@ def playsheet_pdf(sheet: Playsheet, template: str, localized: dict[str, Any], lz
         rendered = tried[size].rendered()
         # worded as a card's, so the summary reads alike for every kind that fits its type
         rendered.notes.append(f"type {size:g} pt (designed {sheet.page.type:g} pt, minimum {sheet.page.min_type:g} pt)")
+        rendered.fitted = {"": float(size)}
         rendered.renders = len(tried)
         return {".pdf": rendered}
     pages = tried[min(tried)].pages if tried else 0

@@ -139,7 +139,8 @@ class _Warned:
 
     def rendered(self) -> Rendered:
         done = self.printed.rendered()
-        return Rendered(done.data, done.pages, [*done.warnings, *self.warnings], list(done.notes))
+        return Rendered(done.data, done.pages, [*done.warnings, *self.warnings], list(done.notes),
+                        dict(done.fitted))
 
 
 @functools.lru_cache(maxsize=1)

@@ -255,7 +255,7 @@ def test_text_past_the_minimum_fails_naming_card_face_language_section(tmp_path)
 def test_failing_card_writes_nothing_and_keeps_previous_outputs(tmp_path, capsys):
     root = project_with(tmp_path)
     assert main(["--project", str(root), "build", "--lang", "pl"]) == 0
-    assert "type front 11.25 pt, back 11.25 pt" in capsys.readouterr().out
+    assert "  front 11.25, back 11.25\n" in capsys.readouterr().out  # the summary's fitted type size
     before = built_files(root / "build")
     assert len(before) == 4  # html, card, sheet, duplex test page
     (root / "games/demo/card.yaml").write_text(DEMO_CARD.replace("text: Dowolny tekst.", f"text: {long_text(200)}"),
