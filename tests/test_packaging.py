@@ -1,22 +1,29 @@
 """The installed package, not the source tree: templates, fonts and UI catalogs come from the wheel."""
+import ast
 import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import venv
 import zipfile
+from importlib.metadata import packages_distributions
+
+from packaging.requirements import Requirement
 
 from .helpers import REPO, make_project
 
 
 def test_wheel_install_builds_a_project_elsewhere(tmp_path):
-    # built from a copy: setuptools leaves build/lib and build/bdist.* where it builds, and the
-    # repository's build/ is the output folder
+    # built from a copy, as `pip install ./aids` builds a clone: setuptools' own build folder is configured
+    # away from build/, the output folder
     source = tmp_path / "source"
-    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__"))
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__",
+                                                                ".setuptools-build"))
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)],
                    check=True, capture_output=True)
+    assert not (source / "build").exists() and (source / ".setuptools-build").is_dir()
     wheel = next(wheels.glob("aids-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert {"aids/templates/sequence.html", "aids/templates/print.css", "aids/fonts/DejaVuSans.ttf",
@@ -50,3 +57,25 @@ def test_wheel_install_builds_a_project_elsewhere(tmp_path):
     # the schemas an editor needs, from the installed package
     printed = subprocess.run([python, "-m", "aids", "schema", "sequence"], capture_output=True, text=True, cwd=project)
     assert printed.returncode == 0 and '"title": "aids: sequence"' in printed.stdout
+
+
+def test_every_library_aids_imports_is_a_declared_dependency():
+    """A plain `pip install` gets what the package imports: each third-party module its code imports is
+    installed by a requirement of `dependencies` (or of the extra that the importing code says to install)."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = {Requirement(r).name.lower() for r in project["dependencies"]}
+    extras = {Requirement(r).name.lower() for extra in ("dask",) for r in project["optional-dependencies"][extra]}
+    distributions = packages_distributions()
+    missing = {}
+    for path in sorted((REPO / "aids").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            for name in names:
+                top = name.split(".")[0]
+                if top in sys.stdlib_module_names or top == "aids":
+                    continue
+                dists = {d.lower() for d in distributions.get(top, [top])}
+                if not dists & (declared | extras):
+                    missing[top] = str(path.relative_to(REPO))
+    assert missing == {}
