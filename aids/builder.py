@@ -15,6 +15,7 @@ import concurrent.futures as cf
 import hashlib
 import multiprocessing
 import os
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -162,7 +163,19 @@ def executor(options: Options, count: int) -> cf.Executor | None:
     if {"pdf", "press", "imposed"} & set(options.formats):  # imported once here, not in every worker (most of a second)
         from .render.pdf import weasyprint
         weasyprint()
-    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent,
+                                  initargs=(os.getpid(),))
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker ends when the build that started it ends, however it ends: killed while writing, the build
+    would leave its workers waiting forever on a queue whose other end they hold themselves (forked)."""
+    if sys.platform == "linux":
+        import ctypes
+        import signal
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the build ended before the line above
+            os._exit(1)
 
 
 class DaskPool(cf.Executor):
