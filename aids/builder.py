@@ -5,6 +5,7 @@ nothing they are made of changed, and written an aid at a time.
     jobs = one per aid x edition x language  # each with a digest of what it is made of
     stale jobs -> executor -> results        # a worker renders one job: pipeline.document + render
     an aid's results -> write_all            # when all its languages are in: all of them, or none
+    search.index(publications)               # then each publication's search index, if its pages changed
 
 A job names its project folder and ids only, so it runs in a forked worker (which inherits what this
 process read), in a spawned one or on another machine (which reads the project itself).
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import pipeline
+from . import pipeline, site
 from .config import Game, Project, read_project
 from .errors import AidsError, Position, Problem
 from .fingerprint import Fingerprints
@@ -33,7 +34,7 @@ from .localize.localizer import Fallback, Localizer
 from .model.text import Text
 from .pipeline import Built, Options, Summary, Unit
 from .reading import read_aids
-from .translators import complete
+from .write import search
 from .write.cache import Cache, Record
 from .write.files import recover, write_all
 
@@ -52,6 +53,8 @@ class Job:
     formats: tuple[str, ...]
     debug: bool = False
     draft: bool = False
+    site: bool = False  # its HTML page carries the web site's navigation (not in the pseudo-locale)
+    unavailable: tuple[str, ...] = ()  # the languages its aid is not published in: not linked by that navigation
 
 
 @dataclass
@@ -112,7 +115,8 @@ def run_job(job: Job) -> Result:
         edition = next(e for e in game.editions if e.id == job.edition) if job.edition else None
         lz = state.localizer(game, job.lang, job.draft)
         lz.recent()
-        doc = pipeline.document(game, aid, lz, edition)
+        nav = site.aid_navigation(project, game, edition, aid.model.id, lz, job.unavailable) if job.site else None
+        doc = pipeline.document(game, aid, lz, edition, nav)
         result = Result(job)
         folder = pipeline.output_dir(project, game, edition, job.lang)
         for name in job.formats:
@@ -222,25 +226,31 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
     known: dict[tuple[int, str], tuple[Record, ...]] = {}  # (unit, lang) -> per format: fresh records
     digests: dict[tuple[int, str], str] = {}
     threshold = options.min_complete if options.min_complete is not None else project.min_complete
+    publishing = site.Publishing(threshold, lambda game, lang: state.localizer(game, lang, options.draft).catalog)
     below: set[tuple[int, str]] = set()  # (unit, language) not built: too little of it translated
     for n, unit in enumerate(units):
+        # its page links the languages it is published in: a change of those is a change of the page
+        unavailable = () if options.pseudo else publishing.unavailable(unit.game, unit.aid, project.languages)
         for lang in plan.langs:
             lz = state.localizer(unit.game, lang, options.draft)
-            if threshold is not None and lang != unit.game.source_language:
-                share = complete(unit.game, unit.aid, lz.catalog)
-                if share < threshold:
-                    summary.skipped.append(
-                        f"{unit.game.id}/{unit.aid.model.id} {lang}: {share:.1f} % translated, below the threshold of "
-                        f"{threshold:g} % (not built; any earlier files of it are stale)")
-                    below.add((n, lang))
-                    known[(n, lang)] = ()
-                    continue
-            digest = digests[(n, lang)] = prints.digest(unit.game, unit.aid, unit.edition, lz)
+            if not publishing.published(unit.game, unit.aid, lang):
+                share = publishing.share(unit.game, unit.aid, lang)
+                summary.skipped.append(
+                    f"{unit.game.id}/{unit.aid.model.id} {lang}: {share:.1f} % translated, below the threshold of "
+                    f"{threshold:g} % (not built; any earlier files of it are stale)")
+                below.add((n, lang))
+                known[(n, lang)] = ()
+                continue
+            digest = prints.digest(unit.game, unit.aid, unit.edition, lz)
+            if unavailable:
+                digest = hashlib.sha256(f"{digest}\0unpublished\0{' '.join(unavailable)}".encode()).hexdigest()
+            digests[(n, lang)] = digest
             stale = tuple(f for f in unit.formats if options.force or not cache.fresh(
                 unit.game.id, unit.aid.model.id, key(unit, lang, f), digest))
             if stale:
                 todo.append(Job(str(project.root), unit.game.id, unit.edition.id if unit.edition else None,
-                                unit.aid.model.id, lang, stale, options.debug, options.draft))
+                                unit.aid.model.id, lang, stale, options.debug, options.draft, not options.pseudo,
+                                unavailable))
             known[(n, lang)] = tuple(cache.get(unit.game.id, unit.aid.model.id, key(unit, lang, f)) or {}
                                      for f in unit.formats if f not in stale)
     index = {(unit.game.id, unit.edition.id if unit.edition else None, unit.aid.model.id): n
@@ -279,8 +289,31 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
                 if known[(n, lang)] else []
             _note_fallbacks(summary, unit.game.id, lang, fallbacks)
     cache.save()
+    if site.wanted(project, options, plan.formats):
+        summary.site = site.publish(project, plan.units, lambda game, lang: state.localizer(game, lang), publishing,
+                                    cache, summary.skipped)
+    _index(project, units, options, summary)
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def _index(project: Project, units: list[Unit], options: Options, summary: Summary) -> None:
+    """The search index of every publication (a game or an edition) of the plan, over all its pages; not on a
+    shard, which has only part of them."""
+    if options.shard:
+        summary.skipped.append("search index: not made by a shard (a build of the merged output folder makes it)")
+        return
+    publications = {pipeline.output_dir(project, u.game, u.edition, "-").parent for u in units}
+    try:
+        search.index(project.output, publications, project.languages)
+    except AidsError as exc:
+        if options.debug:
+            raise
+        summary.failed.append(exc)
+    except OSError as exc:  # a folder aids may not write to, a full disk: the previous index stays
+        summary.failed.append(AidsError(Problem(Position(project.show(project.output)), "cannot write the search "
+                                                f"index: {exc.strerror or exc} ({exc.filename})",
+                                                "an output folder aids may write to")))
 
 
 def key(unit: Unit, lang: str, fmt: str) -> str:

@@ -11,6 +11,7 @@ from babel import Locale, UnknownLocaleError
 
 from .errors import AidsError, Position, Problem, Problems, display_path
 from .model.quantity import MEASURE, read_measure
+from .model.site import SITE, Site, read_site
 from .model.text import Text, forms_at, text_at
 from .source.shape import ID_PATTERN, Field, Shape, choice, date, flag, ident, list_of, num, string, text
 from .source.yamlfile import Source, check_map, is_text, read_yaml
@@ -41,7 +42,6 @@ class Print:
     marks: str = "crop"  # crop marks outside the bleed, in a slug that grows the sheet; or "none"
 
 
-
 # -- the shapes of aids.yaml and game.yaml (aids.source.shape: what check_map accepts and the schemas say) ----
 PRINT_FIELDS = (Field("profile", choice(("home", "press")), doc="press: also PDFs for a print shop (PDF/X-4)"),
                 num("bleed", "mm around the trimmed page", 0, 10),
@@ -61,6 +61,7 @@ PROJECT = Shape(PROJECT_FILE, (
     Field("ui_domain", flag("only for the aids source tree: keep the package's own catalog too")),
     Field("publish", PUBLISH),
     Field("site_url", string("the address the web site is published at", pattern=r"^https?://[^\s\"<>]+$")),
+    Field("site", SITE),
     Field("date_style", DATE_STYLE),
     Field("print", PRINT),
 ), doc="An aids project: what to publish and where to write it.")
@@ -129,6 +130,7 @@ class Project:
     date_styles: dict[str, str] = field(default_factory=lambda: dict(DATE_STYLES))  # language -> CLDR locale
     printing: Print = field(default_factory=Print)  # every game's, unless `print: {games: ...}` says otherwise
     printing_of: dict[str, Print] = field(default_factory=dict)  # game id -> its own
+    site: Site = field(default_factory=Site)  # `site:`: the web site's title, languages and games
 
     def show(self, path: Path) -> str:
         return display_path(path, self.root)
@@ -193,6 +195,8 @@ def read_project(root: Path) -> Project:
         site_url = None
     date_styles = _date_styles(src, data, problems)
     printing, printing_of = _printing(src, data, problems)
+    site = read_site(src, data, [str(x) for x in languages],
+                     lambda name: (folders["games"] / name / GAME_FILE).is_file(), problems)
     problems.raise_if_any()
     return Project(
         root=root,
@@ -206,6 +210,7 @@ def read_project(root: Path) -> Project:
         date_styles=date_styles,
         printing=printing,
         printing_of=printing_of,
+        site=site,
     )
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import site
 from .config import Edition, Game, Project
 from .errors import AidsError, Position, Problem
 from .kind import Aid
@@ -71,6 +72,7 @@ class Summary:
     unchanged: int = 0  # aids x languages whose files were already up to date
     fallbacks: dict[tuple[str, str], list[Fallback]] = field(default_factory=dict)  # (game, lang) -> ...
     catalog_problems: list[Problem] = field(default_factory=list)  # faulty entries of the UI catalogs, not used
+    site: list[str] = field(default_factory=list)  # the web site's pages written (aids/site.py), as shown
     seconds: float = 0.0
 
 
@@ -105,8 +107,10 @@ def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> L
                      style=project.date_styles.get(lang))
 
 
-def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None) -> Document:
-    """One aid localized: the template context every format renders."""
+def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
+             site: dict[str, Any] | None = None) -> Document:
+    """One aid localized: the template context every format renders (and `site`, the web site's navigation its
+    HTML page carries)."""
     localized = aid.kind.localize(aid.model, lz, edition)
     game_ctx = localize_game(game, lz)
     if lz.draft:  # printed in the footer of every page: the share `aids stats` gives
@@ -116,7 +120,7 @@ def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None) -> Do
         "aid": localized, "game": game_ctx, "kind": aid.kind.name, "kind_name": aid.kind.display_name(lz),
         "document_title": f"{game_ctx['title']} – {localized['title']}",
     }
-    return Document(game, aid.kind, aid.model, lz, edition, context)
+    return Document(game, aid.kind, aid.model, lz, edition, context, site)
 
 
 # --- localized -> rendered ---------------------------------------------------------------------
@@ -131,7 +135,11 @@ def render(doc: Document, formats: Iterable[str]) -> dict[str, Rendered]:
 
 def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
                formats: Iterable[str]) -> dict[str, Rendered]:
-    return render(document(game, aid, lz, edition), formats)
+    """One aid in one language, as `aids build` renders it (its page with the site's navigation)."""
+    publishing = site.Publishing(project.min_complete, lambda g, lang: localizer(project, g, lang).catalog)
+    nav = site.aid_navigation(project, game, edition, aid.model.id, lz, publishing.unavailable(game, aid,
+                                                                                               project.languages))
+    return render(document(game, aid, lz, edition, nav), formats)
 
 
 # --- the build ---------------------------------------------------------------------------------

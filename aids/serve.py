@@ -95,7 +95,8 @@ class Preview:
                                                               jobs=1))
                 errors += [str(e) for e in summary.failed]
                 output = self.project.output
-                changed = [(self.root / f).relative_to(output).as_posix() for b in summary.built for f in b.files]
+                changed = [(self.root / f).relative_to(output).as_posix()
+                           for f in [*(f for b in summary.built for f in b.files), *summary.site]]
             except AidsError as exc:
                 errors.append(str(exc))
             except Exception as exc:  # a bug of aids: shown in the page; the server goes on

@@ -137,7 +137,7 @@ def booklet(tmp: Path, pages: int) -> None:
     rendered = pipeline.render(pipeline.document(g, aid, lz, None), ["pdf"])[".pdf"]
     ours = time.perf_counter() - start
     doc = pipeline.document(g, aid, lz, None)
-    css = print_css(lz, doc.context["game"], aid.kind.page_size(aid.model))
+    css = print_css(lz, doc.context["game"], aid.kind.page_size(aid.model), kind=aid.kind.name)
     wp = weasyprint()
     start = time.perf_counter()
     fonts = wp.text.fonts.FontConfiguration()

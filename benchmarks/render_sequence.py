@@ -50,7 +50,7 @@ def main() -> None:
         # The same HTML and print CSS aids renders, handed to WeasyPrint directly.
         doc = pipeline.document(game, aid, lz, None)
         html = doc.html
-        css = print_css(lz, doc.context["game"], "A4")
+        css = print_css(lz, doc.context["game"], "A4", kind=aid.kind.name)
 
         def raw():
             fonts = wp.text.fonts.FontConfiguration()

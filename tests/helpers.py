@@ -232,5 +232,14 @@ def rerender(project, game_id: str, lang: str) -> dict:
 
 
 def built_files(output: Path) -> dict[Path, bytes]:
-    """The files a build wrote in `output`: its outputs, without the build cache beside them."""
-    return {p: p.read_bytes() for p in sorted(output.rglob("*")) if p.is_file() and ".aids-cache" not in p.parts}
+    """The files a build wrote in `output`: its outputs, without the build cache beside them and the search index
+    of each publication (`pagefind/`, made from the pages: tests/write/test_search.py), nor the web site's pages
+    (tests/render/test_site.py)."""
+    return {p: p.read_bytes() for p in sorted(output.rglob("*"))
+            if p.is_file() and ".aids-cache" not in p.parts and "pagefind" not in p.parts
+            and not is_site_page(output, p)}
+
+
+def is_site_page(output: Path, path: Path) -> bool:
+    """A page of the web site (aids/site.py): build/index.html, build/index.<lang>.html, build/<game>/<lang>/index.html."""
+    return (path.parent == output and path.name.startswith("index.")) or path.name == "index.html"

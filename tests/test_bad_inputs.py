@@ -273,7 +273,7 @@ CASES = [
          "games/demo/sequence.yaml:31:23: [seq/red-move/move/charge/volley] translation loses {see:rule:12.4.4}",
          exit=0, shows=("build/demo/en/seq.html", "Salwa", "Volley")),
     case("po-markup", replace(PO, 'msgstr "Preparation"', 'msgstr "<script>alert(1)</script>"'),
-         "", exit=0, shows=("build/demo/en/seq.html", "&lt;script&gt;alert(1)&lt;/script&gt;", "<script>")),
+         "", exit=0, shows=("build/demo/en/seq.html", "&lt;script&gt;alert(1)&lt;/script&gt;", "<script>alert")),
     # --- the command line
     case("cli-unknown-language", [], "command line: unknown language 'de' (expected: pl, en, ru)",
          args=["--lang", "de"]),

@@ -33,7 +33,7 @@ def test_catalog_commands_and_build(demo, capsys):
     assert re.search(r"^demo seq +en +1 +\d+\.\d s$", out, re.MULTILINE)  # a row of the summary's table
     assert "demo en: 16 string(s) fell back to the source language:" in out
     assert "games/demo/sequence.yaml:12:12: [seq/prep] untranslated" in out
-    assert sorted(p.name for p in (demo / "build/demo/en").iterdir()) == ["seq.html"]
+    assert sorted(p.name for p in (demo / "build/demo/en").iterdir()) == ["index.html", "seq.html"]  # and its game's page
 
 
 def test_strict_fails_on_fallbacks_and_writes_nothing(demo, capsys):

@@ -10,6 +10,7 @@ import zipfile
 from importlib.metadata import packages_distributions
 
 from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from .helpers import REPO, make_project
 
@@ -63,8 +64,10 @@ def test_every_library_aids_imports_is_a_declared_dependency():
     """A plain `pip install` gets what the package imports: each third-party module its code imports is
     installed by a requirement of `dependencies` (or of the extra that the importing code says to install)."""
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    declared = {Requirement(r).name.lower() for r in project["dependencies"]}
-    extras = {Requirement(r).name.lower() for extra in ("dask",) for r in project["optional-dependencies"][extra]}
+    # names compared as pip does (PEP 503): a wheel may call itself pagefind_bin, a requirement pagefind-bin
+    declared = {canonicalize_name(Requirement(r).name) for r in project["dependencies"]}
+    extras = {canonicalize_name(Requirement(r).name) for extra in ("dask",)
+              for r in project["optional-dependencies"][extra]}
     distributions = packages_distributions()
     missing = {}
     for path in sorted((REPO / "aids").rglob("*.py")):
@@ -75,7 +78,7 @@ def test_every_library_aids_imports_is_a_declared_dependency():
                 top = name.split(".")[0]
                 if top in sys.stdlib_module_names or top == "aids":
                     continue
-                dists = {d.lower() for d in distributions.get(top, [top])}
+                dists = {canonicalize_name(d) for d in distributions.get(top, [top])}
                 if not dists & (declared | extras):
                     missing[top] = str(path.relative_to(REPO))
     assert missing == {}

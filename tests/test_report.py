@@ -17,7 +17,7 @@ from aids.localize.localizer import Fallback
 from aids.model.text import Text
 from aids.pipeline import Built, Summary
 
-from .helpers import REPO
+from .helpers import REPO, is_site_page
 
 
 def built(game, edition, aid, lang, files, pages=0, warnings=(), fitted=None, seconds=1.0):
@@ -167,8 +167,11 @@ def two_samples(tmp_path):
 
 
 def outputs(root):
+    """The aids' files (the web site's pages and the search index are written after them all:
+    tests/render/test_site.py, tests/write/test_search.py)."""
     return {p.relative_to(root).as_posix() for p in (root / "build").rglob("*")
-            if p.is_file() and not any(part.startswith(".aids-") for part in p.parts)}
+            if p.is_file() and not any(part.startswith(".aids-") or part == "pagefind" for part in p.parts)
+            and not is_site_page(root / "build", p)}
 
 
 class Recorder:

@@ -267,7 +267,8 @@ def test_a_playsheet_needs_a_table_and_new_writes_the_schemas(tmp_path):
         "  - sequence.yaml\n  - terrain.yaml\n  - sheet.yaml\n  - rules.yaml\n")
     code, out, err = run("--project", root, "build", "--format", "html", "--lang", "pl")
     assert code == 0, out + err
-    assert {p.name for p in (root / "build/demo/pl").iterdir()} == {"seq.html", "sheet.html", "rules.html"}
+    assert {p.name for p in (root / "build/demo/pl").iterdir()} == {"seq.html", "sheet.html", "rules.html",
+                                                                    "index.html"}  # and the game's page
 
 
 @pytest.mark.parametrize("text, expected", [

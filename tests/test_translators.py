@@ -158,7 +158,8 @@ def test_a_language_below_the_threshold_is_not_built_and_said_so(tmp_path, capsy
     assert main(["--project", str(root), "build", "--format", "html"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"skipped demo/seq en: 9\d\.\d % translated, below the threshold of 100 % \(not built", out)
-    assert (root / "build/demo/pl/seq.html").exists() and not (root / "build/demo/en").exists()
+    assert (root / "build/demo/pl/seq.html").exists() and not (root / "build/demo/en/seq.html").exists()
+    assert "not published" in (root / "build/demo/en/index.html").read_text(encoding="utf-8")  # the game's page says so
     assert main(["--project", str(root), "build", "--format", "html", "--min-complete", "90"]) == 0
     assert (root / "build/demo/en/seq.html").exists()
 

@@ -57,6 +57,7 @@ class _Localizing:
     def __init__(self, booklet: Booklet, lz: Localizer, edition: Edition | None):
         self.booklet, self.lz, self.edition = booklet, lz, edition
         self.used: set[str] = set()
+        self.level = 0  # of the last heading: an embedded aid's headings come a level under it
         self.rules = {h.label: h.id for h in booklet.headings.values() if h.number}  # for embedded aids' rule: links
 
     def ref(self, target: str) -> Rich:
@@ -95,6 +96,7 @@ class _Localizing:
     def block(self, b: Block) -> dict[str, Any]:
         lz = self.lz
         if isinstance(b, Heading):
+            self.level = b.level
             return {"type": "heading", "id": b.id, "number": b.label, "level": b.level, "text": self.text(b.text)}
         if isinstance(b, Paragraph):
             return {"type": "paragraph", "text": self.text(b.text)}
@@ -104,7 +106,10 @@ class _Localizing:
             return {"type": "list", "ordered": b.ordered, "start": b.start,
                     "entries": [self.blocks(item) for item in b.items]}
         if isinstance(b, Table):
-            return {"type": "table", "head": [self.cell(c) for c in b.head], "align": b.align,
+            head = [self.cell(c) for c in b.head]
+            # what names the table on a page (a rule table has no title): its column headers
+            label = ", ".join(str(h["text"].plain() if isinstance(h["text"], Rich) else h["text"]) for h in head)
+            return {"type": "table", "head": head, "align": b.align, "label": label,
                     "rows": [[self.cell(c) for c in row] for row in b.rows]}
         if isinstance(b, Box):
             return {"type": "box", "kind": b.kind, "label": box_label(lz, b.kind), "blocks": self.blocks(b.blocks)}
@@ -115,7 +120,7 @@ class _Localizing:
         if b.name == "embed":
             assert b.target is not None, "linked before it is localized"
             kind, model = b.target
-            return {"type": "embed", "kind": kind.name, "template": kind.embed_template,
+            return {"type": "embed", "kind": kind.name, "template": kind.embed_template, "level": self.level,
                     "aid": kind.localize(model, lz, self.edition, self.rules)}
         if b.name == "abbreviations":
             terms = sorted((t for t in booklet.glossary if t.abbr), key=lambda t: (t.abbr or "").casefold())

@@ -82,6 +82,7 @@ def localize_table(table: Table, lz: Localizer, edition: Edition | None = None) 
                 cells.append({"text": value_text(cell.value, column), "num": True, "wrap": wordy})
         body.append({"th": th if has_labels else None, "cells": cells,
                      "key": value_text(row.key) if table.keys_both_sides else None})
+    link_headers(table, head, body)
     return {
         "id": table.id, "title": title, "form": table.form, "widths": column_widths(table),
         "whole": len(body) <= KEEP_WHOLE,
@@ -89,6 +90,33 @@ def localize_table(table: Table, lz: Localizer, edition: Edition | None = None) 
         "head": head, "body": body, "columns": len(table.columns),
         "notes": [localize_label(n, lz, measure) for n in table.notes],
     }
+
+
+def link_headers(table: Table, head: list[list[dict[str, Any]]], body: list[dict[str, Any]]) -> None:
+    """Ids on the headers of a table with column groups, and on each data cell the ids of its headers (its
+    row's, its column's, its group's): `scope` alone does not tell a reader which group a column is in.
+
+    The head is the group row (the corner, a group or a blank per column, the right-hand corner) over the row
+    of column headers; a column without a header text has no id (it is printed as an empty cell). A table without
+    groups needs none of it: its headers' scopes say it all."""
+    if not table.groups or len(head) != 2:
+        return
+    groups: dict[int, str] = {}  # column index -> the id of its group's header
+    col = 0
+    for cell in head[0][1:]:
+        if cell["scope"] == "colgroup":
+            cell["id"] = f"{table.id}-g{col}"
+            groups.update({c: cell["id"] for c in range(col, col + cell["colspan"])})
+        col += cell["colspan"]
+    columns = head[1]
+    for j, cell in enumerate(columns):
+        if cell["text"]:
+            cell["id"] = f"{table.id}-c{j}"
+    for i, row in enumerate(body):
+        row["th_id"] = f"{table.id}-r{i}" if row["th"] is not None else None
+        for j, cell in enumerate(row["cells"]):
+            ids = [row["th_id"], groups.get(j), columns[j].get("id")]
+            cell["headers"] = " ".join(filter(None, ids))
 
 
 def column_widths(table: Table) -> list[float]:

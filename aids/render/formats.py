@@ -34,12 +34,22 @@ class Document:
     lz: Localizer
     edition: Edition | None
     context: dict[str, Any]  # the template context: aid (the localized model), game, kind, kind_name, ...
+    site: dict[str, Any] | None = None  # the web site's navigation on its HTML page (aids/site.py); never in a PDF
 
     @functools.cached_property
     def html(self) -> str:
-        """Its page, rendered once however many formats use it."""
+        """Its page, rendered once however many formats use it (the PDFs print it)."""
         folder = self.kind.template_folder
         return render_template(self.kind.template, self.lz, self.context, (str(folder),) if folder else ())
+
+    @property
+    def page(self) -> str:
+        """Its HTML page: `html` with the site's navigation."""
+        if not self.site:
+            return self.html
+        folder = self.kind.template_folder
+        return render_template(self.kind.template, self.lz, {**self.context, "site": self.site},
+                               (str(folder),) if folder else ())
 
 
     @functools.cached_property
@@ -72,7 +82,7 @@ class Html:
     name = "html"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
-        return {".html": Rendered(doc.html.encode("utf-8"))}
+        return {".html": Rendered(doc.page.encode("utf-8"))}
 
 
 class Pdf:
@@ -91,7 +101,7 @@ class Pdf:
             if warnings is None:  # the text is checked once, however often a fitting loop prints it
                 check_glyphs(doc.context, doc.locate, f"{doc.kind.name} '{doc.model.id}' ({doc.lz.lang})")
                 warnings = long_words(doc.context["aid"], doc.locate)
-            printed = print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins, press)
+            printed = print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins, press, doc.kind.name)
             return _Warned(printed, warnings)
         return printer
 

@@ -230,8 +230,9 @@ def long_words(localized: dict[str, Any], locate: Callable[[str], Position]) -> 
 
 
 def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: Margins = None,
-              press: Print | None = None) -> str:
-    """The PDF's own stylesheet (print.css): package fonts, page size and margins, footer with the version."""
+              press: Print | None = None, kind: str = "") -> str:
+    """The PDF's own stylesheet (print.css): package fonts, page size and margins, footer with the version, and
+    what only WeasyPrint reads (bookmarks; a booklet's running heads, for `kind` booklet)."""
     version = lz.pgettext("colophon", "Version %(version)s") % {"version": game_ctx["version"]}
     return render_template("print.css", lz, {
         "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
@@ -239,14 +240,15 @@ def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: 
         "margins": margins if isinstance(margins, str) else "14mm 14mm 16mm 14mm",
         "facing": margins if isinstance(margins, tuple) else None,
         "press": {"bleed": press.bleed} if press else None,
+        "kind": kind,
         **colour_functions(press is not None),
         "footer": typeset(" · ".join([game_ctx["title"], version, *filter(None, [game_ctx.get("draft")])]), lz.lang),
     })
 
 
 def print_pdf(game: Game, lz: Localizer, game_ctx: dict[str, Any], html: str, page_size: str,
-              margins: Margins = None, press: Print | None = None) -> Layout:
+              margins: Margins = None, press: Print | None = None, kind: str = "") -> Layout:
     """`html` through WeasyPrint with print.css, reading nothing outside the game's folder; for the press
     profile `press`, in CMYK with its bleed, written as PDF/X-4."""
-    css = print_css(lz, game_ctx, page_size, margins, press)
+    css = print_css(lz, game_ctx, page_size, margins, press, kind)
     return lay_out(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch(), press=press)

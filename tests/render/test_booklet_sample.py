@@ -160,7 +160,7 @@ class Page(HTMLParser):
 def test_html_contents_anchors_and_boxes(sample, lang):
     page = Page()
     page.feed((sample[0].output / GAME / lang / f"{AID}.html").read_text(encoding="utf-8"))
-    assert "script" not in page.tags
+    assert page.tags.count("script") <= 2  # the site's own only: the language switcher's, the search box's loader
     assert len(page.ids) == len(set(page.ids)), "every anchor unique"
     assert set(SECTIONS) <= set(page.ids) and {"zoc", "march", "leader-activation"} <= set(page.ids)
     assert set(page.hrefs) <= set(page.ids)

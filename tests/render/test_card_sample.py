@@ -121,7 +121,7 @@ def test_html_has_the_same_sections_in_the_same_order(sample, lang):
     page = Structure()
     page.feed(out(sample[0], lang, ".html").read_text(encoding="utf-8"))
     source = read_yaml(REPO / "games" / GAME / "referee-card.yaml").data
-    assert page.lang == lang and "script" not in page.tags
+    assert page.lang == lang and page.tags.count("script") <= 2  # the language switcher's, the search loader
     assert page.sections == [str(s["id"]) for s in source["sections"]]
     assert page.tags.count("article") == 2 and page.tags.count("table") == 5
     assert page.tags.count("h2") == sum(1 for s in source["sections"] if "title" in s)

@@ -201,8 +201,8 @@ class Tables(HTMLParser):
             self.tables.append(["", []])
         elif tag == "caption":
             self.field = "caption"
-        elif tag == "span" and self.field == "caption":
-            self.field = None  # the intro: not part of the title
+        elif tag in ("span", "a") and self.field == "caption":
+            self.field = None  # the intro, the link to copy: not part of the title
         elif tag == "tbody":
             self.field = "body"
         elif tag == "tr" and self.field == "body":

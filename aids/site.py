@@ -1,0 +1,400 @@
+"""The web site of the output folder: a home page listing the games, a page per game and language listing
+its aids with their files, and the navigation every aid page carries.
+
+    build/index.html                               the home page, in the site's first language (x-default)
+    build/index.<lang>.html                        the home page in each other language of the site
+    build/<game>/<lang>/index.html                 a game's page: the aids of every edition, with their files
+    build/<game>/[<edition>/]<lang>/<aid>.html     an aid's page (the build's), with the site's navigation
+
+Every page has a language switcher to the same page in the site's other languages (an aid page's keeps
+the #anchor), `<link rel="alternate" hreflang>` for each (and x-default), and says which languages are
+not published: an aid below the publishing threshold in a language is not built in it, so it is not
+linked, only named as not yet published. Links are relative, so the folder works from file:// and from
+any path of a web server; with `site_url` the canonical and alternate links are absolute.
+
+The pages are made from the build's plan and the games of `site:` (every game and language by default),
+not from what was rebuilt: a build with nothing stale writes a complete site. A site page lists the files
+found in the output folder, with the page count of the PDF (from the build cache, or the PDF itself).
+"""
+from __future__ import annotations
+
+import functools
+import posixpath
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from babel import Locale
+
+from .config import Edition, Game, Project
+from .errors import AidsError
+from .kind import Aid
+from .localize import ui
+from .localize.localizer import PSEUDO, Localizer
+from .model.text import Text
+from .reading import read_aids
+from .render.html import render_template
+from .translators import Catalog, complete
+from .write.cache import Cache
+from .write.files import write_all
+
+if TYPE_CHECKING:
+    from .pipeline import Options, Unit
+
+# --- paths (inside the output folder, "/"-separated) -------------------------------------------
+
+def site_languages(project: Project) -> list[str]:
+    return list(project.site.languages or project.languages)
+
+
+def site_games(project: Project) -> list[str]:
+    return list(project.site.games or project.game_ids())
+
+
+def home_path(project: Project, lang: str) -> str:
+    """The home page: index.html in the site's first language, index.<lang>.html in the others."""
+    langs = site_languages(project)
+    return "index.html" if lang == langs[0] or lang not in langs else f"index.{lang}.html"
+
+
+def game_path(game_id: str, lang: str) -> str:
+    return f"{game_id}/{lang}/index.html"
+
+
+def aid_path(game_id: str, edition: str | None, lang: str, aid_id: str, suffix: str = ".html") -> str:
+    return "/".join([game_id, *([edition] if edition else []), lang, aid_id + suffix])
+
+
+def href(here: str, target: str) -> str:
+    """`target` relative to the page `here`, as a URL."""
+    return quote(posixpath.relpath(target, posixpath.dirname(here) or "."))
+
+
+def tag(lang: str) -> str:
+    """A language as HTML names it (hreflang, lang): BCP 47, pt-BR for CLDR's pt_BR."""
+    return lang.replace("_", "-")
+
+
+@functools.cache
+def language_name(lang: str) -> str:
+    """A language's name in itself, as a switcher shows it: Polski, English, Русский."""
+    try:
+        name = Locale.parse(lang).get_display_name(lang) or lang
+    except (ValueError, TypeError):
+        return lang
+    return name[:1].upper() + name[1:]
+
+
+def site_title(project: Project, lz: Localizer) -> str:
+    own = project.site.title
+    return own.get(lz.lang) or own.get("*") or lz.pgettext("web site: its default title", "Rules and aids")
+
+
+def aid_title(aid: Aid, lz: Localizer) -> str:
+    title = getattr(aid.model, "title", None)
+    return lz.shown(title) if isinstance(title, Text) else str(aid.model.id)
+
+
+# --- which aid is published in which language -------------------------------------------------
+
+class Publishing:
+    """The publishing threshold and each aid's share translated, per language (computed once)."""
+
+    def __init__(self, threshold: float | None, catalog: Callable[[Game, str], Catalog]):
+        self.threshold, self.catalog = threshold, catalog
+        self._shares: dict[tuple[str, str, str], float] = {}
+
+    def share(self, game: Game, aid: Aid, lang: str) -> float:
+        if lang == game.source_language:
+            return 100.0
+        key = (game.id, aid.model.id, lang)
+        if key not in self._shares:
+            self._shares[key] = complete(game, aid, self.catalog(game, lang))
+        return self._shares[key]
+
+    def published(self, game: Game, aid: Aid, lang: str) -> bool:
+        return self.threshold is None or lang == game.source_language or self.share(game, aid, lang) >= self.threshold
+
+    def unavailable(self, game: Game, aid: Aid, langs: Iterable[str]) -> tuple[str, ...]:
+        """The languages `aid` is not built in: too little of it translated."""
+        return tuple(lang for lang in langs if not self.published(game, aid, lang))
+
+
+# --- the navigation of a page -------------------------------------------------------------------
+
+UNPUBLISHED, PARTLY = "unpublished", "partly"  # what a switcher says of a language: nothing, or some, not published
+
+
+def notes_of(lz: Localizer) -> dict[str, str]:
+    return {UNPUBLISHED: lz.pgettext("web site: a language in the switcher", "not yet published"),
+            PARTLY: lz.pgettext("web site: a language in the switcher", "partly published")}
+
+
+def _address(project: Project, here: str, target: str) -> str:
+    """A link for <link rel=...>: absolute under site_url, else relative."""
+    return f"{project.site_url}/{quote(target)}" if project.site_url else href(here, target)
+
+
+def navigation(project: Project, lz: Localizer, here: str, path_in: Callable[[str], str], notes: dict[str, str],
+               crumbs: list[tuple[str, str | None]], x_default: str, unlinked: Iterable[str] = ()) -> dict[str, Any]:
+    """A page's navigation: `crumbs` (label, path or None for this page), a switcher to `path_in(lang)` for every
+    language of the site (but those `unlinked`: the page is not there), each with its note (UNPUBLISHED or
+    PARTLY), and its alternates."""
+    langs = site_languages(project)
+    shown = langs if lz.lang in langs else [*langs, lz.lang]
+    unlinked = set(unlinked)
+    words = notes_of(lz)
+    switcher = [{"code": tag(lang), "name": language_name(lang), "current": lang == lz.lang,
+                 "note": words.get(notes.get(lang, ""), ""),
+                 "href": href(here, path_in(lang)) if lang != lz.lang and lang not in unlinked else None}
+                for lang in shown]
+    alternates = [{"lang": tag(lang), "href": _address(project, here, path_in(lang))}
+                  for lang in shown if lang not in unlinked]
+    alternates.append({"lang": "x-default", "href": _address(project, here, path_in(x_default))})
+    return {"crumbs": [{"label": label, "href": href(here, path) if path else None} for label, path in crumbs],
+            "languages": switcher, "alternates": alternates,
+            "canonical": f"{project.site_url}/{quote(here)}" if project.site_url else None,
+            "title": site_title(project, lz), "keep_hash": False, "pdf": None}
+
+
+def aid_navigation(project: Project, game: Game, edition: Edition | None, aid_id: str, lz: Localizer,
+                   unavailable: Iterable[str]) -> dict[str, Any] | None:
+    """What an aid page shows of the site: its PDF, its game's page, the same aid in the other languages."""
+    if lz.lang == PSEUDO:
+        return None
+    ed = edition.id if edition else None
+    here = aid_path(game.id, ed, lz.lang, aid_id)
+    langs = site_languages(project)
+    crumbs: list[tuple[str, str | None]] = [(site_title(project, lz), home_path(project, lz.lang))]
+    if game.id in site_games(project) and lz.lang in langs:
+        crumbs.append((lz.shown(game.title_text), game_path(game.id, lz.lang)))
+    missing = dict.fromkeys(unavailable, UNPUBLISHED)
+    x_default = game.source_language if game.source_language in langs else next(
+        (lang for lang in langs if lang not in missing), lz.lang)
+    nav = navigation(project, lz, here, lambda lang: aid_path(game.id, ed, lang, aid_id), missing, crumbs, x_default,
+                     unlinked=missing)
+    return {**nav, "keep_hash": True, "pdf": href(here, aid_path(game.id, ed, lz.lang, aid_id, ".pdf"))}
+
+
+# --- the site's pages ---------------------------------------------------------------------------
+
+@dataclass
+class Listed:
+    """A game of the site with its aids (those built on their own), in the order game.yaml lists them."""
+    game: Game
+    aids: list[Aid] = field(default_factory=list)
+
+    @property
+    def editions(self) -> list[Edition | None]:
+        return list(self.game.editions) or [None]
+
+
+def listed_games(project: Project, known: dict[str, Listed], skipped: list[str]) -> list[Listed]:
+    """The games of the site: those the build read (`known`), the others read now; a game that cannot be read
+    is left out, and said so in `skipped`."""
+    found = []
+    for game_id in site_games(project):
+        if game_id not in known:
+            try:
+                game = project.read_game(game_id)
+            except AidsError:
+                skipped.append(f"site: {game_id} not listed, its game.yaml has errors")
+                continue
+            aids, _ = read_aids(project, game)
+            known[game_id] = Listed(game, [aid for aid in aids if aid.kind.standalone])
+        found.append(known[game_id])
+    return found
+
+
+def file_labels(lz: Localizer) -> list[tuple[str, str]]:
+    """The files of an aid a site page links, by suffix, as it names them."""
+    return [(".html", lz.pgettext("web site: a file of an aid", "Web page")),
+            (".pdf", lz.pgettext("web site: a file of an aid", "PDF")),
+            ("-sheet.pdf", lz.pgettext("web site: a file of an aid", "Card sheet")),
+            ("-duplex-test.pdf", lz.pgettext("web site: a file of an aid", "Duplex test")),
+            ("-press.pdf", lz.pgettext("web site: a file of an aid", "PDF for the press")),
+            ("-imposed.pdf", lz.pgettext("web site: a file of an aid", "Imposed booklet"))]
+
+
+class Pages:
+    """Page counts of the PDFs in the output folder: the build cache's, or read from the file."""
+
+    def __init__(self, project: Project, cache: Cache):
+        self.project, self.cache = project, cache
+
+    def count(self, game: str, edition: str | None, lang: str, aid: str) -> int | None:
+        path = aid_path(game, edition, lang, aid, ".pdf")
+        file = self.project.output / path
+        record = self.cache.get(game, aid, f"{edition or '-'}/{lang}/pdf") or {}
+        stat = file.stat()
+        if record.get("outputs", {}).get(path) == [stat.st_size, stat.st_mtime_ns] and record.get("pages"):
+            return int(record["pages"])
+        try:
+            from pypdf import PdfReader
+            return len(PdfReader(file).pages)
+        except Exception:  # not a PDF pypdf can read: no count shown
+            return None
+
+
+def aid_entry(project: Project, listed: Listed, edition: Edition | None, aid: Aid, lz: Localizer,
+              publishing: Publishing, pages: Pages, here: str) -> dict[str, Any]:
+    """One aid in one edition on its game's page in `lz`'s language: title, facts, files, or why there are none."""
+    game, ed = listed.game, edition.id if edition else None
+    version = str(getattr(aid.model, "version", "") or game.version)
+    published = getattr(aid.model, "published", None) or game.published
+    facts = [version_of(version, lz)]
+    if published:
+        facts.append(lz.date(published))
+    files: list[dict[str, Any]] = []
+    status = ""
+    share = publishing.share(game, aid, lz.lang)
+    if not publishing.published(game, aid, lz.lang):
+        status = lz.pgettext("web site: an aid below the publishing threshold; %(percent)s is a percentage",
+                             "not published: %(percent)s translated") % {"percent": lz.percent(share)}
+    else:
+        for suffix, label in file_labels(lz):
+            path = aid_path(game.id, ed, lz.lang, aid.model.id, suffix)
+            if (project.output / path).is_file():
+                files.append({"label": label, "href": href(here, path), "pdf": suffix.endswith(".pdf")})
+        if not files:
+            status = lz.pgettext("web site: an aid not built in this language yet", "not built yet")
+        elif (project.output / aid_path(game.id, ed, lz.lang, aid.model.id, ".pdf")).is_file():
+            count = pages.count(game.id, ed, lz.lang, aid.model.id)
+            if count:
+                facts.append(lz.npgettext("web site: the pages of an aid's PDF", "%(count)s page", "%(count)s pages",
+                                          count) % {"count": lz.number(count)})
+    if lz.lang == game.source_language:
+        facts.append(lz.pgettext("web site: an aid in the language it was written in", "original"))
+    else:
+        facts.append(lz.pgettext("web site: how much of an aid is translated; %(percent)s is a percentage",
+                                 "translated %(percent)s") % {"percent": lz.percent(share)})
+    page = next((f["href"] for f in files if not f["pdf"]), None)
+    return {"id": aid.model.id, "title": aid_title(aid, lz), "kind": aid.kind.display_name(lz), "facts": facts,
+            "files": files, "page": page, "status": status}
+
+
+def _missing(pairs: list[tuple[Game, Aid]], langs: list[str], publishing: Publishing) -> dict[str, str]:
+    """Language -> UNPUBLISHED (no aid of `pairs` published in it) or PARTLY (some not)."""
+    missing = {}
+    for lang in langs:
+        shown = [publishing.published(game, aid, lang) for game, aid in pairs]
+        if shown and not any(shown):
+            missing[lang] = UNPUBLISHED
+        elif not all(shown):
+            missing[lang] = PARTLY
+    return missing
+
+
+def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publishing, pages: Pages) -> str:
+    game = listed.game
+    here = game_path(game.id, lz.lang)
+    langs = site_languages(project)
+    title = lz.shown(game.title_text)
+    missing = _missing([(game, aid) for aid in listed.aids], langs, publishing)
+    nav = navigation(project, lz, here, lambda lang: game_path(game.id, lang), missing,
+                     [(site_title(project, lz), home_path(project, lz.lang)), (title, None)],
+                     game.source_language if game.source_language in langs else langs[0])
+    editions = [{"id": edition.id if edition else None,
+                 "label": lz.pgettext("web site: an edition of a game", "Edition %(edition)s") % {
+                     "edition": edition.id} if edition else "",
+                 "aids": [aid_entry(project, listed, edition, aid, lz, publishing, pages, here) for aid in listed.aids]}
+                for edition in listed.editions]
+    context = {"site": nav, "page": "game", "page_title": f"{title} – {nav['title']}", "title": title,
+               "facts": game_facts(game, lz), "editions": editions}
+    return render_template("site-game.html", lz, context)
+
+
+def version_of(version: str, lz: Localizer) -> str:
+    return lz.pgettext("web site: the version of a game or an aid", "version %(version)s") % {"version": version}
+
+
+def game_facts(game: Game, lz: Localizer) -> list[str]:
+    facts = [version_of(game.version, lz)]
+    if game.published:
+        facts.append(lz.date(game.published))
+    if game.author:
+        facts.append(game.author)
+    return facts
+
+
+def home_page(project: Project, games: list[Listed], lz: Localizer, localizer: Callable[[Game, str], Localizer],
+              publishing: Publishing) -> str:
+    here = home_path(project, lz.lang)
+    langs = site_languages(project)
+    words = notes_of(lz)
+    entries = []
+    for listed in games:
+        game = listed.game
+        own = localizer(game, lz.lang)
+        missing = _missing([(game, aid) for aid in listed.aids], langs, publishing)
+        entries.append({
+            "id": game.id, "title": own.shown(game.title_text), "href": href(here, game_path(game.id, lz.lang)),
+            "facts": game_facts(game, lz),
+            "languages": [{"code": tag(lang), "name": language_name(lang), "href": href(here, game_path(game.id, lang)),
+                           "note": words.get(missing.get(lang, ""), "")} for lang in langs]})
+    missing = _missing([(listed.game, aid) for listed in games for aid in listed.aids], langs, publishing)
+    nav = navigation(project, lz, here, lambda lang: home_path(project, lang), missing, [], langs[0])
+    context = {"site": nav, "page": "home", "page_title": nav["title"], "title": nav["title"], "games": entries}
+    return render_template("site-index.html", lz, context)
+
+
+def site_pages(project: Project, games: list[Listed], localizer: Callable[[Game, str], Localizer],
+               publishing: Publishing, cache: Cache, skipped: list[str]) -> dict[str, bytes]:
+    """Every page of the site: path inside the output folder -> bytes."""
+    pages = Pages(project, cache)
+    out: dict[str, bytes] = {}
+    for lang in site_languages(project):
+        home = Localizer(lang, lang, {}, ui.ui_translations(lang), style=project.date_styles.get(lang))
+        out[home_path(project, lang)] = home_page(project, games, home, localizer, publishing).encode("utf-8")
+        for listed in games:
+            if not listed.game.editions and any(aid.model.id == "index" for aid in listed.aids):
+                if lang == site_languages(project)[0]:
+                    skipped.append(f"site: no page for {listed.game.id}, whose aid 'index' has its name (index.html)")
+                continue
+            out[game_path(listed.game.id, lang)] = game_page(project, listed, localizer(listed.game, lang),
+                                                             publishing, pages).encode("utf-8")
+    return out
+
+
+def wanted(project: Project, options: Options, formats: Iterable[str]) -> bool:
+    """The site is written by a build of the HTML, and kept current by any other once it is there (a PDF built
+    since changes its page count); not by a shard (it has part of the files) nor in the pseudo-locale."""
+    if options.pseudo or options.shard:
+        return False
+    return "html" in formats or (project.output / home_path(project, site_languages(project)[0])).is_file()
+
+
+def publish(project: Project, units: Iterable[Unit], localizer: Callable[[Game, str], Localizer],
+            publishing: Publishing, cache: Cache, skipped: list[str]) -> list[str]:
+    """Write the site's pages that changed (all together, or none): the games of the plan as it read them, the
+    site's other games read now. Their paths as shown."""
+    known: dict[str, Listed] = {}
+    for unit in units:
+        listed = known.setdefault(unit.game.id, Listed(unit.game))
+        if all(aid.model.id != unit.aid.model.id for aid in listed.aids):
+            listed.aids.append(unit.aid)
+    games = listed_games(project, known, skipped)
+    if not any((project.output / aid_path(listed.game.id, edition.id if edition else None, lang, aid.model.id,
+                                          suffix)).is_file()
+               for listed in games for edition in listed.editions for aid in listed.aids
+               for lang in site_languages(project) for suffix in (".html", ".pdf")):
+        return []  # nothing built yet (or every aid failed): no site of nothing
+    pages = site_pages(project, games, localizer, publishing, cache, skipped)
+    changed: dict[Path, bytes] = {}
+    for name, data in pages.items():
+        path = project.output / name
+        try:
+            same = path.read_bytes() == data
+        except OSError:
+            same = False
+        if not same:
+            changed[path] = data
+    if changed:
+        try:
+            write_all(changed, project.output)
+        except OSError as exc:  # a folder aids may not write to, a full disk: the previous pages stay
+            skipped.append(f"site: not written, {exc.strerror or exc} ({exc.filename})")
+            return []
+    return [project.show(path) for path in sorted(changed)]
