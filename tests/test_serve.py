@@ -54,9 +54,14 @@ def browser():
 
 
 def wait_for(predicate, seconds=60.0):
+    from selenium.common.exceptions import StaleElementReferenceException
+
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        value = predicate()
+        try:
+            value = predicate()
+        except StaleElementReferenceException:  # the page reloaded between finding an element and reading it
+            value = None
         if value:
             return value
         time.sleep(0.2)
