@@ -301,8 +301,12 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
                      "edition": edition.id} if edition else "",
                  "aids": [aid_entry(project, listed, edition, aid, lz, publishing, pages, here) for aid in listed.aids]}
                 for edition in listed.editions]
+    # the search box searches every edition: the first one's index, the others' merged into it
+    bundles = [href(here, "/".join([game.id, *([edition.id] if edition else []), "pagefind"])) + "/"
+               for edition in listed.editions]
     context = {"site": nav, "page": "game", "page_title": f"{title} – {nav['title']}", "title": title,
-               "facts": game_facts(game, lz), "editions": editions}
+               "facts": game_facts(game, lz), "editions": editions,
+               "search_root": bundles[0].removesuffix("pagefind/"), "search_merge": bundles[1:]}
     return render_template("site-game.html", lz, context)
 
 

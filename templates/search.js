@@ -14,7 +14,12 @@
     var box = document.querySelector(".aids-search");
     if (!box || typeof PagefindUI === "undefined") { return; }
     // bundlePath: the index's path on this server; result links are made from it (its parent folder)
-    new PagefindUI({element: box, bundlePath: bundle.pathname, showSubResults: true, showImages: false});
+    // other indexes searched with this one (a game's page: every edition), relative to the page
+    var merged = (box.dataset.merge || "").split(" ").filter(Boolean).map(function (path) {
+      return {bundlePath: new URL(path, location.href).pathname};
+    });
+    new PagefindUI({element: box, bundlePath: bundle.pathname, mergeIndex: merged, showSubResults: true,
+                    showImages: false});
     // the field's name, not only its title: the placeholder's words ("Search", in the page's language)
     var field = box.querySelector("input");
     if (field) { field.setAttribute("aria-label", field.placeholder || field.title); }

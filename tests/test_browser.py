@@ -30,7 +30,8 @@ import pytest
 
 from .helpers import REPO
 
-CHROMIUM, DRIVER, JAVA = shutil.which("chromium"), shutil.which("chromedriver"), shutil.which("java")
+CHROMIUM, JAVA = shutil.which("chromium"), shutil.which("java")
+DRIVER = shutil.which("chromedriver") or shutil.which("chromium.chromedriver")  # Debian's; Ubuntu's snap
 WEB_TOOLS = REPO / ".cache" / "web-tools" / "node_modules"  # ./bootstrap test installs them there (npm)
 AXE = WEB_TOOLS / "axe-core" / "axe.min.js"
 VNU = WEB_TOOLS / "vnu-jar" / "build" / "dist" / "vnu.jar"
@@ -97,9 +98,14 @@ def browser():
 
 
 def wait_for(predicate, seconds=20.0, what="a condition"):
+    from selenium.common.exceptions import StaleElementReferenceException
+
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        value = predicate()
+        try:
+            value = predicate()
+        except StaleElementReferenceException:  # the page or the results changed under the predicate
+            value = None
         if value:
             return value
         time.sleep(0.1)
@@ -275,6 +281,22 @@ def test_search_finds_a_russian_rule_and_leads_to_it(site, browser):
     top = browser.execute_script("return document.getElementById(arguments[0]).getBoundingClientRect().top", anchor)
     assert -2 <= top < 50, f"the rule is not at the top of the window ({top} px)"
     assert word in browser.find_element(By.ID, anchor).find_element(By.XPATH, "..").text.lower()
+
+
+def test_a_game_page_searches_every_edition(site, browser):
+    """A game's page has a search box over all its editions (one index each, merged), leading to phases."""
+    desktop(browser)
+    game = "valmora-1809"  # two editions, cm and inch, each its own index
+    editions = sorted(p.parent.parent.name for p in (site.output / game).glob("*/ru/turn-sequence.html"))
+    assert editions == ["cm", "inch"]
+    parser = Words()
+    parser.feed((site.output / game / "cm" / "ru" / "turn-sequence.html").read_text(encoding="utf-8"))
+    word, anchor = next((w, a) for w, a in parser.words if a and len(w) >= 8 and re.fullmatch("[а-яё]+", w))
+    open_page(browser, f"{site.url}/{game}/ru/index.html")
+    results = search(browser, word)
+    for edition in editions:  # a phase's heading in each edition's sequence, in Russian only
+        assert f"{site.url}/{game}/{edition}/ru/turn-sequence.html#{anchor}" in results, (edition, word, results)
+    assert all(f"/{game}/" in link and "/ru/" in link for link in results), results
 
 
 # --- a phone's screen ---------------------------------------------------------------------------

@@ -164,7 +164,7 @@ class Tables(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "section":
+        if (tag == "section" or tag == "h2") and attrs.get("id"):  # a section's id, on its heading if it has one
             self.section = attrs["id"]
             self.found[self.section] = {"caption": "", "th": [], "td": []}
         elif tag in ("caption", "th", "td") and self.section:
@@ -191,7 +191,7 @@ def test_html_has_the_semantic_table_of_the_table_kind(built):
                                    "td": ["unlabelled key", "num", "num", "num", "num"]}
     assert page.found["firing"]["th"][:3] == ["colgroup", "col", "colgroup"]  # the title row (print), then the head
     assert '<th scope="colgroup" id="fire-g0" colspan="2">' in html and '<th scope="col" rowspan="2" class="key">' in html
-    assert '<h2>Ruch wojsk<a class="permalink" href="#moves"' in html and '<p class="note"><span lang="pl">Patrz też wyniki.</span></p>' in html
+    assert '<h2 id="moves">Ruch wojsk<a class="permalink" href="#moves"' in html and '<p class="note"><span lang="pl">Patrz też wyniki.</span></p>' in html
     assert "Far &lt;b&gt;away&lt;/b&gt; &amp; &lt;font size=40&gt;beyond" in html
 
 

@@ -112,8 +112,8 @@ class Structure(HTMLParser):
         self.tags.append(tag)
         if tag == "html":
             self.lang = attrs.get("lang")
-        if tag == "section":
-            self.sections.append(attrs.get("id"))
+        if (tag == "section" or tag == "h2") and attrs.get("id"):  # a section's id, on its heading if it has one
+            self.sections.append(attrs["id"])
 
 
 @pytest.mark.parametrize("lang", LANGS)
