@@ -24,13 +24,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import pipeline, site
+from . import pipeline, release, site
 from .config import Game, Project, read_project
 from .errors import AidsError, Position, Problem
 from .fingerprint import Fingerprints
 from .kind import Aid
 from .localize import catalogs
+from .localize.changes import changelog, localize_changes
 from .localize.localizer import Fallback, Localizer
+from .model.release import Change
 from .model.text import Text
 from .pipeline import Built, Options, Summary, Unit
 from .reading import read_aids
@@ -55,6 +57,7 @@ class Job:
     draft: bool = False
     site: bool = False  # its HTML page carries the web site's navigation (not in the pseudo-locale)
     unavailable: tuple[str, ...] = ()  # the languages its aid is not published in: not linked by that navigation
+    marks: str = "bars"  # how it marks what changed since the game's last release (localize/changes.py)
 
 
 @dataclass
@@ -77,6 +80,7 @@ class Loaded:
         self.games: dict[str, Game] = {}
         self.aids: dict[tuple[str, str], Aid] = {}
         self.localizers: dict[tuple[str, str, bool], Localizer] = {}
+        self.releases: dict[str, tuple[str | None, list[Change]]] = {}
 
     def game(self, game_id: str) -> Game:
         if game_id not in self.games:
@@ -93,6 +97,13 @@ class Loaded:
         if (game.id, lang, draft) not in self.localizers:
             self.localizers[(game.id, lang, draft)] = pipeline.localizer(self.project, game, lang, draft)
         return self.localizers[(game.id, lang, draft)]
+
+
+    def changes(self, game: Game) -> tuple[str | None, list[Change]]:
+        """(the game's last release, what changed since it), once per process: (None, []) if never released."""
+        if game.id not in self.releases:
+            self.releases[game.id] = release.changes(self.project, game)
+        return self.releases[game.id]
 
 
 _LOADED: dict[str, Loaded] = {}
@@ -116,7 +127,17 @@ def run_job(job: Job) -> Result:
         lz = state.localizer(game, job.lang, job.draft)
         lz.recent()
         nav = site.aid_navigation(project, game, edition, aid.model.id, lz, job.unavailable) if job.site else None
-        doc = pipeline.document(game, aid, lz, edition, nav)
+        since, changes = state.changes(game)
+        marks = None
+        if since:
+            game_aids = [other for (g, _), other in state.aids.items() if g == game.id]
+            on_page = {aid.model.id, *(part.id for part in aid.kind.parts(aid.model))}
+            log = changelog(changes, lz, site.aid_titles(game_aids, lz),
+                            lambda other, anchor: f"#{anchor}" if other in on_page and anchor else None,
+                            site.aid_numbers(game_aids, lz)) if aid.kind.changelog else None
+            marks = localize_changes(since, pipeline.aid_changes(aid, since, changes), job.marks, lz, log,
+                                     pipeline.citing(aid, game_aids, changes, lz.lang))
+        doc = pipeline.document(game, aid, lz, edition, nav, marks)
         result = Result(job)
         folder = pipeline.output_dir(project, game, edition, job.lang)
         for name in job.formats:
@@ -241,7 +262,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
                 below.add((n, lang))
                 known[(n, lang)] = ()
                 continue
-            digest = prints.digest(unit.game, unit.aid, unit.edition, lz)
+            digest = prints.digest(unit.game, unit.aid, unit.edition, lz, options.marks)
             if unavailable:
                 digest = hashlib.sha256(f"{digest}\0unpublished\0{' '.join(unavailable)}".encode()).hexdigest()
             digests[(n, lang)] = digest
@@ -250,7 +271,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
             if stale:
                 todo.append(Job(str(project.root), unit.game.id, unit.edition.id if unit.edition else None,
                                 unit.aid.model.id, lang, stale, options.debug, options.draft, not options.pseudo,
-                                unavailable))
+                                unavailable, options.marks))
             known[(n, lang)] = tuple(cache.get(unit.game.id, unit.aid.model.id, key(unit, lang, f)) or {}
                                      for f in unit.formats if f not in stale)
     index = {(unit.game.id, unit.edition.id if unit.edition else None, unit.aid.model.id): n

@@ -54,6 +54,9 @@ def make_parser() -> Parser:
                        help="build the pseudo-locale qps only (accented, 40%% longer text) to test layouts")
     build.add_argument("--min-complete", type=float, metavar="PERCENT",
                        help="do not build an aid in a language less translated than this (default: aids.yaml publish)")
+    build.add_argument("--marks", choices=["none", "bars", "colour", "both"], default="bars",
+                       help="mark what changed since the game's last release: a bar in the margin (the default), "
+                            "colour, both, or none")
     build.add_argument("--shard", metavar="K/N", help="build only the K-th of N stable parts (for a CI matrix)")
     build.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                        help="run the jobs on this Dask cluster (pip install 'aids[dask]')")
@@ -87,6 +90,18 @@ def make_parser() -> Parser:
     new.add_argument("kind", help="sequence, table, playsheet, card or booklet")
     new.add_argument("id", help="its id and file name (games/<game>/<id>.yaml): lowercase letters, digits, '-'")
     new.add_argument("--game", metavar="G", help="its game (default: the project's only game)")
+    release = sub.add_parser("release", help="record a game's released state (games/<game>/releases/<version>.yaml)",
+                             description="Records every aid's items (source texts, values) and their text in every "
+                                         "language, against which the build and `aids changes` compare, and sets "
+                                         "the game's version and date in game.yaml. Refused while `aids check` "
+                                         "finds errors or a language is below the publishing threshold.")
+    release.add_argument("version", help="the version released, e.g. 1.5")
+    release.add_argument("--game", metavar="G", help="the game (default: the project's only game)")
+    release.add_argument("--date", type=iso_date, metavar="YYYY-MM-DD", help="its date (default: today)")
+    changes = sub.add_parser("changes", help="what changed since a release, for release notes and errata")
+    games(changes)
+    changes.add_argument("--since", metavar="VERSION", help="the release to compare with (default: the latest)")
+    changes.add_argument("--format", choices=["md", "json"], default="md", help="Markdown (default) or JSON")
     schema = sub.add_parser("schema", help="the JSON Schema of aids.yaml, game.yaml or a kind of aid, for editors",
                             description="Prints one schema; --write puts every schema in the project's schemas/ "
                                         "folder, which the first line of a source names for VS Code and others.")
@@ -108,6 +123,14 @@ def schema_command(args) -> int:
         return EXIT_USAGE
     print(schemas.dumps(args.name), end="")
     return 0
+
+
+def iso_date(text: str):
+    import datetime as dt
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a date like 2026-11-23") from None
 
 
 def positive(text: str) -> int:
@@ -141,6 +164,8 @@ def run(args) -> int:
         serve(root, args.game, args.lang, args.port, ready=lambda line: print(line, flush=True))
         return 0
     project = read_project(root)
+    if args.command in ("release", "changes"):
+        return release_command(project, args)
     if args.command in ("extract", "update") and not layout_tool():
         print("warning: GNU gettext's msgcat was not found: catalogs are written in translate-toolkit's layout, "
               "which the next GNU tool or Poedit save rewraps (install gettext)", file=sys.stderr)
@@ -160,7 +185,7 @@ def run(args) -> int:
         options = pipeline.Options(games=args.game, langs=args.lang, formats=formats,
                                    editions=args.edition, strict=args.strict, debug=args.debug, jobs=args.jobs,
                                    force=args.force, scheduler=args.scheduler, min_complete=args.min_complete,
-                                   draft=args.draft, pseudo=args.pseudo,
+                                   draft=args.draft, pseudo=args.pseudo, marks=args.marks,
                                    shard=builder.parse_shard(args.shard) if args.shard else None)
         progress = report.Progress()
         try:
@@ -180,20 +205,72 @@ def run(args) -> int:
     return 0
 
 
+def release_command(project, args) -> int:
+    import datetime as dt
+
+    from . import release
+    from .reading import select_game_ids
+    from .scaffold.aid import choose_game
+    if args.command == "release":
+        game_id = choose_game(project, args.game)
+        written = release.release(project, game_id, args.version, args.date or dt.date.today())
+        print("\n".join(f"wrote {project.show(p)}" for p in written))
+        return 0
+    games, printed = [], False
+    for game_id in select_game_ids(project, args.game):
+        game = project.read_game(game_id)
+        since, found = release.changes(project, game, args.since)
+        if since is None:
+            print(f"{game.id}: no release yet (aids release --game {game.id} VERSION)", file=sys.stderr)
+            continue
+        waiting = release.awaiting(project, game, found)
+        if args.format == "json":
+            games.append(release.changes_data(game, since, found, waiting))
+        else:
+            print(("\n" if printed else "") + release.changes_markdown(game, since, found, waiting), end="")
+            printed = True  # a blank line before the next game's notes
+    if args.format == "json":
+        import json
+        print(json.dumps(games, ensure_ascii=False, indent=1))
+    return 0
+
+
 def project_at(root: Path):
     from .config import read_project
     return read_project(root)
 
 
+def changed_untranslated(project, args) -> list[tuple[str, str, str, list[str]]]:
+    """(game, release, language, keys): the items new or changed since a game's last release that still
+    await their translation in a language."""
+    from . import release
+    from .reading import select_game_ids
+    out = []
+    for game_id in select_game_ids(project, args.game):
+        game = project.read_game(game_id)
+        since, found = release.changes_if_readable(project, game)
+        if since:
+            waiting = release.awaiting(project, game, found)
+            for lang in args.lang or project.languages:
+                keys = [key for (_, key), langs in waiting.items() if lang in langs]
+                if keys:
+                    out.append((game_id, since, lang, keys))
+    return out
+
+
 def print_stats(translators, project, args) -> int:
     result = translators.stats(project, args.game, args.lang)
     below = [a for a in result.aids if args.min is not None and a.count.complete < args.min]
+    waiting = changed_untranslated(project, args)
     if args.format == "json":
         import json
         catalogs = [{"game": c.game, "lang": c.lang, "path": c.path, "translated": c.count.translated,
                      "fuzzy": c.count.fuzzy, "untranslated": c.count.untranslated} for c in result.catalogs]
         print(json.dumps({"aids": [a.as_json() for a in result.aids], "catalogs": catalogs,
-                          "below": [f"{a.game}/{a.aid}/{a.lang}" for a in below]}, ensure_ascii=False, indent=1))
+                          "below": [f"{a.game}/{a.aid}/{a.lang}" for a in below],
+                          "changed_untranslated": [{"game": g, "since": v, "lang": lang, "keys": keys}
+                                                   for g, v, lang, keys in waiting]},
+                         ensure_ascii=False, indent=1))
     else:
         print(f"{'game':<20} {'aid':<20} {'lang':<4} {'messages':>9} {'fuzzy':>6} {'untr.':>6} {'words':>7} "
               f"{'complete':>9}")
@@ -207,6 +284,9 @@ def print_stats(translators, project, args) -> int:
             c = cat.count
             print(f"{cat.path}: {c.translated} translated messages, {c.fuzzy} fuzzy translations, "
                   f"{c.untranslated} untranslated messages.")
+        for game_id, since, lang, keys in waiting:
+            print(f"{game_id} {lang}: {len(keys)} item(s) new or changed since {since} await translation: "
+                  + ", ".join(keys))
     for error in result.errors:
         print(error, file=sys.stderr)
     for a in below:
@@ -235,6 +315,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `aids changes | head`: the reader has all it wanted; nothing more to flush
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

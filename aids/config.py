@@ -76,6 +76,8 @@ GAME = Shape(GAME_FILE, (
     Field("aids", list_of(string()), True, "its aid sources, in this folder"),
     Field("published", date()), Field("author", LINE), Field("editions", list_of(EDITION)),
     Field("glossary", list_of(GLOSSARY_TERM), doc="terms every translation is held to"),
+    Field("change_colour", list_of({"type": "number", "minimum": 0, "maximum": 1}, min_items=4, max_items=4),
+          doc="the colour of the marks of what changed since the last release, as CMYK: [0.9, 0.55, 0, 0.1]"),
 ), doc="A game: its title and version, the language of its sources and the aids made of them.")
 
 
@@ -102,6 +104,7 @@ class Game:
     editions: list[Edition]  # [] when the game has a single, unnamed edition
     glossary: list[GlossaryTerm] = field(default_factory=list)  # terms every aid of the game may use
     printing: Print = field(default_factory=lambda: Print())  # from aids.yaml's `print:`
+    change_colour: tuple[float, ...] | None = None  # CMYK of its change marks (None: the palette's "change")
 
     @property
     def title_text(self) -> Text:
@@ -374,13 +377,26 @@ def read_game(project: Project, folder: Path) -> Game:
             continue
         editions.append(Edition(str(ed["id"]), {"measure": read_measure(src, ed, problems)}))
     glossary = _read_glossary(src, data.get("glossary") or [], problems)
+    colour = _change_colour(src, data, problems)
     problems.raise_if_any()
     return Game(
         id=folder.name, folder=folder, source=src, title=str(data["title"]),
         version=str(data["version"]), published=published, source_language=source_language,
         author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
-        printing=project.print_for(folder.name),
+        printing=project.print_for(folder.name), change_colour=colour,
     )
+
+
+def _change_colour(src: Source, data: Any, problems: Problems) -> tuple[float, ...] | None:
+    colour = data.get("change_colour")
+    if colour is None:
+        return None
+    if not (isinstance(colour, list) and len(colour) == 4 and all(
+            isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1 for v in colour)):
+        problems.add(src.at(data, "change_colour", value=True), "change_colour is not a CMYK colour",
+                     "four numbers from 0 to 1, cyan, magenta, yellow and black: [0.9, 0.55, 0, 0.1]")
+        return None
+    return tuple(float(v) for v in colour)
 
 
 def _read_glossary(src: Source, raw: Any, problems: Problems) -> list[GlossaryTerm]:

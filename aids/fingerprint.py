@@ -66,15 +66,22 @@ class Fingerprints:
 
     def inputs(self, game: Game, aid: Aid) -> list[Path]:
         parts = aid.kind.parts(aid.model)
+        releases = sorted((game.folder / "releases").glob("*.yaml"))  # what its change marks compare with
+        # a booklet of a released game lists every change of the game (its changelog), and an aid citing another's
+        # rules marks what cites a changed rule: all the game's sources count
+        cites = any(":" in target for targets in aid.kind.citations(aid.model).values() for target in targets)
+        everything = [*sorted(p for p in game.folder.rglob("*") if p.is_file()),
+                      *sorted(self.project.catalogs.glob(f"*/LC_MESSAGES/{game.id}.po"))] \
+            if releases and (aid.kind.changelog or cites) else []
         return [self.project.root / "aids.yaml", game.source.path, *aid.kind.inputs(aid.model),
-                *(part.source.path for part in parts)]
+                *(part.source.path for part in parts), *releases, *everything]
 
-    def digest(self, game: Game, aid: Aid, edition: Edition | None, lz: Localizer) -> str:
+    def digest(self, game: Game, aid: Aid, edition: Edition | None, lz: Localizer, marks: str = "bars") -> str:
         h = hashlib.sha256()
         h.update(tool_digest().encode())
         for path in self.inputs(game, aid):
             h.update(self.project.show(path).encode() + b"\0" + self.file(path).encode())
-        h.update(f"\0{edition.id if edition else ''}\0{lz.lang}\0{'draft' if lz.draft else ''}\0".encode())
+        h.update(f"\0{edition.id if edition else ''}\0{lz.lang}\0{'draft' if lz.draft else ''}\0{marks}\0".encode())
         # what the catalog holds decides what is shown and what the build reports
         for text in [game.title_text, *aid.kind.shown_texts(aid.model)]:
             entry = lz.catalog.get((text.context, text.msgid))

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from .errors import Problems
-from .model.text import Text
+from .model.release import Item
+from .model.text import Text, inline_placeholders
 from .source.shape import Shape
 from .source.yamlfile import Source
 
@@ -72,6 +73,7 @@ class Kind(Generic[M]):
     standalone: ClassVar[bool] = True  # False: a part (a table), built only inside the aids that embed it
     template_folder: ClassVar[Path | None] = None  # where its templates are, if not among the package's own
     bound: ClassVar[bool] = False  # its pages are bound as a booklet: `--impose` writes it imposed for stitching
+    changelog: ClassVar[bool] = False  # it prints the game's changes since its last release (every aid's)
     # the fields of its source, as its reader checks them (aids.source.shape): the JSON Schema editors use
     # (`aids schema <kind>`); a kind without one gets a schema that names its kind and accepts any fields
     shape: ClassVar[Shape | None] = None
@@ -97,11 +99,51 @@ class Kind(Generic[M]):
     def anchor_of(self, model: M, text: Text) -> str:
         """The HTML id nearest to where `text` is printed on the aid's page ('' for the top): its msgctxt
         after the aid's id, shortened until it is one of `anchors` (a step's, then its phase's)."""
-        path = text.context.split("/")[1:] if text.context.startswith(f"{model.id}/") else []
+        return self.anchor_at(model, text.context)
+
+    def anchor_at(self, model: M, context: str) -> str:
+        """`anchor_of` for a msgctxt."""
+        path = context.split("/")[1:] if context.startswith(f"{model.id}/") else []
         known = set(self.anchors(model))
         while path and "/".join(path) not in known:
             path.pop()
         return "/".join(path)
+
+    def values(self, model: M) -> Mapping[str, list[str]]:
+        """The data printed with its texts (a table's cells), by the msgctxt of the item they belong to: a
+        release records them, and a changed value is a changed item."""
+        return {}
+
+    def items(self, model: M) -> list[Item]:
+        """Every item a release records and a change marks, in document order: its own texts grouped by
+        msgctxt (their stable key) with the values of `values`, each with the anchor it is printed at."""
+        texts: dict[str, list[str]] = {}
+        for text in self.messages(model):
+            texts.setdefault(text.context, []).append(text.msgid)
+        data = self.values(model)
+        keys = [*texts, *(key for key in data if key not in texts)]
+        return [Item(key, self.anchor_at(model, key), tuple(texts.get(key, ())), tuple(data.get(key, ())))
+                for key in keys]
+
+    def citations(self, model: M) -> dict[str, list[str]]:
+        """anchor -> the references printed there (`rule:4.1`, `movement/move`): the `{ref:}` and `{see:}`
+        placeholders of its texts. An item that cites a changed item is marked too."""
+        out: dict[str, list[str]] = {}
+        for text in self.messages(model):
+            for kind, target, _ in inline_placeholders(text.msgid):
+                if kind in ("ref", "see"):
+                    out.setdefault(self.anchor_of(model, text), []).append(target)
+        return out
+
+    def numbers(self, model: M, lz: Localizer) -> dict[str, str]:
+        """anchor -> the number its item is printed and cited by in `lz`'s language (a rule's 2.4, a step's
+        "3, step 2"), for a changelog; {} for a kind without numbers."""
+        return {}
+
+    def targets(self, model: M) -> dict[str, str]:
+        """The references other aids make to its items, and the anchor each leads to (a booklet's
+        `rule:4.1` -> the id of that rule's heading)."""
+        return {}
 
     def parts(self, model: M) -> list[Model]:
         """The models of the game's other aids that link() put into it (a booklet's embedded sequence,

@@ -14,6 +14,7 @@ from .localize import playsheet as playsheet_text
 from .localize import sequence as sequence_text
 from .localize import table as table_text
 from .model import booklet, card, playsheet, sequence, sequence_source, table
+from .model.quantity import value_text
 from .source.yamlfile import Source
 
 if TYPE_CHECKING:
@@ -46,6 +47,17 @@ class SequenceKind(Kind[sequence.Sequence]):
     def anchors(self, model: sequence.Sequence) -> list[str]:
         return model.anchors()
 
+    def numbers(self, model: sequence.Sequence, lz: Localizer) -> dict[str, str]:
+        return sequence_text.numbers(model, lz)
+
+    def citations(self, model: sequence.Sequence) -> dict[str, list[str]]:
+        """Its texts' references, and each phase's and step's `see:` list."""
+        out = super().citations(model)
+        for node in model.nodes():
+            if node.see:
+                out.setdefault(sequence.path_of(node), []).extend(node.see)
+        return out
+
 
 class TableKind(Kind[table.Table]):
     name = table.KIND
@@ -65,7 +77,20 @@ class TableKind(Kind[table.Table]):
         return lz.pgettext("aid kind", "Table")
 
     def anchors(self, model: table.Table) -> list[str]:
-        return [model.id]
+        return [model.id, *(f"{model.id}/{row.id}" for row in model.rows)]
+
+    def anchor_at(self, model: table.Table, context: str) -> str:
+        """A row's (its cells' too), else the table's."""
+        row = "/".join(context.split("/")[:2])
+        return row if row != model.id and row in self.anchors(model) else model.id
+
+    def values(self, model: table.Table) -> dict[str, list[str]]:
+        """A column's key (a range band, a distance) and a row's key and cells, under the row's or column's key."""
+        out = {f"{model.id}/{c.id}": [value_text(c.key)] for c in model.columns if c.key is not None}
+        for row in model.rows:
+            cells = [value_text(cell.value) for cell in row.cells]
+            out[f"{model.id}/{row.id}"] = [value_text(row.key), *cells]
+        return out
 
 
 class PlaysheetKind(Kind[playsheet.Playsheet]):
@@ -131,6 +156,7 @@ class BookletKind(Kind[booklet.Booklet]):
     name = booklet.KIND
     shape = booklet.SHAPE
     template = "booklet.html"
+    changelog = True  # "Changes since version ..." after the rules: every aid's changes, linked where printed
     bound = True
 
     def read(self, src: Source, game: Game | None, problems: Problems) -> booklet.Booklet | None:
@@ -161,6 +187,13 @@ class BookletKind(Kind[booklet.Booklet]):
 
     def anchors(self, model: booklet.Booklet) -> list[str]:
         return list(model.headings)
+
+    def numbers(self, model: booklet.Booklet, lz: Localizer) -> dict[str, str]:
+        return {heading_id: heading.label for heading_id, heading in model.headings.items() if heading.number}
+
+    def targets(self, model: booklet.Booklet) -> dict[str, str]:
+        return {f"rule:{heading.label}": heading_id for heading_id, heading in model.headings.items()
+                if heading.number}
 
     def inputs(self, model: booklet.Booklet) -> list[Path]:
         return [model.source.path, *model.inputs]

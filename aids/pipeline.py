@@ -23,6 +23,7 @@ from .kind import Aid
 from .localize import catalogs, ui
 from .localize.game import localize_game
 from .localize.localizer import PSEUDO, Fallback, Localizer, PseudoTranslations
+from .model.release import REMOVED, Change
 from .reading import read_aids, select_game_ids
 from .render.formats import Document, registry
 from .render.rendered import Rendered
@@ -47,6 +48,7 @@ class Options:
     min_complete: float | None = None  # an aid less translated (percent of words) is not built in that language
     draft: bool = False  # untranslated and fuzzy text marked on the page, "Draft, N % translated" in the footer
     pseudo: bool = False  # build the pseudo-locale (qps) only: every text accented and lengthened
+    marks: str = "bars"  # what changed since the last release: none, bars (in the margin), colour or both
 
 
 @dataclass
@@ -108,9 +110,9 @@ def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> L
 
 
 def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
-             site: dict[str, Any] | None = None) -> Document:
+             site: dict[str, Any] | None = None, changes: dict[str, Any] | None = None) -> Document:
     """One aid localized: the template context every format renders (and `site`, the web site's navigation its
-    HTML page carries)."""
+    HTML page carries; `changes`, what it marks as changed since the last release: localize/changes.py)."""
     localized = aid.kind.localize(aid.model, lz, edition)
     game_ctx = localize_game(game, lz)
     if lz.draft:  # printed in the footer of every page: the share `aids stats` gives
@@ -119,6 +121,7 @@ def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
     context: dict[str, Any] = {
         "aid": localized, "game": game_ctx, "kind": aid.kind.name, "kind_name": aid.kind.display_name(lz),
         "document_title": f"{game_ctx['title']} – {localized['title']}",
+        **({"changes": changes} if changes else {}),
     }
     return Document(game, aid.kind, aid.model, lz, edition, context, site)
 
@@ -131,6 +134,24 @@ def render(doc: Document, formats: Iterable[str]) -> dict[str, Rendered]:
     for name in formats:
         out.update(registry()[name].render(doc))
     return out
+
+
+def aid_changes(aid: Aid, since: str | None, changes: Iterable[Change]) -> list[Change]:
+    """The changes an aid marks: its own and those of the aids it embeds (a playsheet's tables)."""
+    ids = {aid.model.id, *(part.id for part in aid.kind.parts(aid.model))}
+    return [c for c in changes if c.aid in ids] if since else []
+
+
+def citing(aid: Aid, aids: Iterable[Aid], changes: Iterable[Change], lang: str) -> list[str]:
+    """The anchors of `aid`'s items that cite an item changed, added or moved in `lang`: one of its own by
+    its path (`{see:movement/move}`), or one of another aid by what that aid answers to (`rule:4.1`, a rule
+    of a booklet)."""
+    changed = {(c.aid, c.anchor) for c in changes if c.concerns(lang) and c.what != REMOVED and c.anchor}
+    own = {anchor for owner, anchor in changed if owner == aid.model.id}
+    elsewhere = {ref for other in aids for ref, anchor in other.kind.targets(other.model).items()
+                 if (other.model.id, anchor) in changed}
+    return sorted(anchor for anchor, targets in aid.kind.citations(aid.model).items()
+                  if anchor and any(t in own or t in elsewhere for t in targets))
 
 
 def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: Edition | None,

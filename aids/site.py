@@ -28,11 +28,14 @@ from urllib.parse import quote
 
 from babel import Locale
 
+from . import release
 from .config import Edition, Game, Project
 from .errors import AidsError
 from .kind import Aid
 from .localize import ui
+from .localize.changes import changelog
 from .localize.localizer import PSEUDO, Localizer
+from .model.release import Change
 from .model.text import Text
 from .reading import read_aids
 from .render.html import render_template
@@ -95,6 +98,22 @@ def site_title(project: Project, lz: Localizer) -> str:
 def aid_title(aid: Aid, lz: Localizer) -> str:
     title = getattr(aid.model, "title", None)
     return lz.shown(title) if isinstance(title, Text) else str(aid.model.id)
+
+
+def aid_numbers(aids: list[Aid], lz: Localizer) -> dict[tuple[str, str], str]:
+    """(aid, anchor) -> the number of the item printed there, in `lz`'s language (Kind.numbers)."""
+    return {(aid.model.id, anchor): number
+            for aid in aids for anchor, number in aid.kind.numbers(aid.model, lz).items()}
+
+
+def aid_titles(aids: list[Aid], lz: Localizer) -> dict[str, str]:
+    """id -> title in `lz`'s language of every aid and every aid they embed (a playsheet's tables)."""
+    titles: dict[str, str] = {}
+    for aid in aids:
+        for model in [aid.model, *aid.kind.parts(aid.model)]:
+            title = getattr(model, "title", None)
+            titles.setdefault(model.id, lz.shown(title) if isinstance(title, Text) else model.id)
+    return titles
 
 
 # --- which aid is published in which language -------------------------------------------------
@@ -287,7 +306,31 @@ def _missing(pairs: list[tuple[Game, Aid]], langs: list[str], publishing: Publis
     return missing
 
 
-def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publishing, pages: Pages) -> str:
+def game_changes(project: Project, listed: Listed, lz: Localizer, here: str,
+                 released: tuple[str | None, list[Change]]) -> dict[str, Any] | None:
+    """A game's changelog since its last release on its page in `lz`'s language, each change linked to its
+    place in the page of its aid (the first edition's, where it is published in this language)."""
+    since, changes = released
+    if not since or not changes:
+        return None
+    game = listed.game
+    edition = game.editions[0].id if game.editions else None
+    pages = {aid.model.id for aid in listed.aids
+             if (project.output / aid_path(game.id, edition, lz.lang, aid.model.id)).is_file()}
+
+    def link(aid_id: str, anchor: str) -> str | None:
+        if aid_id not in pages:
+            return None
+        return href(here, aid_path(game.id, edition, lz.lang, aid_id)) + (f"#{quote(anchor)}" if anchor else "")
+
+    log = changelog(changes, lz, aid_titles(listed.aids, lz), link, aid_numbers(listed.aids, lz))
+    title = lz.pgettext("heading of a booklet's changelog; %(version)s is a version",
+                        "Changes since version %(version)s") % {"version": since}
+    return {"title": title, "log": log} if log else None
+
+
+def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publishing, pages: Pages,
+              released: tuple[str | None, list[Change]] = (None, [])) -> str:
     game = listed.game
     here = game_path(game.id, lz.lang)
     langs = site_languages(project)
@@ -306,7 +349,8 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
                for edition in listed.editions]
     context = {"site": nav, "page": "game", "page_title": f"{title} – {nav['title']}", "title": title,
                "facts": game_facts(game, lz), "editions": editions,
-               "search_root": bundles[0].removesuffix("pagefind/"), "search_merge": bundles[1:]}
+               "search_root": bundles[0].removesuffix("pagefind/"), "search_merge": bundles[1:],
+               "changes": game_changes(project, listed, lz, here, released)}
     return render_template("site-game.html", lz, context)
 
 
@@ -349,6 +393,7 @@ def site_pages(project: Project, games: list[Listed], localizer: Callable[[Game,
     """Every page of the site: path inside the output folder -> bytes."""
     pages = Pages(project, cache)
     out: dict[str, bytes] = {}
+    released = {listed.game.id: release.changes_if_readable(project, listed.game) for listed in games}
     for lang in site_languages(project):
         home = Localizer(lang, lang, {}, ui.ui_translations(lang), style=project.date_styles.get(lang))
         out[home_path(project, lang)] = home_page(project, games, home, localizer, publishing).encode("utf-8")
@@ -358,7 +403,7 @@ def site_pages(project: Project, games: list[Listed], localizer: Callable[[Game,
                     skipped.append(f"site: no page for {listed.game.id}, whose aid 'index' has its name (index.html)")
                 continue
             out[game_path(listed.game.id, lang)] = game_page(project, listed, localizer(listed.game, lang),
-                                                             publishing, pages).encode("utf-8")
+                                                             publishing, pages, released[listed.game.id]).encode()
     return out
 
 

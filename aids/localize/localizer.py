@@ -105,6 +105,11 @@ class Localizer:
         """What `text(t)` gives, without noting a fallback: for finding which text a page shows."""
         return pseudo(t.msgid) if self.lang == PSEUDO else self._lookup(t, note=False)[0]
 
+    def translated(self, t: Text) -> bool:
+        """Whether `t` has a usable translation (not untranslated, fuzzy or broken); the source language's
+        texts always have."""
+        return self.lang == PSEUDO or self._lookup(t, note=False)[1]
+
     def _lookup(self, t: Text, note: bool = True) -> tuple[str, bool]:
         if self.lang == self.source_lang:
             return t.msgid, True

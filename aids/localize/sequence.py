@@ -109,6 +109,12 @@ def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
     return _Localized(seq, lz, edition, rules or {}).context()
 
 
+def numbers(seq: Sequence, lz: Localizer) -> dict[str, str]:
+    """anchor -> how a reference prints each phase and step in `lz`'s language (3.2; 3, step 2.c)."""
+    refs = _Localized(seq, lz, None, {})
+    return {path_of(node): refs.ref_label(path_of(node))[0] for node in seq.nodes()}
+
+
 class _Localized:
     def __init__(self, seq: Sequence, lz: Localizer, edition: Edition | None, rules: Mapping[str, str]):
         self.seq, self.lz, self.rules = seq, lz, rules

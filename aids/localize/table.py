@@ -80,7 +80,7 @@ def localize_table(table: Table, lz: Localizer, edition: Edition | None = None) 
             else:  # numbers align right and never wrap; "¼ prędkości" may wrap like words
                 wordy = isinstance(cell.value, Quantity) and cell.value.unit not in DISTANCE_UNITS
                 cells.append({"text": value_text(cell.value, column), "num": True, "wrap": wordy})
-        body.append({"th": th if has_labels else None, "cells": cells,
+        body.append({"id": f"{table.id}/{row.id}", "th": th if has_labels else None, "cells": cells,
                      "key": value_text(row.key) if table.keys_both_sides else None})
     link_headers(table, head, body)
     return {

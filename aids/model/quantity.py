@@ -5,6 +5,7 @@ scaled when an edition changes the distance unit, and formatted per language onl
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, InvalidOperation
@@ -353,3 +354,22 @@ def check_bands(placed: list[tuple[Range, Any, str]], problems: Problems) -> Non
             first, last = sorted((limit + step, edge - step))
             missing = f"{first}" + (f"-{last}" if last > first else "")
             problems.add(where, f"gap between result bands: no band for {missing}", expected)
+
+
+def value_text(value: Value | None) -> str:
+    """A value as a release records it: its kind and fields, the same for the same value ("num 0.1",
+    "range 4 6", "quantity num 12 cm"), "" for none."""
+    if value is None:
+        return ""
+    if not dataclasses.is_dataclass(value):
+        return str(value)
+    parts = [type(value).__name__.lower()]
+    for item in dataclasses.fields(value):
+        field_value = getattr(value, item.name)
+        if isinstance(field_value, bool):
+            parts += [item.name] if field_value else []
+        elif dataclasses.is_dataclass(field_value) or field_value is None:
+            parts.append(value_text(field_value) or "-")  # type: ignore[arg-type]
+        elif item.name != "places":
+            parts.append(str(field_value))
+    return " ".join(parts)

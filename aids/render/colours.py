@@ -18,6 +18,7 @@ PALETTE: dict[str, CMYK] = {
     "panel": (0, 0, 0, 0.05),       # behind examples on screen
     "draft": (0, 0.05, 0.5, 0),     # behind text a draft leaves untranslated
     "warning": (0, 1, 1, 0.2),      # the wavy underline of a draft's untranslated text
+    "change": (0.9, 0.55, 0, 0.1),   # change bars, and changed text with --marks colour (a blue)
 }
 
 PROFILE = Path(__file__).resolve().parent.parent / "colour" / "FOGRA39L-aids.icc"
@@ -26,13 +27,20 @@ CONDITION = "FOGRA39"  # the output condition the profile characterizes (offset,
 
 def rgb(name: str) -> str:
     """The colour as #rrggbb for a screen or a home printer (the naive conversion, no profile)."""
-    c, m, y, k = PALETTE[name]
-    return "#" + "".join(f"{round(255 * (1 - part) * (1 - k)):02x}" for part in (c, m, y))
+    return css_of(PALETTE[name])
 
 
 def css(name: str, press: bool = False) -> str:
     """The colour as a CSS value: device-cmyk() for the press, #rrggbb otherwise."""
-    return "device-cmyk({} {} {} {})".format(*(f"{v:g}" for v in PALETTE[name])) if press else rgb(name)
+    return css_of(PALETTE[name], press)
+
+
+def css_of(cmyk: tuple[float, ...], press: bool = False) -> str:
+    """Any CMYK colour as `css` gives a palette's (a game's `change_colour`)."""
+    if press:
+        return "device-cmyk({} {} {} {})".format(*(f"{v:g}" for v in cmyk))
+    c, m, y, k = cmyk
+    return "#" + "".join(f"{round(255 * (1 - part) * (1 - k)):02x}" for part in (c, m, y))
 
 
 def css_variables(press: bool = False, important: bool = False) -> str:

@@ -30,6 +30,7 @@ def environment(folders: tuple[str, ...] = ()) -> jinja2.Environment:
     env.filters["css_string"] = lambda text: Markup(css_string(str(text)))
     env.globals.update(colour_functions(press=False))  # a page on screen; print.css passes the press's
     env.filters["css_content"] = css_content
+    env.filters["css_id"] = lambda anchor: Markup(css_id(str(anchor)))
     # a text in an attribute: never the <mark> a draft puts around untranslated text in the page
     env.filters["plain"] = lambda value: str.__str__(value) if isinstance(value, str) else value
     return env
@@ -38,6 +39,7 @@ def environment(folders: tuple[str, ...] = ()) -> jinja2.Environment:
 def colour_functions(press: bool) -> dict[str, Any]:
     """colour("ink") and colour_variables() for a stylesheet: CSS of the palette, never typeset."""
     return {"colour": lambda name: Markup(colours.css(name, press)),
+            "colour_of": lambda cmyk: Markup(colours.css_of(tuple(float(v) for v in cmyk), press)),
             "colour_variables": lambda important=False: Markup(colours.css_variables(press, important))}
 
 
@@ -123,3 +125,10 @@ def css_string(text: str) -> str:
     """`text` as a CSS string literal; every non-ASCII or special character escaped, so nothing breaks out."""
     # A space after a hex escape ends it (and is swallowed), so every escape gets one of its own.
     return '"' + re.sub(r'[^A-Za-z0-9 .,:;!?()\-]', lambda m: f"\\{ord(m.group(0)):x} ", text) + '"'
+
+
+def css_id(anchor: str) -> str:
+    """`#anchor` as a CSS selector: every character but ASCII letters, digits, '-' and '_' escaped (and a
+    leading digit), so any id selects itself and nothing breaks out of the rule."""
+    escaped = re.sub(r"[^A-Za-z0-9_-]|^[0-9-]", lambda m: f"\\{ord(m.group(0)):x} ", anchor)
+    return "#" + escaped

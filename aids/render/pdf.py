@@ -241,6 +241,7 @@ def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: 
         "facing": margins if isinstance(margins, tuple) else None,
         "press": {"bleed": press.bleed} if press else None,
         "kind": kind,
+        "change_colour": game_ctx.get("change_colour"),
         **colour_functions(press is not None),
         "footer": typeset(" · ".join([game_ctx["title"], version, *filter(None, [game_ctx.get("draft")])]), lz.lang),
     })

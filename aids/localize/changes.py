@@ -1,0 +1,90 @@
+"""The changes since a release as one page in one language marks them: the anchors of the items changed,
+added or moved (a translation-only change in its language alone) and of the places where an item was
+removed, the mode (bars in the margin, colour, or both) and the legend that says what the marks mean."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from ..errors import Position
+from ..model.release import ADDED, CHANGED, MOVED, REMOVED, TRANSLATION, WHAT, Change, by_aid
+from ..model.text import Text
+from .localizer import Localizer
+
+
+def localize_changes(since: str, changes: Iterable[Change], mode: str, lz: Localizer,
+                     log: list[dict[str, Any]] | None = None, citing: Iterable[str] = ()) -> dict[str, Any] | None:
+    """The template's `changes`: what the page marks (`changes`, its own and its parts'), with a legend, and
+    the game's changelog (`log`, which a booklet prints, whatever the marks); None when there is neither.
+    An item that cites a changed one (`citing`: its anchors) is marked as changed. An item printed at the
+    top of the page (anchor '': a side's name, the subtitle) is in the changelog only: there is no one
+    place to mark it."""
+    shown = [c for c in changes if c.concerns(lz.lang) and c.anchor] if mode != "none" else []
+    changed = sorted({c.anchor for c in shown if c.what != REMOVED} | (set(citing) if mode != "none" else set()))
+    removed = sorted({c.anchor for c in shown if c.what == REMOVED})
+    removed_after = sorted({c.anchor for c in shown if c.what == REMOVED and c.after})
+    title = lz.pgettext("heading of a booklet's changelog; %(version)s is a version",
+                        "Changes since version %(version)s") % {"version": since}
+    if not changed and not removed:
+        return {"since": since, "changed": [], "removed_before": [], "removed_after": [], "bars": False,
+                "colour": False, "legend": "", "log": log, "title": title} if log else None
+    bars, colour = mode in ("bars", "both"), mode in ("colour", "both")
+    if bars and colour:
+        legend = lz.pgettext("legend of change marks; %(version)s is a version",
+                             "Changes since version %(version)s are marked with a bar in the margin and in colour.")
+    elif bars:
+        legend = lz.pgettext("legend of change marks; %(version)s is a version",
+                             "Changes since version %(version)s are marked with a bar in the margin.")
+    else:
+        legend = lz.pgettext("legend of change marks; %(version)s is a version",
+                             "Changes since version %(version)s are marked in colour.")
+    legend %= {"version": since}
+    if removed:
+        legend += " " + lz.pgettext("legend of change marks", "A dashed line marks where text was removed.")
+    return {"since": since, "changed": changed, "removed_before": sorted(set(removed) - set(removed_after)),
+            "removed_after": removed_after, "bars": bars, "colour": colour, "legend": legend, "log": log or [],
+            "title": title}
+
+
+def changelog(changes: Iterable[Change], lz: Localizer, titles: Mapping[str, str],
+              link: Callable[[str, str], str | None],
+              numbers: Mapping[tuple[str, str], str] | None = None) -> list[dict[str, Any]]:
+    """Every change of the game in `lz`'s language, grouped by aid (titled by `titles`) in the order of
+    WHAT: its kind in words, its number (`numbers`: (aid, anchor) -> number, where the item has one), its
+    text as printed (as it was, for a removed item), and a link to its place, `link(aid, anchor)`, where
+    there is one (None: that aid is not printed where the changelog is)."""
+    numbers = numbers or {}
+    words = {ADDED: lz.pgettext("a change in a changelog", "new"),
+             CHANGED: lz.pgettext("a change in a changelog", "changed"),
+             MOVED: lz.pgettext("a change in a changelog", "moved"),
+             REMOVED: lz.pgettext("a change in a changelog", "removed"),
+             TRANSLATION: lz.pgettext("a change in a changelog", "translation corrected")}
+    groups = []
+    for aid, items in by_aid(changes).items():
+        entries = [{"what": words[c.what], "text": _short(_shown(c, lz)),
+                    "number": numbers.get((aid, c.anchor), "") if c.what != REMOVED else "",
+                    "href": link(aid, c.anchor) if c.what != REMOVED else None,
+                    "awaiting": c.what != REMOVED and not awaited(c, lz), "lang": lz.source_lang.replace("_", "-")}
+                   for what in WHAT for c in items if c.what == what and c.concerns(lz.lang)]
+        if entries:
+            groups.append({"id": aid, "title": titles.get(aid, aid), "entries": entries})
+    return groups
+
+
+def awaited(change: Change, lz: Localizer) -> bool:
+    """Whether every text of a changed item is translated into `lz`'s language (not awaiting its translator)."""
+    return all(lz.translated(Text(msgid, change.key, "", Position("", 0, 0))) for msgid in change.texts)
+
+
+def _shown(change: Change, lz: Localizer) -> str:
+    """An item's text in `lz`'s language: as printed now, or as the release recorded it (a removed item)."""
+    if not change.texts:
+        return change.key.rpartition("/")[2]
+    if change.what == REMOVED:
+        return " ".join(change.translations.get(lz.lang, change.texts))
+    return " ".join(lz.shown(Text(msgid, change.key, "", Position("", 0, 0))) for msgid in change.texts)
+
+
+def _short(text: str, limit: int = 90) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"

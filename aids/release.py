@@ -1,0 +1,216 @@
+"""The release commands: `aids release` records a game's released state in games/<game>/releases/<version>.yaml
+and sets its version and date in game.yaml; `aids changes` (and the build) compare the sources with a release.
+
+What is recorded and how two states compare is `aids.model.release`; this module reads the project's state
+(every aid's items, every language's text of them as printed) and writes and reads the release files.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+from .config import Game, Project
+from .errors import AidsError, Position, Problem
+from .files import write_atomic
+from .localize.localizer import Localizer
+from .model.release import REMOVED, WHAT, AidState, Change, Snapshot, by_aid, compare, from_data, to_data, version_key
+from .model.text import Text
+from .reading import read_aids
+from .source.yamlfile import load_yaml, read_yaml
+
+FOLDER = "releases"
+_VERSION = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+-]*")
+
+
+def releases_dir(game: Game) -> Path:
+    return game.folder / FOLDER
+
+
+def release_path(game: Game, version: str) -> Path:
+    return releases_dir(game) / f"{version}.yaml"
+
+
+def versions(game: Game) -> list[str]:
+    """The versions released, oldest first."""
+    folder = releases_dir(game)
+    found = [p.stem for p in folder.glob("*.yaml")] if folder.is_dir() else []
+    return sorted(found, key=version_key)
+
+
+def state(project: Project, game: Game, version: str | None = None, date: dt.date | None = None) -> Snapshot:
+    """The game as its sources and catalogs are now: every aid's items, and each language's text of them."""
+    from .pipeline import localizer
+    aids, errors = read_aids(project, game)
+    if errors:
+        raise AidsError([p for e in errors for p in e.problems])
+    langs = [lang for lang in project.languages if lang != game.source_language]
+    localizers = {lang: localizer(project, game, lang) for lang in langs}
+    states = {}
+    for aid in aids:
+        items = aid.kind.items(aid.model)
+        translations = {lang: {item.key: _texts(lz, item.key, item.texts) for item in items if item.texts}
+                        for lang, lz in localizers.items()}
+        states[aid.model.id] = AidState(aid.kind.name, items, translations)
+    return Snapshot(game.id, version or game.version, date if date is not None else game.published,
+                    game.source_language, states)
+
+
+def _texts(lz: Localizer, key: str, texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The texts of an item as `lz` prints them (the source text where a translation is missing)."""
+    return tuple(lz.shown(Text(msgid, key, "", Position("", 0, 0))) for msgid in texts)
+
+
+def read_release(project: Project, game: Game, version: str) -> Snapshot:
+    path = release_path(game, version)
+    if not path.is_file():
+        known = ", ".join(versions(game)) or f"none yet: aids release --game {game.id} VERSION"
+        raise AidsError(Problem(Position(project.show(game.source.path), 1, 1),
+                                f"game {game.id} has no release {version}", f"one of: {known}"))
+    src = read_yaml(path, project.show(path))
+    try:
+        return from_data(src.data)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise AidsError(Problem(Position(src.shown, 1, 1), f"this release file is damaged ({exc!r})",
+                                "the file as `aids release` wrote it (restore it from version control)")) from None
+
+
+def latest(game: Game) -> str | None:
+    found = versions(game)
+    return found[-1] if found else None
+
+
+def changes(project: Project, game: Game, since: str | None = None) -> tuple[str | None, list[Change]]:
+    """(the release compared with, every change since it); (None, []) for a game never released."""
+    version = since or latest(game)
+    if version is None:
+        return None, []
+    return version, compare(read_release(project, game, version), state(project, game))
+
+
+def changes_if_readable(project: Project, game: Game) -> tuple[str | None, list[Change]]:
+    """`changes`, or none for a game with an aid in error or a damaged release (the build says why)."""
+    try:
+        return changes(project, game)
+    except AidsError:
+        return None, []
+
+
+def awaiting(project: Project, game: Game, found: list[Change]) -> dict[tuple[str, str], list[str]]:
+    """(aid, key) -> the languages a new, changed or moved item is not translated into yet."""
+    from .localize.changes import awaited
+    from .pipeline import localizer
+    out: dict[tuple[str, str], list[str]] = {}
+    for lang in (lang for lang in project.languages if lang != game.source_language):
+        lz = localizer(project, game, lang)
+        for change in found:
+            if change.what != REMOVED and not change.langs and not awaited(change, lz):
+                out.setdefault((change.aid, change.key), []).append(lang)
+    return out
+
+
+# --- aids release -------------------------------------------------------------------------------
+
+def release(project: Project, game_id: str, version: str, date: dt.date) -> list[Path]:
+    """Records the game's state as `version` and sets game.yaml's version and date; refused while `aids check`
+    finds errors or a language is published below the project's threshold. Returns the files written."""
+    from . import translators
+    game = project.read_game(game_id)
+    where = Position(project.show(game.source.path), 1, 1)
+    if not _VERSION.fullmatch(version):
+        raise AidsError(Problem(where, f"'{version}' is not a version", "digits, letters, '.', '-' or '+': 1.4"))
+    path = release_path(game, version)
+    if path.exists():
+        raise AidsError(Problem(Position(project.show(path), 1, 1), f"release {version} is already recorded",
+                                "a new version number (a release is never rewritten)"))
+    later = [v for v in versions(game) if version_key(v) > version_key(version)]
+    if later:
+        raise AidsError(Problem(where, f"release {version} would come before {later[-1]}, already released",
+                                f"a version after {later[-1]}"))
+    found = [(shown, f) for shown, f in translators.check(project, [game_id], None) if f.error]
+    problems = [Problem(Position(shown, f.line, 1), f"not released: {f.message}", "aids check without errors")
+                for shown, f in found]
+    if project.min_complete is not None:
+        stats = translators.stats(project, [game_id], None)
+        problems += [Problem(where, f"not released: {a.aid} is {a.count.complete:.1f} % translated into {a.lang}, "
+                                    f"below the publishing threshold", f"at least {project.min_complete:g} %")
+                     for a in stats.aids if a.count.complete < project.min_complete]
+    if problems:
+        raise AidsError(problems)
+    snapshot = state(project, game, version, date)
+    text = game_file_with(game, version, date)
+    write_atomic(path, dump(snapshot).encode("utf-8"))
+    write_atomic(game.source.path, text.encode("utf-8"))
+    return [path, game.source.path]
+
+
+def dump(snapshot: Snapshot) -> str:
+    yaml = YAML()
+    yaml.width = 100_000  # a text on one line: a change of it is one line of a diff
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    out = io.StringIO()
+    out.write(f"# The state of {snapshot.game} as released in version {snapshot.version}, written by `aids release`:\n"
+              "# every aid's items by their stable key, with their source texts, values and translations as\n"
+              "# printed. The build and `aids changes` compare the sources with it. Do not edit.\n")
+    yaml.dump(to_data(snapshot), out)
+    return out.getvalue()
+
+
+def game_file_with(game: Game, version: str, date: dt.date) -> str:
+    """game.yaml's text with `version:` and `published:` set, every other line as it was."""
+    src = game.source
+    lines = src.text.splitlines(keepends=True)
+    for key, value in (("version", f'"{version}"'), ("published", date.isoformat())):
+        if key in src.data:
+            line = src.data.lc.value(key)[0]
+            lines[line] = re.sub(rf"^({key}:[ \t]*)([^#\n]*?)([ \t]*(#.*)?\r?\n?)$", rf"\g<1>{value}\g<3>",
+                                 lines[line])
+        else:
+            after = src.data.lc.key("version")[0] + 1 if "version" in src.data else len(lines)
+            lines.insert(after, f"{key}: {value}\n")
+    text = "".join(lines)
+    after = load_yaml(text, src.path, src.shown).data
+    if str(after.get("version")) != version or str(after.get("published")) != date.isoformat():
+        raise AidsError(Problem(src.at(src.data, "version", value=True), "cannot set the version in game.yaml",
+                                f'version: "{version}" and published: {date.isoformat()}, by hand'))
+    return text
+
+
+# --- aids changes -------------------------------------------------------------------------------
+
+def changes_data(game: Game, since: str, found: list[Change], waiting: dict[tuple[str, str], list[str]]) -> dict:
+    """The changes of a game as `aids changes --format json` gives them (a list of these, a game each)."""
+    return {"game": game.id, "since": since, "changes": [
+        {"aid": c.aid, "what": c.what, "key": c.key, "anchor": c.anchor, "texts": list(c.texts),
+         **({"languages": list(c.langs)} if c.langs else {}), **({"was": c.was} if c.was else {}),
+         **({"awaiting_translation": waiting[(c.aid, c.key)]} if (c.aid, c.key) in waiting else {})}
+        for c in found]}
+
+
+def changes_markdown(game: Game, since: str, found: list[Change], waiting: dict[tuple[str, str], list[str]]) -> str:
+    """Release notes: per aid, every change by its kind, key and text, with a link to its place, and the
+    languages it still awaits a translation in."""
+    lines = [f"# {game.title}: changes since {since}", ""]
+    if not found:
+        lines.append("No changes.")
+    for aid, items in by_aid(found).items():
+        lines += [f"## {aid}", ""]
+        for what in WHAT:
+            for c in (c for c in items if c.what == what):
+                text = _short(" ".join(c.texts))
+                extra = f" (from {c.was})" if c.was and c.was != c.key else ""
+                langs = f" [{', '.join(c.langs)}]" if c.langs else ""
+                place = f"{aid}.html#{c.anchor}" if c.anchor else f"{aid}.html"
+                todo = waiting.get((c.aid, c.key))
+                lines.append(f"- {what}{langs}: [{c.key}]({place}){extra}" + (f": {text}" if text else "")
+                             + (f" (awaiting translation: {', '.join(todo)})" if todo else ""))
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _short(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"

@@ -1,0 +1,264 @@
+"""`aids release` and `aids changes`, and the marks a build prints: a demonstration project (aids init) released,
+then edited as a designer and a translator would (a step reworded, one added, one removed, one moved into
+another phase, a table value changed and a row moved, a phase title retranslated in Polish only)."""
+import contextlib
+import io
+import json
+import re
+import shutil
+
+import pytest
+
+from aids import release
+from aids.cli import main
+from aids.config import read_project
+from aids.localize.catalogs import po_path
+from aids.model.release import compare, from_data
+from aids.source.yamlfile import load_yaml
+
+from .helpers import REPO, pdf_text
+
+GAME = "mill-skirmish"
+
+
+def run(*args) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in args])
+    return code, out.getvalue(), err.getvalue()
+
+
+def edit(path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def marked(html: str) -> tuple[list[str], list[str]]:
+    """The ids a page marks as changed, and those it marks where something was removed."""
+    start = '<style>\n:root { --change:'
+    style = html.split(start, 1)[1].split("</style>", 1)[0] if start in html else ""
+    def ids(rule: str) -> list[str]:
+        return [re.sub(r"\\([0-9a-f]+) ", lambda m: chr(int(m.group(1), 16)), s.strip()[1:])
+                for s in rule.split(",")]
+    changed = re.search(r"^(#[^{\n]*?) \{\n  position: relative;", style, re.M)
+    removed = re.findall(r"^(#[^{\n]*?) \{ border-(?:top|bottom): 1pt dashed", style, re.M)
+    return (ids(changed.group(1)) if changed else []), [i for rule in removed for i in ids(rule)]
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    root = tmp_path_factory.mktemp("release") / "demo"
+    assert run("init", root)[0] == 0
+    code, out, err = run("--project", root, "release", "1.0", "--date", "2026-01-10")
+    assert code == 0, err
+    assert out.splitlines() == [f"wrote games/{GAME}/releases/1.0.yaml", f"wrote games/{GAME}/game.yaml"]
+    return root
+
+
+def test_a_release_records_the_state_and_sets_the_version(demo):
+    game = load_yaml((demo / "games" / GAME / "game.yaml").read_text(), demo / "game.yaml", "game.yaml").data
+    assert (game["version"], str(game["published"])) == ("1.0", "2026-01-10")
+    assert "# yaml-language-server" in (demo / "games" / GAME / "game.yaml").read_text()  # comments kept
+    recorded = (demo / "games" / GAME / "releases" / "1.0.yaml").read_text(encoding="utf-8")
+    assert "key: sequence-of-play/combat/fire" in recorded and "Faza walki" in recorded  # texts and translations
+    assert run("--project", demo, "changes")[1].endswith("No changes.\n")
+
+
+def test_a_release_is_never_rewritten_nor_put_before_another(demo):
+    code, _, err = run("--project", demo, "release", "1.0")
+    assert code == 1 and "release 1.0 is already recorded" in err and "Traceback" not in err
+    code, _, err = run("--project", demo, "release", "0.9")
+    assert code == 1 and "release 0.9 would come before 1.0" in err
+
+
+def test_a_release_is_refused_while_a_catalog_has_errors(tmp_path):
+    root = tmp_path / "demo"
+    run("init", root)
+    catalog = po_path(root / "i18n", "pl", GAME)
+    edit(catalog, 'msgstr "Faza walki"', 'msgstr "Faza walki {num:1}"')  # a placeholder the source has not
+    code, _, err = run("--project", root, "release", "1.0")
+    assert code == 1 and "not released:" in err and f"i18n/pl/LC_MESSAGES/{GAME}.po:" in err
+    assert not (root / "games" / GAME / "releases").exists()
+
+
+@pytest.fixture(scope="module")
+def edited(demo, tmp_path_factory):
+    root = tmp_path_factory.mktemp("edited") / "demo"
+    shutil.copytree(demo, root)
+    folder = root / "games" / GAME
+    sequence = folder / "sequence.yaml"
+    edit(sequence, "fires at one enemy unit within range.", "fires at one enemy unit in range and in sight.")
+    edit(sequence, '''      - id: orders
+        text: "Each player gives each of their units one order, to move or to fire."
+''', "")
+    edit(sequence, '''      - id: advance''', '''      - id: rally
+        text: "Each unit out of contact may rally."
+      - id: advance''')
+    edit(folder / "terrain.yaml", "{id: woods, label: Woods, cells: [2, -2]}", "{id: woods, label: Woods, cells: [3, -2]}")
+    edit(folder / "terrain.yaml", '''  - {id: hill, label: Hill, cells: [2, -1]}
+  - {id: town, label: Town, cells: [1, -3]}''', '''  - {id: town, label: Town, cells: [1, -3]}
+  - {id: hill, label: Hill, cells: [2, -1]}''')
+    edit(po_path(root / "i18n", "pl", GAME), 'msgstr "Faza walki"', 'msgstr "Faza starcia"')
+    code, _, err = run("--project", root, "build", "--jobs", "1")
+    assert code == 0, err
+    return root
+
+
+def test_changes_names_exactly_what_changed(edited):
+    code, out, err = run("--project", edited, "changes", "--format", "json")
+    assert code == 0, err
+    found = {(c["aid"], c["what"], c["key"], tuple(c.get("languages", ()))) for c in json.loads(out)[0]["changes"]}
+    assert found == {
+        ("sequence-of-play", "translation", "sequence-of-play/combat", ("pl",)),
+        ("sequence-of-play", "changed", "sequence-of-play/combat/fire", ()),
+        ("sequence-of-play", "added", "sequence-of-play/end-of-turn/rally", ()),
+        ("sequence-of-play", "removed", "sequence-of-play/command/orders", ()),
+        ("terrain", "changed", "terrain/woods", ()),
+        ("terrain", "moved", "terrain/hill", ()),
+    }
+    # the reworded and the new step are not translated yet; the moved row and the changed value need nothing
+    waiting = {c["key"]: c.get("awaiting_translation") for c in json.loads(out)[0]["changes"]}
+    assert waiting["sequence-of-play/combat/fire"] == waiting["sequence-of-play/end-of-turn/rally"] == ["pl", "ru"]
+    assert waiting["terrain/woods"] is None and waiting["terrain/hill"] is None
+    code, notes, _ = run("--project", edited, "changes")
+    assert "## sequence-of-play" in notes and "- removed: [sequence-of-play/command/orders]" in notes
+    assert "in range and in sight. (awaiting translation: pl, ru)" in notes
+
+
+def test_each_page_marks_exactly_the_changed_items_in_its_language(edited):
+    output = edited / "build" / GAME
+    for lang in ("pl", "en", "ru"):
+        changed, removed = marked((output / lang / "sequence-of-play.html").read_text(encoding="utf-8"))
+        # the retranslated phase title is marked in Polish alone; the step before the removed one, below
+        assert changed == (["combat"] if lang == "pl" else []) + ["combat/fire", "end-of-turn/rally"], lang
+        assert removed == ["command/initiative"]
+        # the playsheet and the booklet embed the table: its changed and moved rows are marked there too
+        for aid in ("playsheet", "rules"):
+            changed, _ = marked((output / lang / f"{aid}.html").read_text(encoding="utf-8"))
+            assert {"terrain/woods", "terrain/hill"} <= set(changed), (aid, lang)
+        # the card embeds none of it
+        assert marked((output / lang / "referee-card.html").read_text(encoding="utf-8")) == ([], [])
+
+
+def test_the_pdf_of_every_language_says_what_its_marks_mean(edited):
+    legends = {"pl": "Zmiany od wersji 1.0 są oznaczone kreską na marginesie.",
+               "en": "Changes since version 1.0 are marked with a bar in the margin.",
+               "ru": "Изменения по сравнению с версией 1.0 отмечены чертой на полях."}
+    for lang, legend in legends.items():
+        text = " ".join(pdf_text(edited / "build" / GAME / lang / "sequence-of-play.pdf").split())
+        assert legend.replace(" ", "") in text.replace(" ", ""), lang
+
+
+def test_marks_none_prints_no_marks(edited, tmp_path):
+    root = tmp_path / "demo"
+    shutil.copytree(edited, root)
+    assert run("--project", root, "build", "--jobs", "1", "--marks", "none", "--format", "html")[0] == 0
+    page = (root / "build" / GAME / "pl" / "sequence-of-play.html").read_text(encoding="utf-8")
+    assert "changes-legend" not in page and marked(page) == ([], [])
+
+
+@pytest.mark.parametrize("game_id", ["gcacw", "lwow-1920", "newbury-fast-play", "ostroleka-1831", "valmora-1809"])
+def test_a_release_of_a_sample_reproduces_it(game_id):
+    """What `aids release` would write for a sample, read back, shows no change: a build since it marks nothing."""
+    project = read_project(REPO)
+    game = project.read_game(game_id)
+    now = release.state(project, game)
+    written = load_yaml(release.dump(now), game.source.path, "release.yaml").data
+    assert compare(from_data(written), now) == []
+    assert sum(len(state.items) for state in now.aids.values()) > 10
+
+
+def test_the_booklet_prints_the_changelog_in_its_language(edited):
+    """Every change of the game, grouped by aid, in the booklet's language; a retranslation in Polish alone."""
+    words = {"pl": ("Zmiany od wersji 1.0", "nowe:", "zmienione:", "przeniesione:", "usunięte:", "Wpływ terenu"),
+             "en": ("Changes since version 1.0", "new:", "changed:", "moved:", "removed:", "Terrain effects"),
+             "ru": ("Изменения по сравнению с версией 1.0", "новое:", "изменено:", "перенесено:", "удалено:",
+                    "Влияние местности")}
+    for lang, expected in words.items():
+        text = " ".join(pdf_text(edited / "build" / GAME / lang / "rules.pdf").split())
+        log = text[text.index(expected[0] + " "):]
+        for word in expected:
+            assert word in log, (lang, word)
+        assert log.count(expected[1]) == 1 and log.count(expected[2]) == 2 and log.count(expected[4]) == 1, lang
+        assert ("poprawione tłumaczenie: 3 Faza starcia" in log) == (lang == "pl")
+        # each change by its number as the sequence prints it in this language: the reworded step 3.1, the new 4.1
+        step = {"pl": "{}, krok 1", "en": "{}, step 1", "ru": "{}, шаг 1"}[lang]
+        assert f"{expected[2]} {step.format(3)} " in log and f"{expected[1]} {step.format(4)} " in log, lang
+        awaiting = {"pl": "(czeka na tłumaczenie)", "en": "(awaiting translation)", "ru": "(ожидает перевода)"}
+        assert log.count(awaiting[lang]) == (0 if lang == "en" else 2), lang  # the reworded step, the new one
+    page = (edited / "build" / GAME / "en" / "rules.html").read_text(encoding="utf-8")
+    # linked where it is printed in the booklet (the table it embeds), not where it is not (the sequence)
+    assert '<a href="#terrain/woods">Woods</a>' in page and '</span> Each unit out of contact may rally.' in page
+
+
+def test_the_game_page_lists_the_changes_linked_to_their_place(edited):
+    page = (edited / "build" / GAME / "ru" / "index.html").read_text(encoding="utf-8").replace("\xa0", " ")
+    log = page[page.index('<section class="site-changes">'):]
+    assert '<h2 id="changelog">Изменения по сравнению с версией 1.0</h2>' in log
+    assert '<a href="sequence-of-play.html#end-of-turn/rally">' in log  # into the aid's page
+    assert "(ожидает перевода)" in log and "исправлен перевод" not in log  # the Polish retranslation: not here
+    assert "Changes since" not in (edited / "build" / GAME / "en" / "index.html").read_text().split("<main>")[0]
+
+
+def test_an_item_citing_a_changed_one_is_marked(demo, tmp_path):
+    root = tmp_path / "demo"
+    shutil.copytree(demo, root)
+    edit(root / "games" / GAME / "sequence.yaml", "paying the cost of the terrain they enter.",
+         "paying the cost of each hex they enter.")
+    assert run("--project", root, "build", "--jobs", "1", "--format", "html", "--lang", "en")[0] == 0
+    changed, _ = marked((root / "build" / GAME / "en" / "sequence-of-play.html").read_text(encoding="utf-8"))
+    # the step itself, its mirror for the other player (the same text), and the step whose note cites it
+    assert {"movement/move", "combat/losses"} <= set(changed) and "combat/fire" not in changed
+
+
+def test_a_step_citing_a_changed_rule_of_the_booklet_is_marked():
+    from aids.model.release import CHANGED, Change
+    from aids.pipeline import citing
+    from aids.reading import read_aids
+    project = read_project(REPO)
+    aids, _ = read_aids(project, project.read_game("gcacw"))
+    sequence, booklet = (next(a for a in aids if a.model.id == name) for name in ("sequence-of-play", "system-rules"))
+    rule = booklet.kind.targets(booklet.model)["rule:4.1"]
+    change = Change("system-rules", CHANGED, f"system-rules/{rule}", rule, ("...",))
+    cited = citing(sequence, aids, [change], "ru")
+    assert cited and all("rule:4.1" in sequence.kind.citations(sequence.model)[a] for a in cited)
+    assert citing(sequence, aids, [Change("system-rules", CHANGED, "x", rule, (), ("pl",))], "ru") == []
+
+
+def test_stats_names_the_changed_items_awaiting_translation(edited):
+    code, out, _ = run("--project", edited, "stats", "--format", "json")
+    waiting = {(w["lang"], w["since"]): w["keys"] for w in json.loads(out)["changed_untranslated"]}
+    assert waiting == {(lang, "1.0"): ["sequence-of-play/combat/fire", "sequence-of-play/end-of-turn/rally"]
+                       for lang in ("pl", "ru")}
+    code, out, _ = run("--project", edited, "stats", "--lang", "ru")
+    assert f"{GAME} ru: 2 item(s) new or changed since 1.0 await translation: sequence-of-play/combat/fire" in out
+
+
+def test_a_rule_inserted_before_others_renumbers_them_without_changing_them(demo, tmp_path):
+    """A new section 1.1 makes "Units" 1.2 and so on: it alone is new; the rules after it are not changed."""
+    root = tmp_path / "demo"
+    shutil.copytree(demo, root)
+    edit(root / "games" / GAME / "rules" / "introduction.md", "## Units {#units}",
+         "## Scale {#scale}\n\nEach hex is 100 metres across; each turn is ten minutes.\n\n## Units {#units}")
+    code, out, err = run("--project", root, "changes", "--format", "json")
+    assert code == 0, err
+    assert [(c["what"], c["key"]) for c in json.loads(out)[0]["changes"]] == [("added", "rules/scale")]
+    assert run("--project", root, "build", "--jobs", "1", "--format", "html", "--lang", "en")[0] == 0
+    page = (root / "build" / GAME / "en" / "rules.html").read_text(encoding="utf-8")
+    assert marked(page) == (["scale"], []) and '<span class="num">1.2</span> Units' in page
+
+
+def test_the_game_chooses_the_colour_of_its_marks(edited, tmp_path):
+    root = tmp_path / "demo"
+    shutil.copytree(edited, root)
+    game = root / "games" / GAME / "game.yaml"
+    edit(game, "source_language: en\n", "source_language: en\nchange_colour: [0, 1, 1, 0]   # red\n")
+    code, _, err = run("--project", root, "build", "--jobs", "1", "--format", "html", "--lang", "en", "--marks", "both")
+    assert code == 0, err
+    page = (root / "build" / GAME / "en" / "sequence-of-play.html").read_text(encoding="utf-8")
+    assert "<style>\n:root { --change: #ff0000; }" in page and "color: var(--change);" in page
+    assert "marked with a bar in the margin and in colour." in page
+    edit(game, "change_colour: [0, 1, 1, 0]", "change_colour: [0, 1, 1]")
+    code, _, err = run("--project", root, "build", "--jobs", "1", "--format", "html")
+    assert code == 1 and f"games/{GAME}/game.yaml:" in err and "(expected: four numbers from 0 to 1" in err
