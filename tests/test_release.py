@@ -41,7 +41,7 @@ def marked(html: str) -> tuple[list[str], list[str]]:
     def ids(rule: str) -> list[str]:
         return [re.sub(r"\\([0-9a-f]+) ", lambda m: chr(int(m.group(1), 16)), s.strip()[1:])
                 for s in rule.split(",")]
-    changed = re.search(r"^(#[^{\n]*?) \{\n  position: relative;", style, re.M)
+    changed = re.search(r"^(#[^{\n]*?) \{\n(?:  color: var\(--change\);\n)?\}", style, re.M)  # the first rule
     removed = re.findall(r"^(#[^{\n]*?) \{ border-(?:top|bottom): 1pt dashed", style, re.M)
     return (ids(changed.group(1)) if changed else []), [i for rule in removed for i in ids(rule)]
 
