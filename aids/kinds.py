@@ -138,6 +138,20 @@ class CardKind(Kind[card.Card]):
                  rules: Mapping[str, str] | None = None) -> dict[str, Any]:
         return card_text.localize(model, lz, edition)
 
+    def anchors(self, model: card.Card) -> list[str]:
+        """Its sections' ids, and each item's: section-item, as its page prints them."""
+        return [anchor for section in model.sections
+                for anchor in (section.id, *(f"{section.id}-{item.id}" for item in section.items))]
+
+    def anchor_at(self, model: card.Card, context: str) -> str:
+        """An item's (any text of it), else its section's (a title, an introduction, a note)."""
+        parts = context.split("/")
+        section = next((s for s in model.sections if parts[1:2] == [s.id]), None) if parts[0] == model.id else None
+        if section is None:
+            return ""
+        item = parts[2] if len(parts) > 2 else ""
+        return f"{section.id}-{item}" if any(i.id == item for i in section.items) else section.id
+
     def display_name(self, lz: Localizer) -> str:
         return lz.pgettext("aid kind", "Referee card")
 

@@ -212,6 +212,16 @@ def test_an_item_citing_a_changed_one_is_marked(demo, tmp_path):
     assert {"movement/move", "combat/losses"} <= set(changed) and "combat/fire" not in changed
 
 
+def test_a_card_marks_its_changed_item_in_its_page(demo, tmp_path):
+    root = tmp_path / "demo"
+    shutil.copytree(demo, root)
+    edit(root / "games" / GAME / "referee-card.yaml", "Woods and towns block the line of sight; hills do not.",
+         "Woods and towns block the line of sight; hills block it too.")
+    assert run("--project", root, "build", "--jobs", "1", "--format", "html", "--lang", "en")[0] == 0
+    page = (root / "build" / GAME / "en" / "referee-card.html").read_text(encoding="utf-8")
+    assert marked(page) == (["reminders-sight"], []) and 'id="reminders-sight"' in page
+
+
 def test_a_step_citing_a_changed_rule_of_the_booklet_is_marked():
     from aids.model.release import CHANGED, Change
     from aids.pipeline import citing
