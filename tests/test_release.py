@@ -217,9 +217,17 @@ def test_a_card_marks_its_changed_item_in_its_page(demo, tmp_path):
     shutil.copytree(demo, root)
     edit(root / "games" / GAME / "referee-card.yaml", "Woods and towns block the line of sight; hills do not.",
          "Woods and towns block the line of sight; hills block it too.")
-    assert run("--project", root, "build", "--jobs", "1", "--format", "html", "--lang", "en")[0] == 0
+    assert run("--project", root, "build", "--jobs", "1", "--lang", "en")[0] == 0
     page = (root / "build" / GAME / "en" / "referee-card.html").read_text(encoding="utf-8")
     assert marked(page) == (["reminders-sight"], []) and 'id="reminders-sight"' in page
+    # its PDF (ReportLab) draws the bar in the change colour on the front, where the item is; the back has none
+    from pypdf import PdfReader
+
+    from aids.render.colours import rgb
+    stroke = " ".join(f"{int(rgb('change')[i:i + 2], 16) / 255:.6f}".lstrip("0") for i in (1, 3, 5)) + " RG\n2.5 w"
+    front, back = (p.get_contents().get_data().decode("latin-1")
+                   for p in PdfReader(root / "build" / GAME / "en" / "referee-card.pdf").pages)
+    assert stroke in front and stroke not in back
 
 
 def test_a_step_citing_a_changed_rule_of_the_booklet_is_marked():

@@ -6,6 +6,7 @@ import functools
 import html
 import re
 from dataclasses import dataclass
+from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib.enums import TA_CENTER, TA_RIGHT
@@ -95,8 +96,8 @@ class Face:
 class Styles:
     def __init__(self, size: float, press: bool = False):
         self.size = size
-        self.ink, self.muted, self.rule, self.shade = (colours.reportlab(name, press)
-                                                       for name in ("ink", "muted", "rule", "header"))
+        self.ink, self.muted, self.rule, self.shade, self.change = (
+            colours.reportlab(name, press) for name in ("ink", "muted", "rule", "header", "change"))
         lead = size * 1.22
         self.body = ParagraphStyle("body", fontName=BODY, fontSize=size, leading=lead, textColor=self.ink,
                                    spaceAfter=size * 0.2, bulletFontName=BODY, bulletFontSize=size)
@@ -134,9 +135,12 @@ def face_story(face: Face, size: float, width: float) -> list[Flowable]:
         flowable._aids_section = section
         story.append(flowable)
 
-    def para(text: str, style, section: str, **kw) -> Paragraph:
+    changed = face.localized.get("changed", frozenset())
+
+    def para(text: str, style, section: str, anchor: str = "", **kw) -> Flowable:
         _check_glyphs(face, text, style.fontName, section)
-        return Paragraph(text, style, **kw)
+        made = Paragraph(text, style, **kw)
+        return Barred(made, st.change, size) if anchor and anchor in changed else made
 
     loc = face.localized
     if face.face["id"] == face.card.faces[0]:
@@ -148,7 +152,7 @@ def face_story(face: Face, size: float, width: float) -> list[Flowable]:
     for section in face.face["sections"]:
         sid = section["id"]
         if section["title"]:
-            add(keep(para(markup(section["title"]), st.heading, sid), st), sid)
+            add(keep(para(markup(section["title"]), st.heading, sid, sid), st), sid)
         if section["intro"]:
             add(keep(para(markup(section["intro"]), st.body, sid), st), sid)
         for flowable in _items(face, section, st, width, para):
@@ -167,6 +171,36 @@ def face_story(face: Face, size: float, width: float) -> list[Flowable]:
     return story
 
 
+class Barred(Flowable):
+    """A flowable with a change bar in the margin beside it, its size and its splitting its own."""
+
+    def __init__(self, inner: Flowable, colour: Any, size: float):
+        super().__init__()
+        self.inner, self.colour, self.size = inner, colour, size
+        self.offset = 3.5  # pt left of the column: in the card's margin, left of a bullet or a step's number
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        self.width, self.height = self.inner.wrap(available_width, available_height)
+        return self.width, self.height
+
+    def split(self, available_width: float, available_height: float) -> list[Flowable]:
+        return [Barred(part, self.colour, self.size) for part in self.inner.split(available_width, available_height)]
+
+    def getSpaceBefore(self) -> float:  # noqa: N802 (ReportLab's names)
+        return self.inner.getSpaceBefore()
+
+    def getSpaceAfter(self) -> float:  # noqa: N802
+        return self.inner.getSpaceAfter()
+
+    def draw(self) -> None:
+        self.inner.drawOn(self.canv, 0, 0)
+        self.canv.saveState()
+        self.canv.setStrokeColor(self.colour)
+        self.canv.setLineWidth(2.5)
+        self.canv.line(-self.offset, 0, -self.offset, self.height)
+        self.canv.restoreState()
+
+
 def keep(flowable: Flowable, st: Styles) -> Flowable:
     """Mark a heading or an introduction to stay in a column with at least three lines of what follows."""
     flowable._aids_keep = 3 * st.body.leading
@@ -178,11 +212,11 @@ def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Fl
     if kind == "table":
         return _embedded_table(section, st, width, para)
     if kind == "rules":
-        return [para(markup(i["text"]), st.bullet, sid, bulletText="•") for i in items]
+        return [para(markup(i["text"]), st.bullet, sid, f"{sid}-{i['id']}", bulletText="•") for i in items]
     if kind == "steps":
-        return [para(markup(i["text"]), st.step, sid, bulletText=f"{i['label']}.") for i in items]
+        return [para(markup(i["text"]), st.step, sid, f"{sid}-{i['id']}", bulletText=f"{i['label']}.") for i in items]
     if kind == "text":
-        return [para(markup(i["text"]), st.body, sid) for i in items]
+        return [para(markup(i["text"]), st.body, sid, f"{sid}-{i['id']}") for i in items]
     # legend, scoring, ranking, ladder: a two-column table, the key on the left
     keys = []
     for i in items:
@@ -205,6 +239,9 @@ def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Fl
         ("LEFTPADDING", (0, 0), (-1, -1), pad), ("RIGHTPADDING", (0, 0), (-1, -1), pad),
         ("TOPPADDING", (0, 0), (-1, -1), pad * 0.5), ("BOTTOMPADDING", (0, 0), (-1, -1), pad * 0.7),
         ("LINEBELOW", (0, 0), (-1, -2), 0.3, st.rule),
+        # a changed row: its change bar on the left edge of its key
+        *(("LINEBEFORE", (0, r), (0, r), 2.5, st.change) for r, i in enumerate(items)
+          if f"{sid}-{i['id']}" in face.localized.get("changed", ())),
     ]), spaceAfter=st.size * 0.3)]
 
 

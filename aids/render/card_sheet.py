@@ -143,7 +143,7 @@ def render_press(card: Card, localized: dict, lz, context: dict, settings: Print
     """For a print shop: one face a page at the card's size (the TrimBox), the band bleeding past its edge,
     in CMYK, finished as PDF/X-4 with the bleed and the marks outside it (render/pdfx.py)."""
     register_fonts()
-    localized = typeset_tree(localized, lz.lang)
+    localized = with_marks(typeset_tree(localized, lz.lang), context)
     fitted = {face["id"]: fit(card, localized, face, lz.lang) for face in localized["faces"]}
     buffer = io.BytesIO()
     box = (0, 0, card.width * MM, card.height * MM)
@@ -167,10 +167,16 @@ def _footer(lz, context: dict) -> str:
                    lz.lang)
 
 
+def with_marks(localized: dict, context: dict) -> dict:
+    """The localized card with the anchors its change bars go beside (`--marks` bars or both), if any."""
+    changes = context.get("changes") or {}
+    return {**localized, "changed": frozenset(changes.get("changed", ())) if changes.get("bars") else frozenset()}
+
+
 def render(card: Card, localized: dict, lz, context: dict) -> dict:
     """The card (one face a page, at its own size) and its print sheet, each face fitted once for both."""
     register_fonts()
-    localized = typeset_tree(localized, lz.lang)
+    localized = with_marks(typeset_tree(localized, lz.lang), context)
     fitted = {face["id"]: fit(card, localized, face, lz.lang) for face in localized["faces"]}
     footer = _footer(lz, context)
     layout = sheet_layout(card)
