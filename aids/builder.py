@@ -98,12 +98,18 @@ class Loaded:
             self.localizers[(game.id, lang, draft)] = pipeline.localizer(self.project, game, lang, draft)
         return self.localizers[(game.id, lang, draft)]
 
-
     def changes(self, game: Game) -> tuple[str | None, list[Change]]:
         """(the game's last release, what changed since it), once per process: (None, []) if never released."""
         if game.id not in self.releases:
             self.releases[game.id] = release.changes(self.project, game)
         return self.releases[game.id]
+
+    def changes_if_readable(self, game: Game) -> tuple[str | None, list[Change]]:
+        """`changes`, or none for a game with a damaged release: its aids' jobs say why."""
+        try:
+            return self.changes(game)
+        except AidsError:
+            return None, []
 
 
 _LOADED: dict[str, Loaded] = {}
@@ -135,7 +141,7 @@ def run_job(job: Job) -> Result:
             log = changelog(changes, lz, site.aid_titles(game_aids, lz),
                             lambda other, anchor: f"#{anchor}" if other in on_page and anchor else None,
                             site.aid_numbers(game_aids, lz)) if aid.kind.changelog else None
-            marks = localize_changes(since, pipeline.aid_changes(aid, since, changes), job.marks, lz, log,
+            marks = localize_changes(since, pipeline.aid_changes(aid, changes), job.marks, lz, log,
                                      pipeline.citing(aid, game_aids, changes, lz.lang))
         doc = pipeline.document(game, aid, lz, edition, nav, marks)
         result = Result(job)
@@ -312,7 +318,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
     cache.save()
     if site.wanted(project, options, plan.formats):
         summary.site = site.publish(project, plan.units, lambda game, lang: state.localizer(game, lang), publishing,
-                                    cache, summary.skipped)
+                                    cache, summary.skipped, state.changes_if_readable)
     _index(project, units, options, summary)
     summary.seconds = time.monotonic() - started
     return summary

@@ -136,10 +136,10 @@ def render(doc: Document, formats: Iterable[str]) -> dict[str, Rendered]:
     return out
 
 
-def aid_changes(aid: Aid, since: str | None, changes: Iterable[Change]) -> list[Change]:
+def aid_changes(aid: Aid, changes: Iterable[Change]) -> list[Change]:
     """The changes an aid marks: its own and those of the aids it embeds (a playsheet's tables)."""
     ids = {aid.model.id, *(part.id for part in aid.kind.parts(aid.model))}
-    return [c for c in changes if c.aid in ids] if since else []
+    return [c for c in changes if c.aid in ids]
 
 
 def citing(aid: Aid, aids: Iterable[Aid], changes: Iterable[Change], lang: str) -> list[str]:

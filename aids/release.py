@@ -16,9 +16,9 @@ from ruamel.yaml import YAML
 from .config import Game, Project
 from .errors import AidsError, Position, Problem
 from .files import write_atomic
+from .localize.changes import awaited, short, text_of
 from .localize.localizer import Localizer
 from .model.release import REMOVED, WHAT, AidState, Change, Snapshot, by_aid, compare, from_data, to_data, version_key
-from .model.text import Text
 from .reading import read_aids
 from .source.yamlfile import load_yaml, read_yaml
 
@@ -61,7 +61,7 @@ def state(project: Project, game: Game, version: str | None = None, date: dt.dat
 
 def _texts(lz: Localizer, key: str, texts: tuple[str, ...]) -> tuple[str, ...]:
     """The texts of an item as `lz` prints them (the source text where a translation is missing)."""
-    return tuple(lz.shown(Text(msgid, key, "", Position("", 0, 0))) for msgid in texts)
+    return tuple(lz.shown(text_of(key, msgid)) for msgid in texts)
 
 
 def read_release(project: Project, game: Game, version: str) -> Snapshot:
@@ -101,7 +101,6 @@ def changes_if_readable(project: Project, game: Game) -> tuple[str | None, list[
 
 def awaiting(project: Project, game: Game, found: list[Change]) -> dict[tuple[str, str], list[str]]:
     """(aid, key) -> the languages a new, changed or moved item is not translated into yet."""
-    from .localize.changes import awaited
     from .pipeline import localizer
     out: dict[tuple[str, str], list[str]] = {}
     for lang in (lang for lang in project.languages if lang != game.source_language):
@@ -200,7 +199,7 @@ def changes_markdown(game: Game, since: str, found: list[Change], waiting: dict[
         lines += [f"## {aid}", ""]
         for what in WHAT:
             for c in (c for c in items if c.what == what):
-                text = _short(" ".join(c.texts))
+                text = short(" ".join(c.texts), 80)
                 extra = f" (from {c.was})" if c.was and c.was != c.key else ""
                 langs = f" [{', '.join(c.langs)}]" if c.langs else ""
                 place = f"{aid}.html#{c.anchor}" if c.anchor else f"{aid}.html"
@@ -209,8 +208,3 @@ def changes_markdown(game: Game, since: str, found: list[Change], waiting: dict[
                              + (f" (awaiting translation: {', '.join(todo)})" if todo else ""))
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
-
-
-def _short(text: str, limit: int = 80) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"

@@ -28,12 +28,11 @@ from urllib.parse import quote
 
 from babel import Locale
 
-from . import release
 from .config import Edition, Game, Project
 from .errors import AidsError
 from .kind import Aid
 from .localize import ui
-from .localize.changes import changelog
+from .localize.changes import changelog, changelog_title
 from .localize.localizer import PSEUDO, Localizer
 from .model.release import Change
 from .model.text import Text
@@ -45,6 +44,8 @@ from .write.files import write_all
 
 if TYPE_CHECKING:
     from .pipeline import Options, Unit
+
+Released = Callable[[Game], tuple[str | None, list[Change]]]  # a game's last release, what changed since it
 
 # --- paths (inside the output folder, "/"-separated) -------------------------------------------
 
@@ -324,9 +325,7 @@ def game_changes(project: Project, listed: Listed, lz: Localizer, here: str,
         return href(here, aid_path(game.id, edition, lz.lang, aid_id)) + (f"#{quote(anchor)}" if anchor else "")
 
     log = changelog(changes, lz, aid_titles(listed.aids, lz), link, aid_numbers(listed.aids, lz))
-    title = lz.pgettext("heading of a booklet's changelog; %(version)s is a version",
-                        "Changes since version %(version)s") % {"version": since}
-    return {"title": title, "log": log} if log else None
+    return {"title": changelog_title(since, lz), "log": log} if log else None
 
 
 def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publishing, pages: Pages,
@@ -389,11 +388,10 @@ def home_page(project: Project, games: list[Listed], lz: Localizer, localizer: C
 
 
 def site_pages(project: Project, games: list[Listed], localizer: Callable[[Game, str], Localizer],
-               publishing: Publishing, cache: Cache, skipped: list[str]) -> dict[str, bytes]:
+               publishing: Publishing, cache: Cache, skipped: list[str], released: Released) -> dict[str, bytes]:
     """Every page of the site: path inside the output folder -> bytes."""
     pages = Pages(project, cache)
     out: dict[str, bytes] = {}
-    released = {listed.game.id: release.changes_if_readable(project, listed.game) for listed in games}
     for lang in site_languages(project):
         home = Localizer(lang, lang, {}, ui.ui_translations(lang), style=project.date_styles.get(lang))
         out[home_path(project, lang)] = home_page(project, games, home, localizer, publishing).encode("utf-8")
@@ -403,7 +401,7 @@ def site_pages(project: Project, games: list[Listed], localizer: Callable[[Game,
                     skipped.append(f"site: no page for {listed.game.id}, whose aid 'index' has its name (index.html)")
                 continue
             out[game_path(listed.game.id, lang)] = game_page(project, listed, localizer(listed.game, lang),
-                                                             publishing, pages, released[listed.game.id]).encode()
+                                                             publishing, pages, released(listed.game)).encode()
     return out
 
 
@@ -416,9 +414,10 @@ def wanted(project: Project, options: Options, formats: Iterable[str]) -> bool:
 
 
 def publish(project: Project, units: Iterable[Unit], localizer: Callable[[Game, str], Localizer],
-            publishing: Publishing, cache: Cache, skipped: list[str]) -> list[str]:
+            publishing: Publishing, cache: Cache, skipped: list[str], released: Released) -> list[str]:
     """Write the site's pages that changed (all together, or none): the games of the plan as it read them, the
-    site's other games read now. Their paths as shown."""
+    site's other games read now; `released(game)` gives a game's changes since its last release. Their paths
+    as shown."""
     known: dict[str, Listed] = {}
     for unit in units:
         listed = known.setdefault(unit.game.id, Listed(unit.game))
@@ -430,7 +429,7 @@ def publish(project: Project, units: Iterable[Unit], localizer: Callable[[Game, 
                for listed in games for edition in listed.editions for aid in listed.aids
                for lang in site_languages(project) for suffix in (".html", ".pdf")):
         return []  # nothing built yet (or every aid failed): no site of nothing
-    pages = site_pages(project, games, localizer, publishing, cache, skipped)
+    pages = site_pages(project, games, localizer, publishing, cache, skipped, released)
     changed: dict[Path, bytes] = {}
     for name, data in pages.items():
         path = project.output / name

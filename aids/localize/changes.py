@@ -23,8 +23,7 @@ def localize_changes(since: str, changes: Iterable[Change], mode: str, lz: Local
     changed = sorted({c.anchor for c in shown if c.what != REMOVED} | (set(citing) if mode != "none" else set()))
     removed = sorted({c.anchor for c in shown if c.what == REMOVED})
     removed_after = sorted({c.anchor for c in shown if c.what == REMOVED and c.after})
-    title = lz.pgettext("heading of a booklet's changelog; %(version)s is a version",
-                        "Changes since version %(version)s") % {"version": since}
+    title = changelog_title(since, lz)
     if not changed and not removed:
         return {"since": since, "changed": [], "removed_before": [], "removed_after": [], "bars": False,
                 "colour": False, "legend": "", "log": log, "title": title} if log else None
@@ -46,6 +45,11 @@ def localize_changes(since: str, changes: Iterable[Change], mode: str, lz: Local
             "title": title}
 
 
+def changelog_title(since: str, lz: Localizer) -> str:
+    return lz.pgettext("heading of a booklet's changelog; %(version)s is a version",
+                       "Changes since version %(version)s") % {"version": since}
+
+
 def changelog(changes: Iterable[Change], lz: Localizer, titles: Mapping[str, str],
               link: Callable[[str, str], str | None],
               numbers: Mapping[tuple[str, str], str] | None = None) -> list[dict[str, Any]]:
@@ -61,7 +65,7 @@ def changelog(changes: Iterable[Change], lz: Localizer, titles: Mapping[str, str
              TRANSLATION: lz.pgettext("a change in a changelog", "translation corrected")}
     groups = []
     for aid, items in by_aid(changes).items():
-        entries = [{"what": words[c.what], "text": _short(_shown(c, lz)),
+        entries = [{"what": words[c.what], "text": short(_shown(c, lz)),
                     "number": numbers.get((aid, c.anchor), "") if c.what != REMOVED else "",
                     "href": link(aid, c.anchor) if c.what != REMOVED else None,
                     "awaiting": c.what != REMOVED and not awaited(c, lz), "lang": lz.source_lang.replace("_", "-")}
@@ -71,9 +75,14 @@ def changelog(changes: Iterable[Change], lz: Localizer, titles: Mapping[str, str
     return groups
 
 
+def text_of(key: str, msgid: str) -> Text:
+    """A recorded text (its msgctxt and msgid) as the localizer looks it up."""
+    return Text(msgid, key, "", Position("", 0, 0))
+
+
 def awaited(change: Change, lz: Localizer) -> bool:
     """Whether every text of a changed item is translated into `lz`'s language (not awaiting its translator)."""
-    return all(lz.translated(Text(msgid, change.key, "", Position("", 0, 0))) for msgid in change.texts)
+    return all(lz.translated(text_of(change.key, msgid)) for msgid in change.texts)
 
 
 def _shown(change: Change, lz: Localizer) -> str:
@@ -82,9 +91,10 @@ def _shown(change: Change, lz: Localizer) -> str:
         return change.key.rpartition("/")[2]
     if change.what == REMOVED:
         return " ".join(change.translations.get(lz.lang, change.texts))
-    return " ".join(lz.shown(Text(msgid, change.key, "", Position("", 0, 0))) for msgid in change.texts)
+    return " ".join(lz.shown(text_of(change.key, msgid)) for msgid in change.texts)
 
 
-def _short(text: str, limit: int = 90) -> str:
+def short(text: str, limit: int = 90) -> str:
+    """`text` on one line, cut with an ellipsis after `limit` characters."""
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"

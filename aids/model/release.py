@@ -14,6 +14,7 @@ rules after it without changing them:
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,12 +89,13 @@ def _compare_aid(aid: str, old: AidState, new: AidState) -> list[Change]:
     came = [item for item in new.items if item.key not in was]
     # an item under another parent: the same leaf id and content, one gone, one come
     moved_from: dict[str, Item] = {}
+    taken: set[str] = set()  # the gone items matched so far, each to one come item only
     for item in came:
         match = next((g for g in gone if g.leaf == item.leaf and (g.texts, g.values) == (item.texts, item.values)
-                      and g.key not in moved_from.values()), None)
+                      and g.key not in taken), None)
         if match is not None:
             moved_from[item.key] = match
-    taken = {g.key for g in moved_from.values()}
+            taken.add(match.key)
     reordered = _out_of_order(old.items, new.items)
     changes: dict[str, Change] = {}
     for item in new.items:
@@ -207,7 +209,6 @@ def from_data(data: Mapping[str, Any]) -> Snapshot:
 
 def version_key(version: str) -> tuple[Any, ...]:
     """A version's place in order: 1.10 after 1.9, 2.0 after 1.10 (numbers compared as numbers)."""
-    import re
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.findall(r"\d+|[^\d.]+", version))
 
 

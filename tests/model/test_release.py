@@ -108,3 +108,10 @@ def test_values_are_recorded_by_what_they_are():
     assert value_text(Range(Num(Decimal("4")), None)) == "range num 4 -"
     assert value_text(Quantity(Num(Decimal("12")), "cm")) == "quantity num 12 cm"
     assert value_text(Dash()) == "dash" and value_text(None) == ""
+
+
+def test_one_removed_item_is_moved_once():
+    """Two new items like one removed: the first is where it moved, the second is new."""
+    old = state(("seq/a", ["A"]), ("seq/a/x", ["same"]), ("seq/b", ["B"]), ("seq/c", ["C"]))
+    new = state(("seq/a", ["A"]), ("seq/b", ["B"]), ("seq/b/x", ["same"]), ("seq/c", ["C"]), ("seq/c/x", ["same"]))
+    assert found(old, new) == [(MOVED, "seq/b/x"), (ADDED, "seq/c/x")]
