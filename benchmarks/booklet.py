@@ -6,15 +6,14 @@ Generates, deterministically, a booklet of about --pages A4 pages in aids' own f
 paragraphs, lists, a table and an example box each, cross-references to other sections ("see 12, p. 14"),
 glossary terms and a glossary. Then, each in a process of its own (so that each peak is its own):
   - aids renders its PDF (pipeline.render: localize, HTML, print stylesheet, WeasyPrint, tagged PDF);
-  - raw WeasyPrint lays out the very HTML and CSS aids produced, its page references as plain text (no
-    target-counter()), and writes a tagged PDF.
+  - raw WeasyPrint lays out the very HTML and CSS aids produced, its page references as plain text (aids'
+    placeholders, never corrected), and writes a tagged PDF.
 Prints each one's time, peak resident memory and page layouts (pages WeasyPrint laid out, again or not), and
 aids' ratios to raw WeasyPrint. Figures only: nothing here asserts a time.
 """
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import re
 import resource
@@ -52,6 +51,26 @@ def generate(root: Path, pages: int) -> None:
             f"\n## Szczegóły {n} {{#d{n}}}\n\n" + "\n".join(f"- punkt {i}: {PARAGRAPH[:80]}" for i in range(6))
             + f"\n\n{table}")
     (game / "rules.md").write_text("\n\n".join(sections) + "\n", encoding="utf-8")
+
+
+def page_references(path: Path) -> tuple[list[tuple[str, int]], dict[str, int]]:
+    """The (section number, page) of every reference in the text ("12, s. 14") and every line of the contents
+    of the booklet's PDF at `path`, and the page each section's heading is on (by its bookmark)."""
+    from pypdf import PdfReader
+    reader = PdfReader(path)
+    texts = [re.sub(r"\s+", " ", page.extract_text()) for page in reader.pages]
+    found = [(n, int(p)) for text in texts for n, p in re.findall(r"(\d+(?:\.\d+)?), s\. (\d+)", text)]
+    found += [(n, int(p)) for text in texts for n, p in re.findall(r"(\d+(?:\.\d+)?) \S+ \d+ ?\.{3,} ?(\d+)", text)]
+    starts: dict[str, int] = {}
+
+    def walk(items: list) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item)
+            else:
+                starts[item.title.split(" ", 1)[0]] = reader.get_destination_page_number(item) + 1
+    walk(reader.outline)
+    return found, starts
 
 
 def count_page_layouts() -> list[int]:
@@ -96,15 +115,19 @@ def run_aids(root: Path, lang: str) -> dict:
 
 
 def run_raw(root: Path) -> dict:
-    """Raw WeasyPrint on aids' HTML and CSS, each page reference a plain text of the same width."""
+    """Raw WeasyPrint on aids' HTML and CSS, each page reference a plain text of about its width: the spans
+    aids adds to WeasyPrint's tree (render/pagination.py), with their first guesses, never laid out again."""
     import weasyprint
-    plain = functools.partial(re.sub, r"target-counter\(attr\(href url\), page\)", '"00"')  # in both sheets
-    html = plain((root / "page.html").read_text(encoding="utf-8"))
-    css = plain((root / "print.css").read_text(encoding="utf-8"))
+
+    from aids.render.pagination import Pagination
+    html = (root / "page.html").read_text(encoding="utf-8")
+    css = (root / "print.css").read_text(encoding="utf-8")
     layouts = count_page_layouts()
     start = time.perf_counter()
     fonts = weasyprint.text.fonts.FontConfiguration()
-    document = weasyprint.HTML(string=html, base_url=str(root / "games" / "big") + "/").render(
+    page = weasyprint.HTML(string=html, base_url=str(root / "games" / "big") + "/")
+    Pagination(page.etree_element)
+    document = page.render(
         stylesheets=[weasyprint.CSS(string=css, base_url=str(root) + "/", font_config=fonts)], font_config=fonts)
     data = document.write_pdf(pdf_tags=True)
     seconds = time.perf_counter() - start
@@ -133,9 +156,13 @@ def main() -> None:
         generate(root, args.pages)
         ours = child("aids", root, args.lang)
         theirs = child("raw", root, args.lang)
+        references, starts = page_references(root / "aids.pdf")
+    wrong = [(number, page) for number, page in references if starts.get(number) != page]
     for name, r in (("aids", ours), ("raw WeasyPrint", theirs)):
         print(f"{name:<15} {r['pages']:4d} pages  {r['seconds']:6.1f} s  {r['pages'] / r['seconds']:5.1f} pages/s  "
               f"peak {r['peak_mib']:6.0f} MiB  {r['layouts']:5d} page layouts ({r['layouts'] / r['pages']:.2f} a page)")
+    print(f"page references in aids' PDF: {len(references)} (contents and text), "
+          + (f"{len(wrong)} NOT on their targets' pages: {wrong[:5]}" if wrong else "every one on its target's page"))
     print(f"aids / raw WeasyPrint: time {ours['seconds'] / theirs['seconds']:.2f}, "
           f"peak memory {ours['peak_mib'] / theirs['peak_mib']:.2f}")
 

@@ -11,8 +11,8 @@ real `aids` command. It prints:
   - layouts per fitted output (playsheets and cards), the type size each settled on;
   - `aids --help`, median of 11 runs;
   - peak memory (RSS) of the builds;
-  - a generated booklet of about --pages pages: pages a second through aids and through raw WeasyPrint
-    on the same HTML and stylesheet.
+  - a generated booklet of about --pages pages through aids and through raw WeasyPrint on the same HTML and
+    stylesheet (benchmarks/booklet.py: time, peak memory, page layouts, and its page references checked).
 Figures only: nothing here asserts a time.
 """
 from __future__ import annotations
@@ -110,44 +110,9 @@ def help_time() -> None:
     print(f"aids --help:                  {statistics.median(times):6.3f} s (median of 11)")
 
 
-def booklet(tmp: Path, pages: int) -> None:
-    from aids import pipeline, reading
-    from aids.config import read_project
-    from aids.render.pdf import print_css, weasyprint
-
-    root = tmp / "big"
-    game = root / "games/big"
-    game.mkdir(parents=True)
-    (root / "aids.yaml").write_text("languages: [pl]\noutput: build\n")
-    (game / "game.yaml").write_text("id: big\ntitle: Wielka gra\nversion: '1'\nsource_language: pl\n"
-                                    "aids: [rules.yaml]\n")
-    (game / "rules.yaml").write_text("kind: booklet\nid: rules\ntitle: Zasady\nfiles: [rules.md]\n")
-    paragraph = ("Jednostka, która rozpoczyna ruch w strefie kontroli nieprzyjaciela, może ją opuścić tylko "
-                 "wtedy, gdy wyda dodatkowy punkt ruchu i nie wejdzie bezpośrednio do innej strefy kontroli. ")
-    sections = []
-    for n in range(1, int(pages / 1.2) + 1):  # a section fills about 1.2 pages of A4
-        sections.append(f"# Rozdział {n} {{#s{n}}}\n\n" + "\n\n".join(paragraph * 4 for _ in range(6)) +
-                        f"\n\n## Szczegóły {n} {{#d{n}}}\n\n" + "\n".join(f"- punkt {i}" for i in range(8)) + "\n")
-    (game / "rules.md").write_text("\n".join(sections))
-    project = read_project(root)
-    g = project.read_game("big")
-    aid = reading.read_aids(project, g)[0][0]
-    lz = pipeline.localizer(project, g, "pl")
-    start = time.perf_counter()
-    rendered = pipeline.render(pipeline.document(g, aid, lz, None), ["pdf"])[".pdf"]
-    ours = time.perf_counter() - start
-    doc = pipeline.document(g, aid, lz, None)
-    css = print_css(lz, doc.context["game"], aid.kind.page_size(aid.model), kind=aid.kind.name)
-    wp = weasyprint()
-    start = time.perf_counter()
-    fonts = wp.text.fonts.FontConfiguration()
-    raw = wp.HTML(string=doc.html, base_url=str(game) + "/").render(
-        stylesheets=[wp.CSS(string=css, font_config=fonts)], font_config=fonts)
-    raw.write_pdf(pdf_tags=True)
-    theirs = time.perf_counter() - start
-    n = rendered.pages
-    print(f"booklet of {n} pages:          aids {n / ours:5.1f} pages/s ({ours:.1f} s), raw WeasyPrint "
-          f"{len(raw.pages) / theirs:5.1f} pages/s ({theirs:.1f} s), ratio {ours / theirs:.2f}")
+def booklet(pages: int) -> None:
+    """The big booklet through aids and through raw WeasyPrint: benchmarks/booklet.py, which prints its figures."""
+    subprocess.run([sys.executable, str(Path(__file__).with_name("booklet.py")), "--pages", str(pages)], check=True)
 
 
 def main() -> None:
@@ -160,8 +125,8 @@ def main() -> None:
     help_time()
     with tempfile.TemporaryDirectory() as tmp:
         builds(Path(tmp), args.repeat)
-        if not args.skip_booklet:
-            booklet(Path(tmp), args.pages)
+    if not args.skip_booklet:
+        booklet(args.pages)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ def environment(folders: tuple[str, ...] = ()) -> jinja2.Environment:
     env.filters["css_string"] = lambda text: Markup(css_string(str(text)))
     env.globals.update(colour_functions(press=False))  # a page on screen; print.css passes the press's
     env.filters["css_content"] = css_content
+    env.filters["css_around"] = css_around
     env.filters["css_id"] = lambda anchor: Markup(css_id(str(anchor)))
     # a text in an attribute: never the <mark> a draft puts around untranslated text in the page
     env.filters["plain"] = lambda value: str.__str__(value) if isinstance(value, str) else value
@@ -119,6 +120,16 @@ def css_content(text: str, **counters: str) -> Markup:
     if text[pos:]:
         parts.append(css_string(re.sub("^ ", NBSP, text[pos:]) if pos else text[pos:]))
     return Markup(" ".join(parts) or '""')
+
+
+def css_around(text: str, field: str) -> tuple[Markup, Markup]:
+    """The CSS `content` before and after the field `field` of a translated string, for an element that shows
+    the field itself (a page number set by the layout: pagination.py); the spaces beside it do not break.
+
+    css_around(", p. %(page)s", "page") -> ('", p.\\a0 "', '""')
+    """
+    before, _, after = text.partition(f"%({field})s")
+    return Markup(css_string(re.sub(" $", NBSP, before))), Markup(css_string(re.sub("^ ", NBSP, after)))
 
 
 def css_string(text: str) -> str:

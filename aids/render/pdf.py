@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import logging
 import os
 import re
@@ -15,6 +16,7 @@ from ..errors import AidsError, Position, Problem
 from ..localize.rich import Rich
 from ..localize.typography import typeset
 from .html import colour_functions, render_template
+from .pagination import PASSES, Pagination
 from .rendered import Rendered
 
 if TYPE_CHECKING:
@@ -121,7 +123,9 @@ class Layout:
 
     def rendered(self) -> Rendered:
         if self._rendered is None:
-            with collected_warnings() as warnings, source_date(self.epoch):
+            if self.pages >= COLLECT_FROM:  # the layout's garbage (cycles in WeasyPrint's boxes) freed first, so
+                gc.collect()                # that it and the PDF being written do not add up: -7 % peak, 300 pages
+            with collected_warnings() as warnings, source_date(self.epoch), page_references_once():
                 data = self.document.write_pdf(pdf_tags=self.tagged, pdf_variant="pdf/x-4" if self.press else None)
             if self.press:
                 from . import pdfx
@@ -130,61 +134,66 @@ class Layout:
         return self._rendered
 
 
+COLLECT_FROM = 50  # pages; a collection costs about 2 s after 300 pages
+
+
+@contextmanager
+def page_references_once():
+    """pydyf 0.13 builds the list of every page's reference again each time the tags ask for one page's (once a
+    tagged element): quadratic, 20 s of a 300-page booklet. While a PDF is written, the list is built once for
+    each number of pages (pages are only ever appended)."""
+    import pydyf
+    original = pydyf.PDF.__dict__.get("page_references")
+    if not isinstance(original, property) or original.fget is None:  # another pydyf: as it is
+        yield
+        return
+    build = original.fget
+
+    def page_references(pdf: Any) -> tuple[bytes, ...]:
+        count = len(pdf.pages["Kids"])
+        cached = pdf.__dict__.get("_aids_page_references")
+        if cached is None or cached[0] != count:
+            cached = pdf.__dict__["_aids_page_references"] = (count, build(pdf))
+        return cached[1]
+
+    pydyf.PDF.page_references = property(page_references)
+    try:
+        yield
+    finally:
+        pydyf.PDF.page_references = original
+
+
 def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool = True,
             press: Print | None = None) -> Layout:
     """Lay out `html` in pages with the extra print stylesheet `css`, reading only below `allowed` (and the
-    package's fonts)."""
+    package's fonts); page numbers of references and page-end hyphens settled in one layout (pagination.py)."""
     wp = weasyprint()
     fetcher = make_fetcher([fonts_dir(), *allowed])
     with collected_warnings() as warnings, source_date(epoch):
         fonts = wp.text.fonts.FontConfiguration()
         stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
         page = wp.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher)
-        document = page.render(stylesheets=[stylesheet], font_config=fonts)
-        for _ in range(MAX_RELAYOUTS):  # a word hyphenated across a page break: set its paragraph unhyphenated
-            split = page_end_hyphens(document)
-            if not split:
-                break
-            for element in split:
-                element.set("style", f"{element.get('style') or ''}; hyphens: manual")
+        pagination = Pagination(page.etree_element)
+        with pagination.installed():
             document = page.render(stylesheets=[stylesheet], font_config=fonts)
+    if pagination.unsettled:
+        warnings.append(f"page numbers or page-end hyphens still moving after {PASSES} layouts, on "
+                        f"{pagination.unsettled} page(s)")
+    warnings.extend(f"a page number is shown for #{anchor}, which is not printed" for anchor in
+                    sorted(pagination.unprinted))
     return Layout(document, warnings, epoch, tagged, press)
-
-
-MAX_RELAYOUTS = 3  # a paragraph set again may move another word to a page's end; rarely more than once
-
-
-def page_end_hyphens(document: Any) -> list[Any]:
-    """The elements whose last line on a page ends in a word hyphenated there (a hyphen the text has not):
-    the reader would turn the page in the middle of a word."""
-    boxes = weasyprint().formatting_structure.boxes
-    found = []
-
-    def lines(box: Any) -> Iterator[Any]:
-        if isinstance(box, boxes.LineBox):
-            yield box
-        elif isinstance(box, boxes.ParentBox):
-            for child in box.children:
-                yield from lines(child)
-
-    for page in document.pages[:-1]:
-        last: Any = None
-        for child in page._page_box.children:
-            if not isinstance(child, boxes.MarginBox):
-                last = next(reversed(list(lines(child))), last)
-        if last is None or last.element is None:
-            continue
-        words = "".join(box.text for box in last.descendants() if isinstance(box, boxes.TextBox)).split()
-        if words and words[-1].endswith("-") and words[-1] not in "".join(last.element.itertext()):
-            found.append(last.element)
-    return found
 
 
 @functools.cache
 def coverage() -> frozenset[int]:
     """The characters every face of the package fonts has: what a printed page can show in any style."""
     from fontTools.ttLib import TTFont  # WeasyPrint's own font library
-    return frozenset.intersection(*(frozenset(TTFont(fonts_dir() / file).getBestCmap()) for _, file, _, _ in FONTS))
+
+    def characters(file: str) -> frozenset[int]:
+        with TTFont(fonts_dir() / file, lazy=True) as font:
+            return frozenset(font.getBestCmap())
+
+    return frozenset.intersection(*(characters(file) for _, file, _, _ in FONTS))
 
 
 def texts_of(value: Any) -> Iterator[str]:

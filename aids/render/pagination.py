@@ -1,0 +1,233 @@
+"""A document's pages laid out once: page references and page-end hyphens without laying the whole document
+out again.
+
+WeasyPrint's `target-counter()` lays a page out again each time a number it shows becomes known or changes,
+and a number's width moves the text after it: a 300-page booklet with cross-references cost 2.7 page layouts a
+page (benchmarks/booklet.py). Here, instead:
+
+  - every internal link gets a `<span class="page-number">` in WeasyPrint's tree (not in the HTML page), shown
+    where the stylesheet shows it (a booklet's contents and references), holding as many placeholder digits as
+    its target's page is expected to have (counted from the pages already laid out while the layout runs);
+  - when the layout is done, the pages of every anchor are known: a page whose placeholders have the right
+    number of digits is kept, and its numbers are set into the laid-out text (digits of one width, so nothing
+    moves); a page where one had too few or too many digits is laid out again with the right count, through
+    WeasyPrint's own re-pagination, which goes on only as far as the page breaks change;
+  - a page whose last line ends in a word hyphenated there (the reader would turn the page mid-word) is laid out
+    again the same way, with that paragraph unhyphenated.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import unquote
+
+CLASS = "page-number"
+CHARACTERS_A_PAGE = 3000  # text of an A4 page of rules, until pages laid out tell better
+PASSES = 6  # layouts, counting the first; WeasyPrint stops at 8
+DIGITS = re.compile(r"[0-9]+")
+
+
+def digits(page: int) -> int:
+    return len(str(max(page, 1)))
+
+
+class Pagination:
+    """The page numbers of one document (WeasyPrint's tree of its HTML) and the state of its layout."""
+
+    def __init__(self, root: Any, characters_a_page: int | None = None) -> None:
+        self.characters_a_page = characters_a_page or CHARACTERS_A_PAGE
+        self.offset: dict[Any, int] = {}  # element -> characters of text before it: where it may fall
+        ids: dict[str, Any] = {}
+        count = 0
+        for element in root.iter():
+            self.offset[element] = count
+            count += len(element.text or "") + len(element.tail or "")
+            if element.get("id"):
+                ids.setdefault(element.get("id"), element)
+        self.target: dict[Any, str] = {}  # span -> id of the element whose page it shows
+        for link in root.iter("a"):
+            href = link.get("href") or ""
+            if href.startswith("#") and unquote(href[1:]) in ids:
+                span = link.makeelement("span", {"class": CLASS})
+                span.text = "0" * digits(self.estimate(ids[unquote(href[1:])], 1, 0, 0))
+                link.append(span)
+                self.offset[span] = self.offset[link]
+                self.target[span] = unquote(href[1:])
+        self.ids = ids
+        self.passes = 0
+        self.root_box: Any = None
+        self.texts: dict[Any, list[Any]] = {}  # span -> its text boxes in the box tree WeasyPrint lays out
+        self.boxes: dict[Any, Any] = {}  # element -> its (first) box in that tree
+        self.on_page: list[list[Any]] = []  # page index -> the laid-out text boxes of spans on it
+        self.first_last: list[tuple[Any, Any]] = []  # page index -> its first and last line boxes
+        self.pending: dict[Any, None] = {}  # spans shown and not laid out yet, in the order of the page
+        self.known: dict[str, int] = {}  # anchor -> its page, as the first layout goes
+        self.unhyphenated: set[Any] = set()
+        self.unsettled = 0  # pages still moving after PASSES layouts
+        self.unprinted: set[str] = set()  # anchors a page number is shown for, never laid out
+
+    def estimate(self, target: Any, page: int, offset: int, pages: int) -> int:
+        """The page `target` (an element) will probably fall on, while the layout is at `offset` on `page`
+        after `pages` complete pages."""
+        rate = offset / pages if pages and offset > self.characters_a_page else self.characters_a_page
+        return max(page, page + round((self.offset[target] - offset) / max(rate, 1)))
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        """WeasyPrint's pagination goes through `make_all_pages` below while the document is rendered."""
+        import weasyprint.layout as layout
+        original = layout.make_all_pages
+
+        def make_all_pages(context: Any, root_box: Any, html: Any, pages: list[Any]) -> Iterator[Any]:
+            yield from self.paginate(original, context, root_box, html, pages)
+
+        layout.make_all_pages = make_all_pages
+        try:
+            yield
+        finally:
+            layout.make_all_pages = original
+            self.root_box, self.texts, self.boxes, self.on_page, self.first_last = None, {}, {}, [], []  # freed
+            self.pending, self.known = {}, {}
+
+    def paginate(self, original: Any, context: Any, root_box: Any, html: Any, pages: list[Any]) -> Iterator[Any]:
+        from weasyprint.formatting_structure import boxes
+        if self.root_box is None:
+            self.root_box = root_box
+            for box in root_box.descendants():
+                if isinstance(box, boxes.TextBox):
+                    if box.element in self.target and "::" not in box.element_tag:  # not ", p. " around it
+                        self.texts.setdefault(box.element, []).append(box)
+                else:
+                    self.boxes.setdefault(box.element, box)
+            self.pending = dict.fromkeys(span for span in self.target if span in self.texts)
+        count = 0
+        for index, page in enumerate(original(context, root_box, html, pages)):
+            if index >= len(pages) or page is not pages[index]:
+                self.read(index, page)
+            if self.passes == 0:
+                self.guess(context, index)
+            count = index + 1
+            yield page
+        self.passes += 1
+        del self.on_page[count:], self.first_last[count:]
+        again = self.check(context, count)
+        if again and self.passes < PASSES:
+            for index in again:
+                context.page_maker[index][-1]["content_changed"] = True
+        else:
+            self.unsettled = len(again)
+            self.patch(context, count)
+
+    def read(self, index: int, page: Any) -> None:
+        """The spans' text boxes laid out on a page, and its first and last lines (a line in a line, as in an
+        inline block, is part of that line)."""
+        from weasyprint.formatting_structure import boxes
+        while len(self.on_page) <= index:
+            self.on_page.append([])
+            self.first_last.append((None, None))
+        found: list[Any] = []
+        lines: list[Any] = []
+
+        def walk(box: Any, in_line: bool) -> None:
+            if isinstance(box, boxes.TextBox):
+                if box.element in self.target and "::" not in box.element_tag:
+                    found.append(box)
+                return
+            if isinstance(box, boxes.LineBox) and not in_line:
+                lines.append(box)
+                in_line = True
+            for child in getattr(box, "children", ()):
+                walk(child, in_line)
+
+        walk(page, False)
+        for box in found:
+            self.pending.pop(box.element, None)
+        self.on_page[index] = found
+        self.first_last[index] = (lines[0], lines[-1]) if lines else (None, None)
+
+    def anchors(self, context: Any, count: int) -> dict[str, int]:
+        """Each anchor's page (1-based) as laid out: the first page a box of it is on."""
+        pages: dict[str, int] = {}
+        for index in range(count):
+            for anchor in context.page_maker[index][-1].get("anchors", ()):
+                pages.setdefault(anchor, index + 1)
+        return pages
+
+    def guess(self, context: Any, index: int) -> None:
+        """While the first layout runs, after each page: the placeholders of the spans not laid out yet, as many
+        digits as their target's page has (laid out already) or probably will have (at the rate so far)."""
+        anchors = [a for a in context.page_maker[index][-1].get("anchors", ()) if a in self.ids]
+        for anchor in anchors:
+            self.known.setdefault(anchor, index + 1)
+        if index and not anchors:
+            return
+        offset = max((self.offset[self.ids[a]] for a in anchors), default=0)
+        for span in self.pending:
+            target = self.target[span]
+            page = self.known.get(target) or self.estimate(self.ids[target], index + 1, offset, index + 1)
+            self.set_placeholder(span, digits(page))
+
+    def set_placeholder(self, span: Any, count: int) -> None:
+        for box in self.texts.get(span, ()):
+            if len(box.text) != count:
+                box.text = "0" * count
+
+    def check(self, context: Any, count: int) -> set[int]:
+        """The pages to lay out again: a placeholder with the wrong number of digits, a word hyphenated across
+        the page's end."""
+        pages = self.anchors(context, count)
+        again = set()
+        for index, found in enumerate(self.on_page):
+            for box in found:
+                page = pages.get(self.target[box.element])
+                if page is not None and DIGITS.fullmatch(box.text) and len(box.text) != digits(page):
+                    self.set_placeholder(box.element, digits(page))
+                    again.add(index)
+        for index in range(count - 1):
+            paragraph = self.hyphenated_at_end(index)
+            if paragraph is not None and paragraph not in self.unhyphenated:
+                self.unhyphenate(paragraph)
+                start = index
+                while start > 0 and self.first_last[start][0] is not None \
+                        and self.first_last[start][0].element is paragraph:
+                    start -= 1
+                again.update(range(start, index + 1))  # the paragraph set again, from where it begins
+        return again
+
+    def hyphenated_at_end(self, index: int) -> Any:
+        """The element whose line ends the page, if that line ends in a word hyphenated there (a hyphen the
+        text has not)."""
+        from weasyprint.formatting_structure import boxes
+        last = self.first_last[index][1]
+        if last is None or last.element is None:
+            return None
+        words = "".join(box.text for box in last.descendants() if isinstance(box, boxes.TextBox)).split()
+        if words and words[-1].endswith("-") and words[-1] not in "".join(last.element.itertext()):
+            return last.element
+        return None
+
+    def unhyphenate(self, paragraph: Any) -> None:
+        """`hyphens: manual` on every text of `paragraph` in the box tree (each text box's style a copy, since
+        siblings share theirs)."""
+        from weasyprint.formatting_structure import boxes
+        self.unhyphenated.add(paragraph)
+        for text in self.boxes[paragraph].descendants() if paragraph in self.boxes else ():
+            if isinstance(text, boxes.TextBox):
+                text.style = text.style.copy()
+                text.style["hyphens"] = "manual"
+
+    def patch(self, context: Any, count: int) -> None:
+        """Every page number into the laid-out text: as many digits as the placeholder, so no box moves."""
+        pages = self.anchors(context, count)
+        for found in self.on_page:
+            for box in found:
+                page = pages.get(self.target[box.element])
+                if page is None:
+                    self.unprinted.add(self.target[box.element])
+                elif DIGITS.fullmatch(box.text):
+                    box.text = str(page)
+                    box.pango_layout = copy.copy(box.pango_layout)  # drawn from its text: WeasyPrint sets it again
+                    box.pango_layout.text = box.text

@@ -1,0 +1,77 @@
+"""Page references laid out once (render/pagination.py): in a generated booklet whose references cross from one
+digit to two, every reference and contents line shows its target's page, however wrong the first guess of the
+number of digits was, and only the pages where a guess was wrong are laid out again."""
+import importlib.util
+
+import pytest
+from pypdf import PdfReader
+
+from aids import pipeline, reading
+from aids.config import read_project
+from aids.render import pagination
+
+from ..helpers import REPO
+
+PAGES = 16
+
+
+def benchmark():
+    spec = importlib.util.spec_from_file_location("booklet_benchmark", REPO / "benchmarks" / "booklet.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    root = tmp_path_factory.mktemp("booklet")
+    benchmark().generate(root, PAGES)
+    return root
+
+
+def render(root, monkeypatch, tmp_path):
+    """The booklet's PDF in Polish, the warnings, and how many pages WeasyPrint laid out (again or not)."""
+    import weasyprint.layout.page as page
+    made = [0]
+    make_page = page.make_page
+
+    def counted(*args, **kwargs):
+        made[0] += 1
+        return make_page(*args, **kwargs)
+
+    monkeypatch.setattr(page, "make_page", counted)
+    project = read_project(root)
+    game = project.read_game("big")
+    aid = reading.read_aids(project, game)[0][0]
+    rendered = pipeline.render(pipeline.document(game, aid, pipeline.localizer(project, game, "pl"), None),
+                               ["pdf"])[".pdf"]
+    path = tmp_path / "booklet.pdf"
+    path.write_bytes(rendered.data)
+    return path, rendered.warnings, made[0]
+
+
+@pytest.mark.parametrize("characters", [None, 10**7, 1], ids=["estimated", "too-few-digits", "too-many-digits"])
+def test_every_page_reference_is_its_targets_page_whatever_the_first_guess(generated, monkeypatch, tmp_path,
+                                                                            characters):
+    if characters:  # the first guess of every forward reference: its own page (10**7 characters a page), or far on
+        monkeypatch.setattr(pagination, "CHARACTERS_A_PAGE", characters)
+    path, warnings, layouts = render(generated, monkeypatch, tmp_path)
+    assert warnings == []
+    pages = len(PdfReader(path).pages)
+    assert pages >= 12
+    references, start = benchmark().page_references(path)
+    sections = round(PAGES / 1.25)
+    assert len(references) == 4 * sections  # two in each section's text, two lines of contents for each
+    assert {p for _, p in references} & set(range(1, 10)) and {p for _, p in references} & set(range(10, 100))
+    for number, page in references:
+        assert start[number] == page, (number, page)
+    # a wrong guess costs the pages it was wrong on, not the whole booklet again
+    assert pages <= layouts < 2 * pages
+    if characters:
+        assert layouts > pages
+
+
+def test_the_web_page_has_no_page_numbers(sample):
+    project, _ = sample
+    for path in project.output.rglob("*.html"):
+        assert 'class="page-number"' not in path.read_text(encoding="utf-8"), path
