@@ -18,7 +18,9 @@ page (benchmarks/booklet.py). Here, instead:
 from __future__ import annotations
 
 import copy
+import functools
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -28,6 +30,26 @@ CLASS = "page-number"
 CHARACTERS_A_PAGE = 3000  # text of an A4 page of rules, until pages laid out tell better
 PASSES = 6  # layouts, counting the first; WeasyPrint stops at 8
 DIGITS = re.compile(r"[0-9]+")
+
+
+_active = threading.local()  # the Pagination of the document this thread is rendering, if any
+
+
+@functools.cache
+def hook() -> None:
+    """WeasyPrint's `make_all_pages`, once per process, through the Pagination of the thread's document (the
+    same function as before for a thread rendering without one)."""
+    import weasyprint.layout as layout
+    original = layout.make_all_pages
+
+    def make_all_pages(context: Any, root_box: Any, html: Any, pages: list[Any]) -> Iterator[Any]:
+        pagination = getattr(_active, "pagination", None)
+        if pagination is None:
+            yield from original(context, root_box, html, pages)
+        else:
+            yield from pagination.paginate(original, context, root_box, html, pages)
+
+    layout.make_all_pages = make_all_pages
 
 
 def digits(page: int) -> int:
@@ -77,18 +99,13 @@ class Pagination:
 
     @contextmanager
     def installed(self) -> Iterator[None]:
-        """WeasyPrint's pagination goes through `make_all_pages` below while the document is rendered."""
-        import weasyprint.layout as layout
-        original = layout.make_all_pages
-
-        def make_all_pages(context: Any, root_box: Any, html: Any, pages: list[Any]) -> Iterator[Any]:
-            yield from self.paginate(original, context, root_box, html, pages)
-
-        layout.make_all_pages = make_all_pages
+        """WeasyPrint's pagination of what this thread renders goes through `paginate` below."""
+        hook()
+        _active.pagination = self
         try:
             yield
         finally:
-            layout.make_all_pages = original
+            _active.pagination = None
             self.root_box, self.texts, self.boxes, self.on_page, self.first_last = None, {}, {}, [], []  # freed
             self.pending, self.known = {}, {}
 

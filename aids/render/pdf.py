@@ -125,7 +125,8 @@ class Layout:
         if self._rendered is None:
             if self.pages >= COLLECT_FROM:  # the layout's garbage (cycles in WeasyPrint's boxes) freed first, so
                 gc.collect()                # that it and the PDF being written do not add up: -7 % peak, 300 pages
-            with collected_warnings() as warnings, source_date(self.epoch), page_references_once():
+            page_references_once()
+            with collected_warnings() as warnings, source_date(self.epoch):
                 data = self.document.write_pdf(pdf_tags=self.tagged, pdf_variant="pdf/x-4" if self.press else None)
             if self.press:
                 from . import pdfx
@@ -137,15 +138,14 @@ class Layout:
 COLLECT_FROM = 50  # pages; a collection costs about 2 s after 300 pages
 
 
-@contextmanager
-def page_references_once():
+@functools.cache
+def page_references_once() -> None:
     """pydyf 0.13 builds the list of every page's reference again each time the tags ask for one page's (once a
-    tagged element): quadratic, 20 s of a 300-page booklet. While a PDF is written, the list is built once for
-    each number of pages (pages are only ever appended)."""
+    tagged element): quadratic, 20 s of a 300-page booklet. Made, once per process, to build it once for each
+    number of pages of a PDF (pages are only ever appended); the same list, the same bytes."""
     import pydyf
     original = pydyf.PDF.__dict__.get("page_references")
     if not isinstance(original, property) or original.fget is None:  # another pydyf: as it is
-        yield
         return
     build = original.fget
 
@@ -157,10 +157,6 @@ def page_references_once():
         return cached[1]
 
     pydyf.PDF.page_references = property(page_references)
-    try:
-        yield
-    finally:
-        pydyf.PDF.page_references = original
 
 
 def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool = True,

@@ -75,3 +75,41 @@ def test_the_web_page_has_no_page_numbers(sample):
     project, _ = sample
     for path in project.output.rglob("*.html"):
         assert 'class="page-number"' not in path.read_text(encoding="utf-8"), path
+
+
+def test_documents_laid_out_at_once_in_threads_keep_their_own_page_numbers(tmp_path):
+    """Two documents rendered at the same time in two threads (a Dask worker's threads, say) come out as when
+    rendered alone: each one's pagination sees only its own pages."""
+    import threading
+
+    from aids.render.pdf import lay_out
+
+    def html(filler: int) -> str:
+        sections = "".join(f'<h1 id="s{n}">Section {n}</h1>' + "<p>Text of the rules. </p>" * 12
+                           + '<div class="filler"></div>' * filler for n in range(1, 13))
+        contents = "".join(f'<li><a href="#s{n}">Section {n}</a></li>' for n in range(1, 13))
+        return f'<html lang="en"><body><ol class="toc">{contents}</ol>{sections}</body></html>'
+
+    css = ("@page { size: A6; margin: 10mm } h1 { break-before: page } .filler { break-after: page; height: 1em } "
+           ".page-number { display: none } .toc a > .page-number { display: inline } "
+           '.toc a > .page-number::before { content: " ... " }')
+
+    def render(filler: int) -> bytes:
+        layout = lay_out(html(filler), css, base=tmp_path, allowed=[tmp_path], epoch=0)
+        assert layout.warnings == []
+        return layout.rendered().data
+
+    alone = {filler: render(filler) for filler in (0, 1)}
+    together: dict[int, bytes] = {}
+    threads = [threading.Thread(target=lambda f=filler: together.__setitem__(f, render(f))) for filler in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert together == alone
+    path = tmp_path / "one.pdf"
+    path.write_bytes(alone[1])
+    texts = [page.extract_text() for page in PdfReader(path).pages]
+    for n in range(1, 13):  # Section n on page 2n (a page left blank after each one), 10 to 24 in two digits
+        assert f"Section {n} ... {2 * n}" in texts[0] + texts[1], n
+        assert texts[2 * n - 1].startswith(f"Section {n}")
