@@ -107,7 +107,6 @@ def css_content(text: str, **counters: str) -> Markup:
 
     css_content("Page %(page)s of %(pages)s", page="page", pages="pages")
         -> "Page " counter(page) " of " counter(pages)
-    A field given as a CSS function (`target-counter(attr(href url), page)`) is used as it is.
     """
     parts, pos = [], 0
     for m in _FIELD.finditer(text):
@@ -115,7 +114,7 @@ def css_content(text: str, **counters: str) -> Markup:
             parts.append(css_string(re.sub(" $", NBSP, re.sub("^ ", NBSP, text[pos:m.start()]) if pos else
                                            text[pos:m.start()])))
         name = counters.get(m.group(1))
-        parts.append(css_string(m.group(0)) if not name else name if "(" in name else f"counter({name})")
+        parts.append(f"counter({name})" if name else css_string(m.group(0)))
         pos = m.end()
     if text[pos:]:
         parts.append(css_string(re.sub("^ ", NBSP, text[pos:]) if pos else text[pos:]))

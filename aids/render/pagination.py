@@ -115,7 +115,7 @@ class Pagination:
             self.root_box = root_box
             for box in root_box.descendants():
                 if isinstance(box, boxes.TextBox):
-                    if box.element in self.target and "::" not in box.element_tag:  # not ", p. " around it
+                    if self.is_number(box):
                         self.texts.setdefault(box.element, []).append(box)
                 else:
                     self.boxes.setdefault(box.element, box)
@@ -138,6 +138,10 @@ class Pagination:
             self.unsettled = len(again)
             self.patch(context, count)
 
+    def is_number(self, box: Any) -> bool:
+        """Whether a text box is a span's number (not the ", p. " of its ::before or ::after)."""
+        return box.element in self.target and "::" not in box.element_tag
+
     def read(self, index: int, page: Any) -> None:
         """The spans' text boxes laid out on a page, and its first and last lines (a line in a line, as in an
         inline block, is part of that line)."""
@@ -150,7 +154,7 @@ class Pagination:
 
         def walk(box: Any, in_line: bool) -> None:
             if isinstance(box, boxes.TextBox):
-                if box.element in self.target and "::" not in box.element_tag:
+                if self.is_number(box):
                     found.append(box)
                 return
             if isinstance(box, boxes.LineBox) and not in_line:
