@@ -26,7 +26,8 @@ def test_source_language_needs_no_catalog():
 
 def test_translation_used_and_markdown_rendered():
     html = to_html(lz("en", "Resolve in {ref:a/b}, *italics*.").rich(TEXT, resolve))
-    assert html == 'Resolve in <a class="ref" href="#a/b">N</a>, <em>italics</em>.'
+    # the spaces before an element lead it (render/html.py, spaces_lead: WeasyPrint breaks lines wrongly else)
+    assert html == 'Resolve in<a class="ref" href="#a/b"> N</a>,<em> italics</em>.'
 
 
 def test_untranslated_falls_back_to_source_marked_with_its_language():
@@ -67,7 +68,7 @@ def test_ui_strings_are_escaped_values_too():
     out = to_html(view.ui_rich("see", "see %(ref)s", ref="<b>x</b>"))
     assert out == "&lt;i&gt;see&lt;/i&gt; &lt;b&gt;x&lt;/b&gt;"
     link = Rich([Link(text("1"), "r")])
-    assert to_html(view.ui_rich("see", "see %(ref)s", ref=link)) == '&lt;i&gt;see&lt;/i&gt; <a class="ref" href="#r">1</a>'
+    assert to_html(view.ui_rich("see", "see %(ref)s", ref=link)) == '&lt;i&gt;see&lt;/i&gt;<a class="ref" href="#r"> 1</a>'
 
 
 def test_numbers_dates_and_lists_per_locale():
