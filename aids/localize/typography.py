@@ -3,7 +3,8 @@ texts it prints.
 
 Authors and translators type plain spaces, straight quotes and hyphens; the reader's language decides:
 - non-breaking spaces after one-letter words (Polish w, z, i, a, o, u; Russian в, к, с, у, о, и, а, я);
-  between a number and a unit or abbreviation after it (10 GA, 3 cm, 5 pkt., 1809 г.); between a word and the number
+  between a number and the word after it, a unit, an abbreviation or what it counts (10 GA, 3 cm, 5 pkt.,
+  1809 г., o 2 pola, 2 spaces: a number never ends a line before a word); between a word and the number
   after it (krok 3, p. 12, см. 4.3.3, see XIII); before a reference and inside a short one (patrz 3.2.3 Krok 2.c);
   inside a date typed in a text (26 maja 1831); between the digit groups of a number (16 000); before a
   spaced dash, so that no line starts with one;
@@ -48,7 +49,7 @@ def rules_for(lang: str) -> Rules:
 
 
 _WORD = r"[^\W\d_]"
-_AFTER_NUMBER = re.compile(rf"(?<=\d) (?=(?:{_WORD}{{1,3}}\.?|[%‰°″′])(?!{_WORD}))|(?<=\d) (?={_WORD}+\.)")
+_AFTER_NUMBER = re.compile(rf"(?<=[\d¼½¾⅓⅔⅛]) (?={_WORD}|[%‰°″′])")
 _BEFORE_NUMBER = re.compile(rf"(?:(?<![\w.]){_WORD}{{1,8}}\.?|[§№#]) (?=[\d−+]|[IVXLCDM]+(?![\w-]))")
 _GROUPS = re.compile(r"(?<=\d)[ \u202f](?=\d{3}(?!\d))")
 _DASH = re.compile(r"(?<=\S) [-–—](?= )")

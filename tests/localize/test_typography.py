@@ -15,8 +15,12 @@ _ = NBSP
     ("ru", "Отряд в лесу и у реки", f"Отряд в{_}лесу и{_}у{_}реки"),
     ("en", "a unit in a wood", "a unit in a wood"),  # English has no such rule
     # a number and its unit or abbreviation; a word and its number; the groups of a number
-    ("pl", "ruch o 3 cm, 16 000 ludzi, 5 pkt. za cel", f"ruch o{_}3{_}cm, 16{_}000 ludzi, 5{_}pkt. za cel"),
-    ("pl", "krok 3 oraz zasada 7.3.2", f"krok{_}3 oraz zasada{_}7.3.2"),
+    ("pl", "ruch o 3 cm, 16 000 ludzi, 5 pkt. za cel", f"ruch o{_}3{_}cm, 16{_}000{_}ludzi, 5{_}pkt. za cel"),
+    ("pl", "krok 3, potem zasada 7.3.2", f"krok{_}3, potem zasada{_}7.3.2"),
+    # a number and what it counts never part
+    ("pl", "dodatkowy ruch o 2 pola", f"dodatkowy ruch o{_}2{_}pola"),
+    ("en", "a move of 2 spaces, ½ move", f"a move of{_}2{_}spaces, ½{_}move"),
+    ("ru", "на 2 поля", f"на{_}2{_}поля"),
     ("ru", "(см. 4.3.3) в 1809 г.", f"(см.{_}4.3.3) в{_}1809{_}г."),
     ("en", "Step 2.c, p. 12 (see XIII)", f"Step{_}2.c, p.{_}12 (see{_}XIII)"),
     ("pl", "„10 GA”", f"„10{_}GA”"),
