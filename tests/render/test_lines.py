@@ -20,7 +20,7 @@ from aids.pipeline import Options
 from aids.render.html import spaces_lead, to_html
 
 from ..helpers import REPO
-from .lines import stray_breaks
+from .lines import stray_breaks, widest_word_space
 
 NBSP = "\u00a0"
 INLINE = {"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i", "kbd", "mark", "q", "s",
@@ -45,6 +45,20 @@ def every_pdf(sample, for_print) -> list[tuple[Path, Path]]:
             for path in sorted(project.output.rglob("*.pdf")) if path.parent.name in ("pl", "en", "ru")]
 
 
+LOOSE = 0.7  # em: DejaVu Sans's word space is 0.32 em; stretched past about twice that, a justified line gapes
+
+
+def test_no_loose_line_in_running_text(sample, for_print):
+    """Booklets and sequences (running text, not tables and cards): the widest word space of every page within
+    LOOSE. Justified two-column booklets had lines of two or three ems a space; they are set ragged now."""
+    texts = [(path, output) for path, output in every_pdf(sample, for_print)
+             if not any(kind in path.name for kind in ("card", "playsheet"))]
+    assert len(texts) > 20
+    loose = [f"{path.relative_to(output)} p. {n}: {space} em" for path, output in texts
+             for n, space in enumerate(widest_word_space(path), 1) if space > LOOSE]
+    assert not loose, "\n".join(loose)
+
+
 def test_no_stray_line_break_in_a_generated_booklet_of_over_100_pages(tmp_path):
     spec = importlib.util.spec_from_file_location("booklet_benchmark", REPO / "benchmarks" / "booklet.py")
     assert spec and spec.loader
@@ -57,6 +71,7 @@ def test_no_stray_line_break_in_a_generated_booklet_of_over_100_pages(tmp_path):
     from pypdf import PdfReader
     assert len(PdfReader(path).pages) >= 100
     assert stray_breaks(path) == []
+    assert max(widest_word_space(path)) <= LOOSE  # one column, justified
 
 
 # --- the cause, and the markup that avoids it ----------------------------------------------------------
