@@ -153,11 +153,7 @@ def run_job(job: Job) -> Result:
                 path = folder / f"{aid.model.id}{suffix}"
                 result.files[project.show(path)] = item.data
                 files.append(project.show(path))
-            result.by_format[name] = {
-                "files": files, "pages": rendered[".pdf"].pages if ".pdf" in rendered else 0,
-                "warnings": [w for item in rendered.values() for w in item.warnings],
-                "notes": [n for item in rendered.values() for n in item.notes],
-                "fitted": {k: v for item in rendered.values() for k, v in item.fitted.items()}}
+            result.by_format[name] = pipeline.made(files, rendered)
         result.fallbacks = lz.recent()
     except AidsError as exc:
         if job.debug:
@@ -398,13 +394,8 @@ def _finish(project: Project, unit: Unit, results: list[Result], options: Option
             cache.put(unit.game.id, unit.aid.model.id, key(unit, r.job.lang, fmt),
                       {**made, "digest": digests[(n, r.job.lang)], "fallbacks": fallbacks, "seconds": r.seconds},
                       [project.root / name for name in made["files"]])
-        summary.built.append(Built(unit.game.id, r.job.edition, r.job.lang, unit.aid.model.id,
-                                   [f for made in r.by_format.values() for f in made["files"]],
-                                   pages=sum(made["pages"] for made in r.by_format.values()),
-                                   warnings=[w for made in r.by_format.values() for w in made["warnings"]],
-                                   notes=[n for made in r.by_format.values() for n in made["notes"]],
-                                   fitted={k: v for made in r.by_format.values() for k, v in made["fitted"].items()},
-                                   seconds=r.seconds + writing))
+        summary.built.append(Built.of(unit.game.id, r.job.edition, r.job.lang, unit.aid.model.id,
+                                      list(r.by_format.values()), r.seconds + writing))
     return True
 
 

@@ -235,5 +235,13 @@ class BookletKind(Kind[booklet.Booklet]):
         """Facing pages: 16 mm at the top, 14 outside, 18 at the foot, 14 plus the binding inside."""
         return (16.0, 14.0, 18.0, 14.0 + model.binding)
 
+    def render_pdf(self, model: booklet.Booklet, localized: dict[str, Any], lz: Localizer,
+                   context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered] | None:
+        """With a page goal (`pages:`), the type tightened to meet it; else printed the default way."""
+        if model.pages is None:
+            return None
+        from .render import fitting
+        return fitting.booklet_pdf(model, self.template, localized, lz, context, print_pdf, self.margins(model))
+
 
 BUILT_IN: list[Kind[Any]] = [SequenceKind(), TableKind(), PlaysheetKind(), CardKind(), BookletKind()]

@@ -20,6 +20,7 @@ WIDTH = 100  # characters a line of the table may take (its last column wraps)
 EXAMPLES = 5  # fallbacks shown per game and language, unless verbose
 HEADER = ("aid", "languages", "files", "pages", "time", "fitted (pt)")
 RIGHT = {2, 4}  # right-aligned columns: files, time
+LAST_PAGE = 0.25  # a last page less full than this is pointed out: a page a print run pays for, nearly empty
 
 
 class Progress:
@@ -145,7 +146,8 @@ def wrapped(text: str, width: int) -> list[str]:
 
 
 def warnings(summary: Summary) -> list[str]:
-    """Each aid's warnings, each once, with the languages it was given in; then the UI catalogs'."""
+    """Each aid's warnings, each once, with the languages it was given in, and its last pages nearly empty; then
+    the UI catalogs' warnings."""
     lines = []
     for (game, edition, aid), items in by_aid(summary.built).items():
         langs: dict[str, list[str]] = {}
@@ -154,9 +156,14 @@ def warnings(summary: Summary) -> list[str]:
                 langs.setdefault(warning, [])
                 if item.lang not in langs[warning]:
                     langs[warning].append(item.lang)
-        if langs:
+        empty = [f"{item.lang} {item.last_page:.0%}" for item in items
+                 if item.last_page is not None and item.last_page < LAST_PAGE and item.pages > 1]
+        if langs or empty:
             lines.append(f"{aid_name(game, edition, aid)}:")
             lines += [f"  warning: {warning} ({' '.join(where)})" for warning, where in langs.items()]
+        if empty:
+            lines.append(f"  note: last page under {LAST_PAGE:.0%} full ({', '.join(empty)}): tighter text, or a "
+                         "booklet's pages: goal, saves a page")
     return lines + [f"warning: {problem}" for problem in summary.catalog_problems]
 
 

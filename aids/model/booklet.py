@@ -4,11 +4,13 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 
-from ..errors import Problems
+from ..errors import Position, Problems
 from ..source.shape import Field, Shape, choice, const, date, ident, list_of, num, optional_text, string, text
 from ..source.yamlfile import Source, check_map
+from .playsheet import POINTS, points
 from .rules import (
     BOXES,
     ID,
@@ -34,6 +36,11 @@ KIND = "booklet"
 PAGE_SIZES = {"A4": "A4", "A5": "A5", "Letter": "letter"}
 
 # -- the shape of a source (aids.source.shape: what check_map accepts and the JSON Schema says) --------------
+PAGES = Shape("pages", (
+    num("goal", "the most pages it may take, in every language", 1, 2000, integer=True),
+    num("multiple", "its page count a multiple of this (4: saddle stitched)", 2, 32, integer=True),
+    Field("min_type", POINTS, doc="the smallest type it may tighten to, to meet the goal (designed: 10pt)"),
+))
 TERM = Shape("glossary entry", (
     Field("id", ident(), True), Field("term", text(), True),
     Field("abbr", optional_text(), doc="its abbreviation, printed as it is"),
@@ -54,6 +61,7 @@ SHAPE = Shape(KIND, (
     num("columns", "1, or 2 for a two-column page", 1, 2, integer=True),
     num("binding", "mm added to the inner margin of facing pages", 0, 30),
     Field("glossary", list_of(TERM)),
+    Field("pages", PAGES, doc="a page-count goal: the type tightens, down to min_type, until every language meets it"),
 ), doc="A rule booklet: numbered Markdown chapters with boxes, tables, a glossary and cross-references.")
 
 
@@ -65,6 +73,25 @@ class Term:
     original: str  # the name in the game's original language, shown beside the term on first use
     definition: Text | None
     forms: list[str] = field(default_factory=list)  # inflected forms of the term in the source (aids check)
+
+
+TYPE = Decimal("10")  # pt: the booklet's designed type size (aids.css)
+
+
+@dataclass
+class PageGoal:
+    """`pages:` of a booklet: at most `goal` pages, or a multiple of `multiple`, type tightened to `min_type`."""
+    goal: int | None = None
+    multiple: int | None = None
+    min_type: Decimal = Decimal("9")
+    where: Position | None = None
+
+    def target(self, natural: int) -> int:
+        """The page count to aim at, for a booklet of `natural` pages at its designed size."""
+        target = min(natural, self.goal) if self.goal else natural
+        if self.multiple:
+            target -= target % self.multiple
+        return max(target, 1)
 
 
 @dataclass
@@ -85,6 +112,7 @@ class Booklet:
     columns: int = 1  # of text on a printed page (the title page and chapter headings span them)
     binding: float = 5.0  # mm added to the inner margin (left on a right-hand page), for staples or glue
     inputs: list[Path] = field(default_factory=list)  # the rule files and images read, in order
+    pages: PageGoal | None = None  # the page count it aims at, if it declares one
 
     def term(self, term_id: str) -> Term | None:
         return next((t for t in self.glossary if t.id == term_id), None)
@@ -148,6 +176,8 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
         _plain(src, data, "version", problems) or (game.version if game else ""),
         published or (game.published if game else None), PAGE_SIZES[page_size], [],
         _read_glossary(src, data.get("glossary") or [], bid, problems), src, columns=columns, binding=float(binding))
+    if data.get("pages") is not None:
+        booklet.pages = _read_pages(src, data, problems)
     reader = RulesReader(booklet, src, game.folder if game else src.path.parent, problems)
     files = data["files"]
     if not isinstance(files, list) or not files:
@@ -199,3 +229,31 @@ def _plain(src: Source, node, key: str, problems: Problems) -> str:
     """A text printed as it is in every language (an author, an abbreviation): '' if absent, an error if not text."""
     text = optional_text_at(src, node, key, "", "", problems)
     return text.msgid if text else ""
+
+
+def _read_pages(src: Source, data: dict, problems: Problems) -> PageGoal | None:
+    node = data["pages"]
+    if not check_map(src, node, problems, PAGES, where=src.at(data, "pages")):
+        return None
+    goal = PageGoal(where=src.at(data, "pages"))
+    for key in ("goal", "multiple"):
+        value = node.get(key)
+        low, high = PAGES[key].low or 0, PAGES[key].high or 0
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            problems.add(src.at(node, key, value=True), f"{key} '{value}' is not a whole number from {low:g} to "
+                         f"{high:g}", f"{key}: {4 if key == 'multiple' else 12}")
+        else:
+            setattr(goal, key, value)
+    if "min_type" in node:
+        size = points(str(node["min_type"]))
+        if size is None or not 5 <= size <= TYPE:
+            problems.add(src.at(node, "min_type", value=True), f"min_type '{node['min_type']}' is not a size in "
+                         f"points from 5 to {TYPE}", "min_type: 9pt")
+        else:
+            goal.min_type = size
+    if goal.goal is None and goal.multiple is None:
+        problems.add(src.at(data, "pages"), "pages: declares no goal", "goal: 12, or multiple: 4")
+        return None
+    return goal

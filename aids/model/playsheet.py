@@ -155,6 +155,12 @@ def _read_checklist(src, node, sheet_id: str, problems) -> Checklist | None:
     return Checklist(cid, title, items)
 
 
+def points(text: str) -> Decimal | None:
+    """A size in points as sources give it ("7.5pt"), or None."""
+    m = _POINTS.match(text.strip())
+    return Decimal(m.group(1)) if m else None
+
+
 def _read_page(src, node, parent, problems) -> Page:
     page = Page()
     if node is None:
@@ -179,9 +185,9 @@ def _read_page(src, node, parent, problems) -> Page:
     page.where = src.at(node, "budget", value=True) if "budget" in node else src.at(parent, "page")
     for key in ("type", "min_type"):
         if key in node:
-            m = _POINTS.match(str(node[key]).strip())
-            if m:
-                setattr(page, key, Decimal(m.group(1)))
+            size = points(str(node[key]))
+            if size is not None:
+                setattr(page, key, size)
             else:
                 problems.add(src.at(node, key, value=True), f"{key} '{node[key]}' is not a size in points", "7.5pt")
     if "min_type" not in node:

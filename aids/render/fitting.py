@@ -1,4 +1,5 @@
-"""Fitting loops: a playsheet printed within its page budget, its type made smaller step by step."""
+"""Fitting loops: a playsheet printed within its page budget, its type made smaller step by step; a booklet
+tightened to its page goal."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -6,17 +7,20 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import AidsError, Position, Problem
+from ..model.booklet import TYPE, Booklet
 from ..model.playsheet import Page, Playsheet
 from .html import render_template
 from .rendered import Printed, Rendered
 
 if TYPE_CHECKING:
     from ..config import Edition
-    from ..kind import Printer
+    from ..kind import Margins, Printer
     from ..localize.localizer import Localizer
 
 TYPE_STEP = Decimal("0.5")  # pt: how much smaller each try to fit the budget sets the type
 MARGINS = "8mm 8mm 11mm 8mm"  # a reference sheet uses the page; the footer still fits below
+LEADING, LEADING_SPAN = Decimal("1.35"), Decimal("0.1")  # a booklet's line height (aids.css), and how much it
+# tightens by the time its type reaches min_type
 
 
 def type_sizes(page: Page) -> list[Decimal]:
@@ -76,3 +80,39 @@ def playsheet_pdf(sheet: Playsheet, template: str, localized: dict[str, Any], lz
         f"page{'s' if sheet.page.budget > 1 else ''} by {pages - sheet.page.budget} "
         f"(needs {pages} at the minimum type size {sheet.page.min_type}pt)",
         "a higher budget, a smaller min_type, more columns or less content"))
+
+
+def booklet_pdf(booklet: Booklet, template: str, localized: dict[str, Any], lz: Localizer,
+                context: dict[str, Any], print_pdf: Printer, margins: Margins) -> dict[str, Rendered]:
+    """A booklet that declares a page goal (`pages:`): laid out at its designed type; if it has more pages than
+    the goal, at the largest type down to `min_type` (the leading tightening with it) that meets the goal.
+    If none does, the designed layout, with a warning saying by how many pages it misses."""
+    goal = booklet.pages
+    assert goal is not None
+    tried: dict[Decimal, Printed] = {}
+
+    def layout(size: Decimal) -> Printed:
+        if size not in tried:
+            span = TYPE - goal.min_type
+            tight = (TYPE - size) / span if span else Decimal(0)
+            aid = {**localized, "type_size": size, "leading": round(LEADING - LEADING_SPAN * tight, 3)}
+            tried[size] = print_pdf(render_template(template, lz, {**context, "aid": aid}), booklet.page_size, margins)
+        return tried[size]
+
+    natural = layout(TYPE).pages
+    target = goal.target(natural)
+    sizes = [TYPE - TYPE_STEP / 2 * i for i in range(int((TYPE - goal.min_type) / (TYPE_STEP / 2)) + 1)]
+    size = largest_fitting(sizes, lambda s: layout(s).pages <= target)
+    chosen = layout(size if size is not None else TYPE)
+    rendered = chosen.rendered()
+    rendered.renders = len(tried)
+    if size is not None:
+        if size != TYPE:
+            rendered.notes.append(f"type {size:g} pt to meet {target} pages ({natural} at {TYPE:g} pt)")
+        rendered.fitted = {"": float(size)}
+    elif size is None:
+        tightest = layout(goal.min_type).pages
+        rendered.warnings.append(
+            f"{tightest} pages even at the smallest type {goal.min_type:g} pt, {tightest - target} more than its "
+            f"goal of {target} ({natural} at {TYPE:g} pt): a smaller min_type, a larger goal or less text")
+    return {".pdf": rendered}

@@ -7,7 +7,7 @@ registers under the `aids.formats` entry point; adding one touches no kind.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -149,8 +149,8 @@ class _Warned:
 
     def rendered(self) -> Rendered:
         done = self.printed.rendered()
-        return Rendered(done.data, done.pages, [*done.warnings, *self.warnings], list(done.notes),
-                        dict(done.fitted))
+        return replace(done, warnings=[*done.warnings, *self.warnings], notes=list(done.notes),
+                       fitted=dict(done.fitted))
 
 
 @functools.lru_cache(maxsize=1)

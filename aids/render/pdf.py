@@ -131,8 +131,28 @@ class Layout:
             if self.press:
                 from . import pdfx
                 data = pdfx.finish(data, self.press, self.epoch)
-            self._rendered = Rendered(data, self.pages, [*self.warnings, *warnings])
+            self._rendered = Rendered(data, self.pages, [*self.warnings, *warnings], last_page=self.last_page())
         return self._rendered
+
+    def last_page(self) -> float:
+        """How full the last page is: the foot of its lowest line (or image, rule, box) below the top of the
+        page area, as a share of the page area's height (the running header and footer aside)."""
+        page = self.document.pages[-1]._page_box
+        top, height = page.content_box_y(), page.height
+
+        def feet(box: Any) -> Iterator[float]:
+            if type(box).__name__ == "MarginBox":
+                return
+            children = getattr(box, "children", None)
+            if type(box).__name__ == "LineBox" or not children:
+                if box.height:
+                    yield box.position_y + box.margin_height()
+                return
+            for child in children:
+                yield from feet(child)
+
+        lowest = max(feet(page), default=top)
+        return round(max(0.0, min(1.0, (lowest - top) / height)), 3) if height else 1.0
 
 
 COLLECT_FROM = 50  # pages; a collection costs about 2 s after 300 pages
