@@ -187,7 +187,7 @@ def executor(options: Options, count: int) -> cf.Executor | None:
     workers = min(options.jobs or os.cpu_count() or 1, count)
     if workers <= 1:
         return None
-    if {"pdf", "press", "imposed"} & set(options.formats):  # imported once here, not in every worker (most of a second)
+    if {"pdf", "press", "imposed", "imposed-press"} & set(options.formats):  # imported once, not in every worker
         from .render.pdf import weasyprint
         weasyprint()
     return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent,

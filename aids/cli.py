@@ -10,7 +10,7 @@ from .errors import AidsError
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 FORMATS = ("html", "pdf")  # pipeline.FORMATS, named here so that --help imports nothing of the pipeline
-ALL_FORMATS = (*FORMATS, "press", "imposed")
+ALL_FORMATS = (*FORMATS, "press", "imposed", "imposed-press")
 
 
 class Parser(argparse.ArgumentParser):
@@ -41,7 +41,8 @@ def make_parser() -> Parser:
     build.add_argument("--profile", choices=["home", "press"], default="home",
                        help="press: also PDFs for a print shop (<aid>-press.pdf: PDF/X-4, CMYK, bleed, marks)")
     build.add_argument("--impose", action="store_true",
-                       help="also each booklet imposed for saddle stitching (<booklet>-imposed.pdf, 2-up)")
+                       help="also each booklet imposed 2-up for saddle stitching: <booklet>-imposed.pdf for a "
+                            "duplex printer, and <booklet>-imposed-press.pdf from the press PDF with --profile press")
     build.add_argument("--edition", action="append", metavar="E", help="only this edition (repeatable)")
     build.add_argument("--strict", action="store_true", help="fail when a string falls back to the source language")
     build.add_argument("--jobs", "-j", type=positive, metavar="N", help="worker processes (default: one a core)")

@@ -105,7 +105,7 @@ class Unit:
     game: Game
     edition: Edition | None
     aid: Aid
-    formats: tuple[str, ...] = ()  # the plan's, and "press" for a game that aids.yaml prints for the press
+    formats: tuple[str, ...] = ()  # the plan's, with those its game's print settings add (unit_formats)
 
 
 @dataclass
@@ -242,11 +242,20 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
             summary.skipped.append(f"{game.id}: no aid to build on its own (a table is printed inside the "
                                    "playsheet, card or booklet that embeds it: add one to game.yaml)")
         # parts (tables) are built inside the aids that embed them
-        press = game.printing.profile == "press" and "pdf" in plan.formats and "press" not in plan.formats
-        formats = (*plan.formats, "press") if press else tuple(plan.formats)
+        formats = unit_formats(plan.formats, game)
         plan.units.extend(Unit(game, edition, aid, formats) for edition in chosen for aid in aids
                           if aid.kind.standalone)
     return plan
+
+
+def unit_formats(formats: list[str], game: Game) -> tuple[str, ...]:
+    """The formats of a game's aids: those asked for; `press` too with `pdf` for a game aids.yaml prints for
+    the press; and a booklet's press imposition (`imposed-press`) wherever it is both imposed and printed
+    for the press."""
+    press = game.printing.profile == "press"
+    wanted = {*formats, *(["press"] if press and "pdf" in formats else []),
+              *(["imposed-press"] if "imposed" in formats and (press or "press" in formats) else [])}
+    return tuple(f for f in registry() if f in wanted)
 
 
 def _languages(project: Project, wanted: list[str] | None) -> list[str]:

@@ -14,6 +14,7 @@ from ..source.shape import Field
 from ..source.yamlfile import Source, check_map
 from . import table as tables
 from .card_shape import (  # noqa: F401 (ITEM_FIELDS and KIND: the card's names, used by its renderers)
+    BACK_OFFSET,
     FACES,
     ITEM_FIELDS,
     ITEMS,
@@ -221,9 +222,10 @@ def _read_sheet(src, data, problems) -> Sheet:
         paper = "A4"
     offset = node.get("back_offset", [0, 0])
     if not (isinstance(offset, list) and len(offset) == 2
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and -10 <= v <= 10 for v in offset)):
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= BACK_OFFSET for v in offset)):
         problems.add(src.at(node, "back_offset", value=True), f"back_offset {offset} is not two distances in mm",
-                     "[x, y] in mm from -10 to 10, as the duplex test page reads them, e.g. back_offset: [0.5, -1]")
+                     f"[x, y] in mm from -{BACK_OFFSET} to {BACK_OFFSET}, as the duplex test page reads them, "
+                     "e.g. back_offset: [0.5, -1]")
         offset = [0, 0]
     return Sheet(paper, float(_number(src, node, SHEET["gutter"], 5, problems)),
                  float(_number(src, node, SHEET["bleed"], 3, problems)), (float(offset[0]), float(offset[1])))

@@ -56,10 +56,11 @@ SECTION = Shape("section", (
 ), cases=(*(Case((("kind", kind),), require=("items",), values=(("items", list_of(ITEMS[kind], min_items=1)),))
             for kind in ITEM_FIELDS),
           Case((("kind", TABLE),), require=("table",))))
+BACK_OFFSET = 10  # mm each way a sheet's backs may be moved: the duplex test page's scales cover it all
 SHEET = Shape("sheet", (
     Field("paper", choice(PAPERS)),
     num("gutter", "mm between cards", 0, 50), num("bleed", "mm around the trimmed sheet", 0, 10),
-    Field("back_offset", list_of(num("", "mm", -10, 10).value, min_items=2, max_items=2),
+    Field("back_offset", list_of(num("", "mm", -BACK_OFFSET, BACK_OFFSET).value, min_items=2, max_items=2),
           doc="[x, y] in mm the backs are moved by, as the duplex test page reads them"),
 ), doc="how the cards are laid out on a sheet of paper")
 SIGNATURE = Shape("signature", (Field("role", text(), True), Field("name", string(), True),

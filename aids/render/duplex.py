@@ -14,7 +14,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Frame, Paragraph
 
 from ..localize.typography import typeset
-from ..model.card import MM
+from ..model.card import BACK_OFFSET, MM
 from . import colours
 from .card_pdf import BODY, HEAD, markup
 
@@ -22,7 +22,18 @@ if TYPE_CHECKING:
     from .card_sheet import SheetLayout
 
 REACH = 40 * MM  # the front's cross, each way from the centre
-SCALE = 5  # mm each way: the ticks run from -SCALE to +SCALE
+NUMBERED = 2  # mm between numbered ticks; every other number is on the scale's far side, clear of the next
+AXIS = 2.5 * BACK_OFFSET * MM  # from the centre to each scale's axis: the two scales well clear of each other
+TICKS = (2 * MM, 3.5 * MM, 5 * MM)  # the length of a half-millimetre, a millimetre and a numbered tick
+GAP = 1 * MM  # between a tick's end and its number
+SIZE = 6  # pt, the numbers
+
+
+def labels(lz) -> list[tuple[float, str, int]]:
+    """(mm, number as printed, side: 1 beyond the axis, -1 before it) of every numbered tick: from
+    -BACK_OFFSET to +BACK_OFFSET, the whole range back_offset accepts, 0 beyond the axis."""
+    return [(float(mm), lz.signed(mm) if mm else "0", 1 if (mm // NUMBERED) % 2 == 0 else -1)
+            for mm in range(-BACK_OFFSET, BACK_OFFSET + 1, NUMBERED)]
 
 
 def test_page(lz, context: dict, layout: SheetLayout) -> bytes:
@@ -50,22 +61,40 @@ def test_page(lz, context: dict, layout: SheetLayout) -> bytes:
     canv.line(cx, cy - REACH, cx, cy + REACH)
     canv.line(cx - REACH, cy, cx + REACH, cy)
     canv.showPage()
-    canv.setStrokeColor(ink)
-    canv.setFillColor(ink)
-    canv.setLineWidth(0.2)
-    canv.setFont(BODY, 6)
-    for step in range(-2 * SCALE, 2 * SCALE + 1):  # half millimetres
-        t = step / 2
-        long = step % 2 == 0
-        canv.line(cx + t * MM, cy + 5 * MM, cx + t * MM, cy + (12 if long else 9) * MM)  # x: where the | meets
-        canv.line(cx + 5 * MM, cy + t * MM, cx + (12 if long else 9) * MM, cy + t * MM)  # y: where the - meets
-        if long and step % 4 == 0:
-            label = lz.signed(int(t)) if t else "0"
-            canv.drawCentredString(cx + t * MM, cy + 13.5 * MM, label)
-            canv.drawString(cx + 13.5 * MM, cy + t * MM - 2, label)
-    canv.setFont(BODY + "-Bold", 9)
-    canv.drawRightString(cx - (SCALE + 2) * MM, cy + 8 * MM, "x")
-    canv.drawCentredString(cx + 8 * MM, cy - (SCALE + 4) * MM, "y")
+    _scales(canv, lz, cx, cy)
     canv.showPage()
     canv.save()
     return buffer.getvalue()
+
+
+def _scales(canv, lz, cx: float, cy: float) -> None:
+    """The back's two scales, at true size: x, ticks across a line above the centre where the front's vertical
+    line meets them; y, ticks across a line right of it, where the horizontal one does."""
+    ink = colours.reportlab("ink")
+    canv.setStrokeColor(ink)
+    canv.setFillColor(ink)
+    canv.setLineWidth(0.2)
+    reach = BACK_OFFSET * MM
+    x_axis, y_axis = cy + AXIS, cx + AXIS  # the x scale's line (horizontal), the y scale's (vertical)
+    canv.line(cx - reach, x_axis, cx + reach, x_axis)
+    canv.line(y_axis, cy - reach, y_axis, cy + reach)
+    sides = {mm: side for mm, _, side in labels(lz)}
+    for step in range(-2 * BACK_OFFSET, 2 * BACK_OFFSET + 1):  # half millimetres
+        t = step / 2
+        numbered = t in sides
+        beyond = TICKS[2] if numbered else TICKS[1] if step % 2 == 0 else TICKS[0]
+        before = TICKS[2] if numbered and sides[t] < 0 else 0
+        canv.line(cx + t * MM, x_axis - before, cx + t * MM, x_axis + beyond)
+        canv.line(y_axis - before, cy + t * MM, y_axis + beyond, cy + t * MM)
+    canv.setFont(BODY, SIZE)
+    far, cap = TICKS[2] + GAP, 0.73 * SIZE  # the digits' height
+    for mm, label, side in labels(lz):
+        x, y = cx + mm * MM, cy + mm * MM
+        canv.drawCentredString(x, x_axis + far if side > 0 else x_axis - far - cap, label)
+        if side > 0:
+            canv.drawString(y_axis + far, y - cap / 2, label)
+        else:
+            canv.drawRightString(y_axis - far, y - cap / 2, label)
+    canv.setFont(BODY + "-Bold", 9)
+    canv.drawRightString(cx - reach - 3 * MM, x_axis - 0.73 * 9 / 2, "x")
+    canv.drawCentredString(y_axis, cy - reach - 4 * MM - 0.73 * 9, "y")

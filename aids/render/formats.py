@@ -12,6 +12,7 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import Position
+from ..localize.typography import typeset
 from . import impose
 from .html import render_template
 from .pdf import check_glyphs, long_words, print_pdf
@@ -60,6 +61,22 @@ class Document:
         if own is not None:
             return own
         return {".pdf": printer(self.html, self.kind.page_size(self.model), self.kind.margins(self.model)).rendered()}
+
+    @functools.cached_property
+    def press(self) -> dict[str, Rendered]:
+        """Its press PDF(s) (the game's print settings), printed once however many formats use them (the
+        press imposition of a booklet, say)."""
+        settings = self.game.printing
+        printer = Pdf.printer(self, settings)
+        localized = self.context["aid"]
+        own = self.kind.render_press(self.model, localized, self.lz, self.context, self.edition, printer, settings)
+        if own is not None:
+            return own
+        made = self.kind.render_pdf(self.model, localized, self.lz, self.context, self.edition, printer)
+        if made is not None:
+            return {"-press.pdf": made[".pdf"]}
+        return {"-press.pdf": printer(self.html, self.kind.page_size(self.model),
+                                      self.kind.margins(self.model)).rendered()}
 
     def locate(self, fragment: str) -> Position:
         """The source position of the text of this aid that shows `fragment` in this language (its own
@@ -112,29 +129,47 @@ class Press:
     name = "press"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
-        settings = doc.game.printing
-        printer = Pdf.printer(doc, settings)
-        own = doc.kind.render_press(doc.model, doc.context["aid"], doc.lz, doc.context, doc.edition, printer,
-                                    settings)
-        if own is not None:
-            return own
-        made = doc.kind.render_pdf(doc.model, doc.context["aid"], doc.lz, doc.context, doc.edition, printer)
-        if made is not None:
-            return {"-press.pdf": made[".pdf"]}
-        return {"-press.pdf": printer(doc.html, doc.kind.page_size(doc.model),
-                                      doc.kind.margins(doc.model)).rendered()}
+        return doc.press
 
 
 class Imposed:
-    """A bound aid (a rule booklet) imposed for saddle stitching (`aids build --impose`): its home PDF padded
-    to a multiple of four pages, two a side, in the order that reads right when folded (render/impose.py)."""
+    """A bound aid (a rule booklet) imposed for saddle stitching on a duplex office printer (`aids build
+    --impose`): its home PDF padded to a multiple of four pages, two a side of a sheet twice as wide, nothing
+    around them, in the order that reads right when folded (render/impose.py)."""
     name = "imposed"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
         if not doc.kind.bound:
             return {}
-        data, sides = impose.saddle_stitch(doc.pdf[".pdf"].data)
-        return {"-imposed.pdf": Rendered(data, sides, notes=[f"imposed: {sides // 2} sheets, saddle-stitched"])}
+        title = doc.lz.pgettext("the title of a booklet imposed for a duplex printer, in its PDF; %(title)s is "
+                                "the booklet's", "%(title)s (imposed for a duplex printer)")
+        data, sides = impose.saddle_stitch(doc.pdf[".pdf"].data, _titled(doc, title))
+        note = f"imposed for a duplex printer: {sides // 2} sheets, saddle-stitched"
+        return {"-imposed.pdf": Rendered(data, sides, notes=[note])}
+
+
+class ImposedPress:
+    """A bound aid imposed for saddle stitching at a print shop (`aids build --impose --profile press`, or
+    `--impose` for a game aids.yaml prints for the press): its press PDF imposed as a printer does, still
+    PDF/X-4, each sheet with its trim, its outer bleed, crop and fold marks (render/impose.py)."""
+    name = "imposed-press"
+
+    def render(self, doc: Document) -> dict[str, Rendered]:
+        if not doc.kind.bound:
+            return {}
+        title = doc.lz.pgettext("the title of a booklet imposed for a print shop, in its PDF; %(title)s is the "
+                                "booklet's", "%(title)s (imposed for the press)")
+        settings = doc.game.printing
+        data, sides = impose.saddle_stitch(doc.press["-press.pdf"].data, _titled(doc, title),
+                                           impose.press_sheet(settings), doc.game.epoch())
+        note = (f"imposed for the press: {sides // 2} sheets, saddle-stitched, bleed {settings.bleed:g} mm, "
+                f"marks {settings.marks}")
+        return {"-imposed-press.pdf": Rendered(data, sides, notes=[note])}
+
+
+def _titled(doc: Document, pattern: str) -> str:
+    """The document's title in `pattern` (its %(title)s), set by the typography of its language."""
+    return typeset(pattern % {"title": doc.context["document_title"]}, doc.lz.lang)
 
 
 class _Warned:
@@ -155,9 +190,9 @@ class _Warned:
 
 @functools.lru_cache(maxsize=1)
 def registry() -> dict[str, Format]:
-    """Every output format by name, in the order they are built: html, pdf, press, imposed, then other
-    packages'."""
-    found: dict[str, Format] = {f.name: f for f in (Html(), Pdf(), Press(), Imposed())}
+    """Every output format by name, in the order they are built: html, pdf, press, imposed, imposed-press,
+    then other packages'."""
+    found: dict[str, Format] = {f.name: f for f in (Html(), Pdf(), Press(), Imposed(), ImposedPress())}
     for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
         loaded = point.load()
         found.setdefault(point.name, loaded() if isinstance(loaded, type) else loaded)

@@ -54,9 +54,9 @@ def crop_marks(trim: Box, bleed: float) -> list[tuple[float, float, float, float
     return lines
 
 
-def marks_stream(lines: Iterable[tuple[float, float, float, float]]) -> bytes:
-    """The marks as content: stroked in black only (K), in a saved graphics state."""
-    ops = [f"q 0 0 0 1 K {MARK_WIDTH} w []0 d"]
+def marks_stream(lines: Iterable[tuple[float, float, float, float]], dash: str = "[]0") -> bytes:
+    """The marks as content: stroked in black only (K), solid (or `dash`ed), in a saved graphics state."""
+    ops = [f"q 0 0 0 1 K {MARK_WIDTH} w {dash} d"]
     ops += [f"{a:.3f} {b:.3f} m {c:.3f} {d:.3f} l S" for a, b, c, d in lines]
     return "\n".join([*ops, "Q"]).encode()
 
@@ -79,17 +79,17 @@ def finish(data: bytes, settings: Print, epoch: int) -> bytes:
         if settings.marks == "crop":
             stream = DecodedStreamObject()
             stream.set_data(marks_stream(crop_marks((x0, y0, x1, y1), bleed)))
-            _append_content(writer, page, stream)
+            append_content(writer, page, stream)
     if "/OutputIntents" not in writer._root_object:
-        _add_output_intent(writer)
+        add_output_intent(writer)
     _distinct_subsets(writer)
-    _identify(writer, str(writer.metadata.title or "") if writer.metadata else "", epoch)
+    identify(writer, str(writer.metadata.title or "") if writer.metadata else "", epoch)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
 
 
-def _append_content(writer: PdfWriter, page, stream: StreamObject) -> None:
+def append_content(writer: PdfWriter, page, stream: StreamObject) -> None:
     contents = page.get(NameObject("/Contents"))
     reference = writer._add_object(stream)
     existing = contents.get_object() if contents is not None else None
@@ -107,7 +107,7 @@ def _append_content(writer: PdfWriter, page, stream: StreamObject) -> None:
                                                  reference])
 
 
-def _add_output_intent(writer: PdfWriter) -> None:
+def add_output_intent(writer: PdfWriter) -> None:
     profile = StreamObject()
     profile._data = PROFILE.read_bytes()
     profile[NameObject("/N")] = NumberObject(4)
@@ -143,7 +143,7 @@ def _distinct_subsets(writer: PdfWriter) -> None:
                         descriptor.get_object()[NameObject("/FontName")] = NameObject(renamed[name])
 
 
-def _identify(writer: PdfWriter, title: str, epoch: int) -> None:
+def identify(writer: PdfWriter, title: str, epoch: int) -> None:
     """PDF/X identification in the document information and in XMP metadata, dated by the sources."""
     moment = dt.datetime.fromtimestamp(epoch, dt.UTC)
     pdf_date = moment.strftime("D:%Y%m%d%H%M%S+00'00'")

@@ -223,7 +223,11 @@ def press(sample, tmp_path_factory):
     summary = builder.build(project, Options(games=["lwow-1920", "gcacw"], langs=["pl", "ru"],
                                              formats=["press", "imposed"]))
     assert not summary.failed
-    return project, sorted(project.output.rglob("*-press.pdf"))
+    return project, sorted(p for p in project.output.rglob("*-press.pdf") if not p.name.endswith("-imposed-press.pdf"))
+
+
+def imposed_for_press(project):
+    return sorted(project.output.rglob("*-imposed-press.pdf"))
 
 
 MM = 72 / 25.4
@@ -272,8 +276,8 @@ def test_press_pages_have_trim_and_bleed_and_marks_outside_the_bleed(press):
 
 
 def test_press_colours_are_cmyk_and_text_black_only(press):
-    _, paths = press
-    for path in paths:
+    project, paths = press
+    for path in [*paths, *imposed_for_press(project)]:
         reader = PdfReader(path)
         for page in reader.pages:
             fill, space, stack = None, None, []
@@ -298,11 +302,14 @@ def test_press_pdfs_pass_qpdf_and_are_reproducible(press, tmp_path):
     from aids import builder
     from aids.pipeline import Options
     project, paths = press
+    imposed = sorted(project.output.rglob("*-imposed*.pdf"))
+    assert len(imposed) == 4  # for a duplex printer and for the press, in pl and ru
     if shutil.which("qpdf"):
-        for path in paths:
+        for path in [*paths, *imposed]:
             subprocess.run(["qpdf", "--check", str(path)], check=True, capture_output=True)
-    before = {p: p.read_bytes() for p in paths}
-    builder.build(project, Options(games=["lwow-1920"], langs=["pl"], formats=["press"], force=True))
+    before = {p: p.read_bytes() for p in [*paths, *imposed] if p.parent.name == "pl"}
+    builder.build(project, Options(games=["lwow-1920", "gcacw"], langs=["pl"], formats=["press", "imposed"],
+                                   force=True))
     assert all(p.read_bytes() == data for p, data in before.items())
 
 
@@ -327,15 +334,17 @@ def test_print_settings_in_aids_yaml_per_game(tmp_path):
 
 # --- duplex and imposition -------------------------------------------------------------------
 
-def test_the_imposed_booklet_reads_in_order_when_folded(sample, press):
+@pytest.mark.parametrize("suffix", ["-imposed.pdf", "-imposed-press.pdf"])
+def test_the_imposed_booklet_reads_in_order_when_folded(sample, press, suffix):
     project, _ = press
     for lang, word in (("pl", "Strona"), ("ru", "Страница")):
         booklet = PdfReader(sample[0].output / "gcacw" / lang / "system-rules.pdf")
-        imposed = PdfReader(project.output / "gcacw" / lang / "system-rules-imposed.pdf")
+        imposed = PdfReader(project.output / "gcacw" / lang / f"system-rules{suffix}")
         pages = len(booklet.pages)
         assert len(imposed.pages) == 2 * -(-pages // 4)  # padded to a multiple of four, two a side
         width = float(booklet.pages[0].mediabox.width)
-        assert float(imposed.pages[0].mediabox.width) == pytest.approx(2 * width)
+        assert float(imposed.pages[0].trimbox.width) == pytest.approx(2 * width)
+        spine = float(imposed.pages[0].trimbox.left) + width
         n = len(imposed.pages) * 2
         for s, side in enumerate(imposed.pages):
             sheet, back = divmod(s, 2)
@@ -344,12 +353,58 @@ def test_the_imposed_booklet_reads_in_order_when_folded(sample, press):
             for x, _, _, _, text in runs_of(side):
                 m = re.search(rf"{word}\s(\d+)", text.replace(NBSP, " "))
                 if m:
-                    found["left" if x < width else "right"] = int(m.group(1))
+                    found["left" if x < spine else "right"] = int(m.group(1))
             for half, number in zip(("left", "right"), expected):
                 if number == 1 or number > pages:
                     assert half not in found  # the title page has no footer; a blank has nothing
                 else:
                     assert found.get(half) == number, (lang, s, found, expected)
+
+
+def test_the_press_imposition_stays_pdf_x_with_the_sheets_boxes_and_marks(press):
+    project, _ = press
+    for path in imposed_for_press(project):
+        reader = PdfReader(path)
+        page = PdfReader(path.with_name("system-rules-press.pdf")).pages[0]
+        width, height = float(page.trimbox.width), float(page.trimbox.height)
+        assert path.read_bytes().startswith(b"%PDF-1.6")
+        assert reader.metadata["/GTS_PDFXVersion"] == "PDF/X-4" and reader.metadata["/Trapped"] == "/False"
+        title = {"pl": "(impozycja dla drukarni)", "ru": "(спуск полос для типографии)"}[path.parent.name]
+        assert reader.metadata["/Title"].endswith(title)
+        xmp = reader.trailer["/Root"]["/Metadata"].get_object().get_data().decode()
+        assert "<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>" in xmp and title in xmp
+        intent = reader.trailer["/Root"]["/OutputIntents"][0].get_object()
+        assert intent["/S"] == "/GTS_PDFX" and intent["/DestOutputProfile"].get_object()["/N"] == 4
+        fonts = pdf_fonts(path)
+        assert all(fonts.values()) and len({n.split("+")[0] for n in fonts}) == len(fonts)
+        for side in reader.pages:
+            trim = [float(v) for v in side.trimbox]
+            bleed = [float(v) for v in side.bleedbox]
+            media = [float(v) for v in side.mediabox]
+            assert [trim[2] - trim[0], trim[3] - trim[1]] == pytest.approx([2 * width, height])  # the two pages
+            assert [b - t for t, b in zip(trim, bleed)] == pytest.approx([-3 * MM, -3 * MM, 3 * MM, 3 * MM])
+            assert media[0] < bleed[0] - 5 * MM and media[3] > bleed[3] + 5 * MM and "/ArtBox" not in side
+            assert "/Annots" not in side  # links to pages of the unimposed booklet would lead nowhere
+            marks = [[float(v) for v in operands]
+                     for operands, op in ContentStream(side["/Contents"][-1].get_object(), reader).operations
+                     if op in (b"m", b"l")]
+            assert len(marks) == 2 * (8 + 2)  # crop marks at the corners, fold marks at the spine
+            assert all(not (bleed[0] <= x <= bleed[2] and bleed[1] <= y <= bleed[3]) for x, y in marks)
+            assert sum(x == pytest.approx((trim[0] + trim[2]) / 2) for x, _ in marks) == 4
+
+
+def test_the_office_imposition_is_plain_pdf_the_size_of_two_pages(sample, press):
+    project, _ = press
+    for lang in ("pl", "ru"):
+        reader = PdfReader(project.output / "gcacw" / lang / "system-rules-imposed.pdf")
+        home = PdfReader(sample[0].output / "gcacw" / lang / "system-rules.pdf").pages[0]
+        title = {"pl": "(impozycja do druku dwustronnego)", "ru": "(спуск полос для двусторонней печати)"}[lang]
+        assert reader.metadata["/Title"].endswith(title)
+        assert "/OutputIntents" not in reader.trailer["/Root"] and "/GTS_PDFXVersion" not in reader.metadata
+        for side in reader.pages:
+            assert [float(v) for v in side.mediabox] == pytest.approx(
+                [0, 0, 2 * float(home.mediabox.width), float(home.mediabox.height)])  # A3: two A4 pages
+            assert side.trimbox == side.mediabox and side.bleedbox == side.mediabox and "/Annots" not in side
 
 
 def test_the_duplex_test_page_and_back_offset(sample, tmp_path):

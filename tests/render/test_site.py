@@ -440,3 +440,15 @@ def test_readme_documents_the_site():
     for needle in ("build/index.html", "index.<lang>.html", "build/<game>/<lang>/index.html", "site:",
                    "python3 -m http.server -d build", "min_complete", "hreflang"):
         assert needle in section, needle
+
+
+def test_the_two_impositions_of_a_booklet_are_named_apart_in_every_language():
+    from aids import site
+    from aids.localize import ui
+    from aids.localize.localizer import Localizer
+    names = {lang: dict(site.file_labels(Localizer(lang, "en", {}, ui.ui_translations(lang))))
+             for lang in ("pl", "en", "ru")}
+    assert [names[lang]["-imposed.pdf"] for lang in names] == [
+        "Broszura do druku dwustronnego", "Booklet for a duplex printer", "Буклет для двусторонней печати"]
+    assert [names[lang]["-imposed-press.pdf"] for lang in names] == [
+        "Broszura z impozycją dla drukarni", "Imposed booklet for the press", "Буклет со спуском полос для типографии"]
