@@ -3,6 +3,7 @@ lines and words with their boxes), and the line breaks a proof-reader would mark
 
 - a line that is one word ending in a hyphen ("cep-" alone between "ex-" and "tion");
 - a word split twice (a line ending in a hyphen piece, the next line one hyphen piece: "ка- / вале- / рия");
+- a number parted from the word after it, what it counts or its unit ("o 2 / pola", "of 2 / spaces");
 - a line far shorter than its measure, followed in the same paragraph by a lower-case continuation whose
   first unbreakable unit would have fitted on it ("which can be / activated", "в / зоне").
 
@@ -138,14 +139,22 @@ def _first_cell(line: Line) -> Line:
     return line
 
 
+NUMBER = re.compile(r"^[(\[]?[\d¼½¾⅓⅔⅛]+(?:[.,]\d+)?$")
+
+
 def _wrong(line: Line, after: Line, widest: float, every: list[Line], bound: set[tuple[str, str]]) -> str:
+    if not line.x0 - 2 * HANGING <= after.x0 <= line.x0 + HANGING:
+        return ""  # not where the line's paragraph goes on: another column or cell
     last = line.words[-1].text
+    number = _first_cell(line).words[-1]  # not a number of the next cell of a table's row
+    if NUMBER.match(number.text) and LOWER.match(after.words[0].text) and number.x0 > after.words[0].x1:
+        return "a number parted from the word after it"
     if last.endswith("-") and last[-2:-1].isalpha():
         if len(line.words) == 1:
             return "a line of one hyphenated word piece"
         if len(after.words) == 1 and after.words[0].text.endswith("-"):
             return "a word split twice"
-    if not LOWER.match(after.words[0].text) or after.x0 > line.x0 + HANGING:
+    if not LOWER.match(after.words[0].text):
         return ""
     whole, line = line, _first_cell(line)
     beside = [other.x0 - GAP for other in every
