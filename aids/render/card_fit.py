@@ -9,7 +9,7 @@ are made as short as they can be with all of it still fitting, so that they end 
 list or table, note) moves whole to the next column when it fits there and not in what is left of this one;
 only if the card fits its minimum size no other way may a section (a list first, then a table) split at the
 foot of a column. A section longer than a column splits anyway, its heading kept with three lines of what
-follows.
+follows; a table's continuation is marked as continued.
 """
 from __future__ import annotations
 
@@ -81,12 +81,26 @@ def fill(canv: Canvas, card: Card, story: list[Flowable], height: float | None =
             parts = frame.split(head, canv)
             if not parts or not frame.add(parts[0], canv, trySplit=1):
                 break
-            for part in parts:
-                part._aids_section = head._aids_section
             section = head._aids_section
-            story[0:1] = parts[1:]
+            if _continue(story, parts):
+                break  # a table's continuation, marked so, heads the next column
         used.append(tall - (frame._y - frame._y1p))
     return story, used
+
+
+def _continue(story: list[Flowable], parts: list[Flowable]) -> bool:
+    """Put the rest of a flowable split at the foot of a column in its place at the top of `story`, headed by
+    a continued mark if it is a table; whether it is."""
+    head = story[0]
+    mark = getattr(head, "_aids_continued", None)
+    for part in parts:
+        part._aids_section, part._aids_continued = head._aids_section, mark
+    rest = parts[1:]
+    if mark and rest:
+        rest.insert(0, mark())
+        rest[0]._aids_section = head._aids_section
+    story[0:1] = rest
+    return bool(mark and rest)
 
 
 def _block(story: list[Flowable], width: float, column: float, starts: bool) -> float:

@@ -212,10 +212,17 @@ def keep(flowable: Flowable, st: Styles) -> Flowable:
     return flowable
 
 
+def continued(table: Flowable, title: str, face: Face, st: Styles, para, section: str) -> Flowable:
+    """Mark `table` so that where it continues in the next column, a line says so: its title and "(cont.)"."""
+    text = " ".join(filter(None, [title, markup(face.localized["continued"])]))
+    table._aids_continued = lambda: para(text, st.caption, section)
+    return table
+
+
 def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Flowable]:
     sid, kind, items = section["id"], section["kind"], section["items"]
     if kind == "table":
-        return _embedded_table(section, st, width, para)
+        return _embedded_table(face, section, st, width, para)
     if kind == "rules":
         return [para(markup(i["text"]), st.bullet, sid, f"{sid}-{i['id']}", bulletText="•") for i in items]
     if kind == "steps":
@@ -239,7 +246,7 @@ def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Fl
     # at most 45 % of the column, wrapping at spaces, but never narrower than its longest word
     key_width = min(key_width, max(width * 0.45, max(cell.minWidth() for cell in cells) + 2 * pad + 1))
     rows = [[cell, para(markup(i["text"]), st.cell, sid)] for cell, i in zip(cells, items)]
-    return [Table(rows, colWidths=[key_width, width - key_width], style=TableStyle([
+    return [continued(Table(rows, colWidths=[key_width, width - key_width], style=TableStyle([
         ("FONTNAME", (0, 0), (-1, -1), BODY),  # tables default to Helvetica, a font that is never embedded
         ("TEXTCOLOR", (0, 0), (-1, -1), st.ink),  # and to RGB black
         ("FONTSIZE", (0, 0), (-1, -1), st.size),
@@ -250,10 +257,10 @@ def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Fl
         # a changed row: its change bar on the left edge of its key
         *(("LINEBEFORE", (0, r), (0, r), 2.5, st.change) for r, i in enumerate(items)
           if f"{sid}-{i['id']}" in face.localized.get("changed", ())),
-    ]), spaceAfter=st.size * 0.3)]
+    ]), spaceAfter=st.size * 0.3), markup(section["title"]), face, st, para, sid)]
 
 
-def _embedded_table(section: dict, st: Styles, width: float, para) -> list[Flowable]:
+def _embedded_table(face: Face, section: dict, st: Styles, width: float, para) -> list[Flowable]:
     """A table aid as the table kind localizes it: its caption, header rows repeated in the next column,
     spans kept, numbers right-aligned, notes under it."""
     if section["aid"] is None:  # not linked (a card read on its own, outside a build)
@@ -291,7 +298,7 @@ def _embedded_table(section: dict, st: Styles, width: float, para) -> list[Flowa
                   spaceAfter=st.size * 0.3)
     table._aids_cramped = cramped  # arrange() shrinks the type until no word breaks
     notes = [para(markup(n), st.note, sid) for n in t["notes"]]
-    return [keep(para(caption, st.caption, sid), st), table, *notes]
+    return [keep(para(caption, st.caption, sid), st), continued(table, markup(t["title"]), face, st, para, sid), *notes]
 
 
 def _column_widths(data: list[list], spans: list[tuple], shares: list[float], width: float,

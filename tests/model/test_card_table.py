@@ -21,6 +21,7 @@ from ..helpers import (
     make_project,
     pdf_fonts,
     pdf_text,
+    text_runs,
 )
 
 CARD = """\
@@ -213,17 +214,27 @@ def render(root, lang="pl"):
     return pipeline.render_aid(project, game, card, pipeline.localizer(project, game, lang), game.editions[0], ["pdf"])
 
 
-def test_a_long_table_shrinks_the_card_and_repeats_its_header_in_the_next_column(tmp_path):
+@pytest.mark.parametrize("lang, mark", [("pl", "(cd.)"), ("en", "(cont.)"), ("ru", "(продолж.)")])
+def test_a_long_table_shrinks_the_card_and_continues_in_the_next_column_marked_so(tmp_path, lang, mark):
     source = CARD.replace("min_font_size: 6", "min_font_size: 6\ncolumns: 2").replace("size: A6", "size: A5")
     out_ = render(make_project(tmp_path, {**FILES, "games/demo/card.yaml": source,
-                                          "games/demo/bands.yaml": long_bands(50)}))
+                                          "games/demo/bands.yaml": long_bands(50)}), lang)
     size = out_[".pdf"].fitted[""]
     assert 6 <= size < 9, size
     pdf = tmp_path / "ref.pdf"
     pdf.write_bytes(out_[".pdf"].data)
-    text = squash(PdfReader(pdf).pages[1].extract_text())
+    back = PdfReader(pdf).pages[1]
+    text = squash(back.extract_text())
     assert text.count("Skutek") == 2  # the header row, again at the top of the second column
     assert "skutek numer 1 z" in text and "skutek numer 50 z" in text
+    # the continuation, at the top of the second column, says it continues: the table's title and the mark
+    width = float(back.mediabox.width)
+    runs = text_runs(back)
+    marked = [r for r in runs if mark in r[4]]
+    assert len(marked) == 1 and marked[0][4].endswith(f"Wyniki {mark}") and marked[0][0] > width / 2, marked
+    second = [r for r in runs if r[0] > width / 2]
+    assert max(second, key=lambda r: r[1]) == marked[0]  # the first line of that column
+    assert not [r for r in runs if mark in r[4] and r[0] < width / 2]  # nothing marked where the table starts
 
 
 def test_a_table_too_narrow_for_its_words_shrinks_the_type_or_fails(tmp_path):

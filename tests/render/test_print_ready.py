@@ -112,8 +112,14 @@ def test_card_faces_fill_their_columns_at_one_readable_size(sample, lang):
         colophon = [r for r in runs_of(page) if r[1] <= foot + 1]
         assert len(colophon) == 1 and colophon[0][0] < width / 2  # no "Front"/"Back" under the face
     assert sizes[0] == sizes[1]  # both faces at one size
-    points = [r for r in runs_of(reader.pages[1]) if re.fullmatch(r"[+−]\d+", r[4])]
+    back = runs_of(reader.pages[1])
+    width = float(reader.pages[1].mediabox.width)
+    points = [r for r in back if re.fullmatch(r"[+−]\d+", r[4])]
     assert len(points) >= 6
+    if len({r[0] < width / 2 for r in points}) > 1:  # the victory points go on in the next column: marked so
+        mark = {"pl": "(cd.)", "en": "(cont.)", "ru": "(продолж.)"}[lang]
+        second = [r for r in back if r[0] > width / 2]
+        assert max(second, key=lambda r: r[1])[4].endswith(mark)
 
 
 # --- playsheets: columns as wide as their content, nothing below the minimum size ----------------
