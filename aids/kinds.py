@@ -13,6 +13,7 @@ from .localize import card as card_text
 from .localize import playsheet as playsheet_text
 from .localize import sequence as sequence_text
 from .localize import table as table_text
+from .localize.localizer import PSEUDO
 from .model import booklet, card, playsheet, sequence, sequence_source, table
 from .model.quantity import value_text
 from .source.yamlfile import Source
@@ -136,7 +137,11 @@ class CardKind(Kind[card.Card]):
 
     def localize(self, model: card.Card, lz: Localizer, edition: Edition | None,
                  rules: Mapping[str, str] | None = None) -> dict[str, Any]:
-        return card_text.localize(model, lz, edition)
+        from .render import card_fit
+        # which face a section is on is for the fitting to say (render/card_fit.py): its page shows the same;
+        # the pseudo-locale tests a layout with longer text, and shows how small it gets rather than fail
+        return card_fit.arrange(model, card_text.localize(model, lz, edition), lz.lang,
+                                card_fit.LOWEST if lz.lang == PSEUDO else None)
 
     def anchors(self, model: card.Card) -> list[str]:
         """Its sections' ids, and each item's: section-item, as its page prints them."""

@@ -99,8 +99,9 @@ def sizes(item: Built) -> str:
 
 
 def fitted(items: list[Built]) -> str:
-    """The type size fitted: `7.5` (a playsheet), `front 8.5, back 7.5` (a card, the same in every language),
-    `pl 8.5/7.5, en 8.75/7.75 (front/back)` (a card, each language its own)."""
+    """The type size fitted: `7.5` (a playsheet or a card, both faces at one size), `pl 8.25, en 8.5` (each
+    language its own); for a kind that fits its faces apart, `front 8.5, back 7.5` or `pl 8.5/7.5, en 8.75/7.75
+    (front/back)`."""
     faces = [face for face in items[0].fitted if face]
     if len(faces) < 2:
         return per_language(items, sizes)

@@ -177,6 +177,33 @@ def pdf_text(path: Path) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(path).pages)
 
 
+def text_runs(page) -> list[tuple[float, float, float, str, str]]:
+    """(x, y, size, font, text) of every text run of a PDF page, in pt from its lower left."""
+    runs = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            scale = (tm[0] ** 2 + tm[1] ** 2) ** 0.5 * (cm[0] ** 2 + cm[1] ** 2) ** 0.5
+            runs.append((x, y, round(size * scale, 2), str((font or {}).get("/BaseFont", "")), text.strip()))
+    page.extract_text(visitor_text=visit)
+    return runs
+
+
+def card_type_sizes(path: Path) -> list[tuple[float, float, float]]:
+    """Per page of a card's PDF (one face, or a sheet of them): the body's type size (the most common), the
+    smallest type above the colophon, and the colophon's (the lowest line), in pt as a reader's PDF gets them."""
+    found = []
+    for page in PdfReader(path).pages:
+        runs = text_runs(page)
+        foot = min(r[1] for r in runs)
+        colophon = [r[2] for r in runs if r[1] < foot + 1]
+        text = [r[2] for r in runs if r[1] >= foot + 1]
+        found.append((max(set(text), key=text.count), min(text), min(colophon)))
+    return found
+
+
 def pdf_fonts(path: Path) -> dict[str, bool]:
     """Base font name -> embedded, for every font used on any page (descendants of Type0 fonts included)."""
     fonts: dict[str, bool] = {}

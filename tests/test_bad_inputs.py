@@ -238,7 +238,7 @@ CASES = [
     case("card-unknown-size", replace(CARD, "size: A6", "size: A11"),
          "games/demo/card.yaml:5:7: unknown card size 'A11' (expected: A7, A6, A5, A4, poker, bridge, tarot"),
     case("card-missing-glyph", replace(CARD, "glyph: ★", "glyph: ⛭"),
-         "games/demo/card.yaml:35:5: card 'ref', face back, language pl, section 'die': no glyph for '⛭' (U+26ED) in the card fonts", args=["--format", "pdf", "--lang", "pl"]),
+         "games/demo/card.yaml:35:5: card 'ref', language pl, section 'die': no glyph for '⛭' (U+26ED) in the card fonts", args=["--format", "pdf", "--lang", "pl"]),
     # --- tables and the playsheet
     case("table-cell-nan", replace("games/demo/move.yaml", "cells: [32, 40]", "cells: [.nan, 40]"),
          "games/demo/move.yaml:10:45: non-numeric value 'nan' in numeric column 'normal'"),

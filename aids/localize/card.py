@@ -65,4 +65,6 @@ def localize(card: Card, lz: Localizer, edition: Edition | None = None) -> dict[
         "faces": [{"id": f, "name": face_names[f], "sections": [section(s) for s in card.on(f)]}
                   for f in card.faces],
         "signature": signature,
+        # over the part of a table that continues from the column before
+        "continued": lz.pgettext("a table of a card continued from the column before", "(cont.)"),
     }

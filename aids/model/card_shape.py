@@ -47,7 +47,9 @@ ITEMS = {kind: Shape(f"{kind} item", (Field("id", ident(), True),
          for kind, (required, optional) in ITEM_FIELDS.items()}
 KINDS = [*ITEM_FIELDS, TABLE]
 SECTION = Shape("section", (
-    Field("id", ident(), True), Field("kind", choice(KINDS), True), Field("face", choice(FACES), True),
+    Field("id", ident(), True), Field("kind", choice(KINDS), True), Field("face", choice(FACES), True,
+                                  "the face it is printed on; a section next to the boundary between the faces "
+                                  "may move to the other face, if then the card fits a larger type"),
     Field("title", optional_text()), Field("intro", optional_text()),
     Field("items", list_of({}, min_items=1), doc="its items, by the section's kind"),
     Field("note", optional_text()),
@@ -73,9 +75,10 @@ SHAPE = Shape(KIND, (
     Field("faces", list_of(choice(FACES), min_items=1, unique=True)),
     num("columns", "columns on a face", 1, 4, integer=True),
     num("font_size", "the designed type size, pt", 4, 36),
-    num("min_font_size", "the smallest the fitting may go, pt", 4, 36),
-    num("max_font_size", "the largest a face may grow to fill its columns, pt", 4, 48),
+    num("min_font_size", "the floor: the smallest type the card may be set in (the build fails below it), pt", 4, 36),
+    num("max_font_size", "the largest type the card may grow to, to fill its faces, pt", 4, 48),
     Field("face_labels", flag(), doc='print "Front" and "Back" under the faces'),
     num("margin", "mm", 0, 50), Field("sheet", SHEET),
     Field("sections", list_of(SECTION), True), Field("signature", SIGNATURE),
-), doc="A referee card: typed sections on a front and a back face, fitted to the largest type that fits.")
+), doc="A referee card: typed sections on a front and a back face, all set in one type size, the largest that "
+       "fits.")

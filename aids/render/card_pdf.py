@@ -27,7 +27,7 @@ DRAFT = colours.rgb("draft")  # behind text a draft build leaves untranslated, a
 STEP = 0.25  # pt: the fitting shrinks the type in steps of this size
 GAP = 4 * MM  # between columns
 BAND = 3 * MM  # the accent band along the top edge (it bleeds)
-FOOTER = 6.0  # pt, the colophon under every face (never shrunk)
+FOOTER = 6.5  # pt, the colophon under every face (never shrunk)
 
 
 @functools.cache
@@ -98,9 +98,9 @@ class Styles:
         self.size = size
         self.ink, self.muted, self.rule, self.shade, self.change = (
             colours.reportlab(name, press) for name in ("ink", "muted", "rule", "header", "change"))
-        lead = size * 1.22
+        lead = size * 1.2
         self.body = ParagraphStyle("body", fontName=BODY, fontSize=size, leading=lead, textColor=self.ink,
-                                   spaceAfter=size * 0.2, bulletFontName=BODY, bulletFontSize=size)
+                                   spaceAfter=size * 0.1, bulletFontName=BODY, bulletFontSize=size)
         self.bullet = ParagraphStyle("bullet", parent=self.body, leftIndent=size * 1.0, bulletIndent=size * 0.15)
         self.step = ParagraphStyle("step", parent=self.body, leftIndent=size * 1.5, bulletIndent=0,
                                    bulletFontName=BODY + "-Bold")
@@ -108,10 +108,11 @@ class Styles:
         self.value = ParagraphStyle("value", parent=self.cell, fontName=BODY + "-Bold", alignment=TA_RIGHT)
         self.term = ParagraphStyle("term", parent=self.cell, fontName=BODY + "-Bold")
         self.note = ParagraphStyle("note", parent=self.body, fontName=BODY + "-Oblique", textColor=self.ink)
-        # headings clearly above the body: 1.2 times its size, in the bold of the wider face (text is black only)
-        self.heading = ParagraphStyle("heading", parent=self.body, fontName=HEAD + "-Bold", fontSize=size * 1.2,
-                                      leading=size * 1.45, textColor=self.ink, spaceBefore=size * 0.8,
-                                      spaceAfter=size * 0.3, textTransform="uppercase", keepWithNext=1)
+        # headings clearly above the body: 1.2 times its size, in capitals and bold (text is black only); in the
+        # condensed face and close to their text, as a dense card needs (a long one wraps less)
+        self.heading = ParagraphStyle("heading", parent=self.body, fontName=BODY + "-Bold", fontSize=size * 1.2,
+                                      leading=size * 1.35, textColor=self.ink, spaceBefore=size * 0.5,
+                                      spaceAfter=size * 0.2, textTransform="uppercase", keepWithNext=1)
         self.title = ParagraphStyle("title", parent=self.body, fontName=HEAD + "-Bold", fontSize=size * 2.0,
                                     leading=size * 2.3, alignment=TA_CENTER, spaceAfter=size * 0.1)
         self.subtitle = ParagraphStyle("subtitle", parent=self.body, fontName=HEAD, fontSize=size * 1.15,
@@ -126,13 +127,17 @@ class Styles:
         self.caption = ParagraphStyle("caption", parent=self.body, fontName=BODY + "-Bold", spaceAfter=size * 0.2)
 
 
+LOOKUP = ("legend", "scoring", "ranking", "ladder", "table")  # sections read as a table: kept whole in a column
+
+
 def face_story(face: Face, size: float, width: float) -> list[Flowable]:
-    """Every flowable of `face` at type size `size`; each carries `_aids_section` for error messages."""
+    """Every flowable of `face` at type size `size`; each carries `_aids_section` (for the layout and error
+    messages) and `_aids_whole` (a table, kept whole in a column when it fits one)."""
     st = Styles(size, face.press)
     story: list[Flowable] = []
 
-    def add(flowable: Flowable, section: str) -> None:
-        flowable._aids_section = section
+    def add(flowable: Flowable, section: str, whole: bool = False) -> None:
+        flowable._aids_section, flowable._aids_whole = section, whole
         story.append(flowable)
 
     changed = face.localized.get("changed", frozenset())
@@ -150,15 +155,15 @@ def face_story(face: Face, size: float, width: float) -> list[Flowable]:
     else:
         add(para(markup(loc["title"]), st.running, "title"), "title")
     for section in face.face["sections"]:
-        sid = section["id"]
+        sid, lookup = section["id"], section["kind"] in LOOKUP
         if section["title"]:
-            add(keep(para(markup(section["title"]), st.heading, sid, sid), st), sid)
+            add(keep(para(markup(section["title"]), st.heading, sid, sid), st), sid, lookup)
         if section["intro"]:
-            add(keep(para(markup(section["intro"]), st.body, sid), st), sid)
+            add(keep(para(markup(section["intro"]), st.body, sid), st), sid, lookup)
         for flowable in _items(face, section, st, width, para):
-            add(flowable, sid)
+            add(flowable, sid, lookup)
         if section["note"]:
-            add(para(markup(section["note"]), st.note, sid), sid)
+            add(para(markup(section["note"]), st.note, sid), sid, lookup)
     signature = loc["signature"]
     if signature and signature["face"] == face.face["id"]:
         line = para(f"{markup(signature['role'])}<br/><b>{markup(signature['name'])}</b>", st.signature, "signature")
@@ -166,7 +171,7 @@ def face_story(face: Face, size: float, width: float) -> list[Flowable]:
             ("FONTNAME", (0, 0), (-1, -1), BODY), ("TEXTCOLOR", (0, 0), (-1, -1), st.ink),
             ("LINEABOVE", (0, 0), (-1, 0), 0.5, st.ink),
             ("TOPPADDING", (0, 0), (-1, -1), size * 0.2), ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
-        add(Spacer(1, size * 2.5), "signature")
+        add(Spacer(1, size * 1.5), "signature")
         add(table, "signature")
     return story
 
@@ -207,31 +212,41 @@ def keep(flowable: Flowable, st: Styles) -> Flowable:
     return flowable
 
 
+def continued(table: Flowable, title: str, face: Face, st: Styles, para, section: str) -> Flowable:
+    """Mark `table` so that where it continues in the next column, a line says so: its title and "(cont.)"."""
+    text = " ".join(filter(None, [title, markup(face.localized["continued"])]))
+    table._aids_continued = lambda: para(text, st.caption, section)
+    return table
+
+
 def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Flowable]:
     sid, kind, items = section["id"], section["kind"], section["items"]
     if kind == "table":
-        return _embedded_table(section, st, width, para)
+        return _embedded_table(face, section, st, width, para)
     if kind == "rules":
         return [para(markup(i["text"]), st.bullet, sid, f"{sid}-{i['id']}", bulletText="•") for i in items]
     if kind == "steps":
         return [para(markup(i["text"]), st.step, sid, f"{sid}-{i['id']}", bulletText=f"{i['label']}.") for i in items]
     if kind == "text":
         return [para(markup(i["text"]), st.body, sid, f"{sid}-{i['id']}") for i in items]
-    # legend, scoring, ranking, ladder: a two-column table, the key on the left
+    # legend, scoring, ranking, ladder: a two-column table, the key on the left; a glyph or a ladder's number
+    # stays on the line of the word after it (no-break space)
     keys = []
     for i in items:
         if kind == "legend":
-            glyph = f"{markup(i['glyph'])} " if i["glyph"] else ""
+            glyph = f"{markup(i['glyph'])}\u00a0" if i["glyph"] else ""
             keys.append((f"{glyph}{markup(i['term'])}", st.term))
         elif kind == "ladder":
-            keys.append((f"{markup(i['label'])}. {markup(i['term'])}", st.term))
+            keys.append((f"{markup(i['label'])}.\u00a0{markup(i['term'])}", st.term))
         else:
             keys.append((markup(i["value"]), st.value))
     pad = st.size * 0.3
+    cells = [para(k, style, sid) for k, style in keys]
     key_width = max(pdfmetrics.stringWidth(visible(k), BODY + "-Bold", st.size) for k, _ in keys) + 2 * pad + 1
-    key_width = min(key_width, width * 0.45)
-    rows = [[para(k, style, sid), para(markup(i["text"]), st.cell, sid)] for (k, style), i in zip(keys, items)]
-    return [Table(rows, colWidths=[key_width, width - key_width], style=TableStyle([
+    # at most 45 % of the column, wrapping at spaces, but never narrower than its longest word
+    key_width = min(key_width, max(width * 0.45, max(cell.minWidth() for cell in cells) + 2 * pad + 1))
+    rows = [[cell, para(markup(i["text"]), st.cell, sid)] for cell, i in zip(cells, items)]
+    return [continued(Table(rows, colWidths=[key_width, width - key_width], style=TableStyle([
         ("FONTNAME", (0, 0), (-1, -1), BODY),  # tables default to Helvetica, a font that is never embedded
         ("TEXTCOLOR", (0, 0), (-1, -1), st.ink),  # and to RGB black
         ("FONTSIZE", (0, 0), (-1, -1), st.size),
@@ -242,10 +257,10 @@ def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Fl
         # a changed row: its change bar on the left edge of its key
         *(("LINEBEFORE", (0, r), (0, r), 2.5, st.change) for r, i in enumerate(items)
           if f"{sid}-{i['id']}" in face.localized.get("changed", ())),
-    ]), spaceAfter=st.size * 0.3)]
+    ]), spaceAfter=st.size * 0.3), markup(section["title"]), face, st, para, sid)]
 
 
-def _embedded_table(section: dict, st: Styles, width: float, para) -> list[Flowable]:
+def _embedded_table(face: Face, section: dict, st: Styles, width: float, para) -> list[Flowable]:
     """A table aid as the table kind localizes it: its caption, header rows repeated in the next column,
     spans kept, numbers right-aligned, notes under it."""
     if section["aid"] is None:  # not linked (a card read on its own, outside a build)
@@ -281,9 +296,9 @@ def _embedded_table(section: dict, st: Styles, width: float, para) -> list[Flowa
     widths, cramped = _column_widths(data, spans, t["widths"], width, pad)
     table = Table(data, colWidths=widths, repeatRows=len(head), style=TableStyle(style), hAlign="LEFT",
                   spaceAfter=st.size * 0.3)
-    table._aids_cramped = cramped  # fit() shrinks the type until no word breaks
+    table._aids_cramped = cramped  # arrange() shrinks the type until no word breaks
     notes = [para(markup(n), st.note, sid) for n in t["notes"]]
-    return [keep(para(caption, st.caption, sid), st), table, *notes]
+    return [keep(para(caption, st.caption, sid), st), continued(table, markup(t["title"]), face, st, para, sid), *notes]
 
 
 def _column_widths(data: list[list], spans: list[tuple], shares: list[float], width: float,
@@ -343,6 +358,6 @@ def _check_glyphs(face: Face, text: str, font: str, section: str) -> None:
     if missing:
         chars = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
         raise AidsError(Problem(face.where(section),
-                                f"card '{face.card.id}', face {face.face['id']}, language {face.lang}, "
-                                f"section '{section}': no glyph for {chars} in the card fonts",
+                                f"card '{face.card.id}', language {face.lang}, section '{section}': no glyph for "
+                                f"{chars} in the card fonts",
                                 "characters of DejaVu Sans"))

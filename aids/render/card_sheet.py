@@ -14,7 +14,7 @@ from ..errors import AidsError, Problem
 from ..localize.typography import typeset, typeset_tree
 from ..model.card import MM, PAPERS, Card
 from . import duplex, pdfx
-from .card_fit import READABLE, Fitted, draw_face, fit
+from .card_fit import READABLE, draw_face
 from .card_pdf import BODY, FOOTER, register_fonts
 from .rendered import Rendered
 
@@ -96,7 +96,7 @@ def new_canvas(buffer, size, context: dict, lz) -> Canvas:
     return canv
 
 
-def render_card(card: Card, localized: dict, lz, context: dict, fitted: dict[str, Fitted], footer: str) -> bytes:
+def render_card(card: Card, localized: dict, lz, context: dict, footer: str) -> bytes:
     """One face a page, each page exactly the card's size (trim = bleed = media)."""
     buffer = io.BytesIO()
     box = (0, 0, card.width * MM, card.height * MM)
@@ -104,14 +104,13 @@ def render_card(card: Card, localized: dict, lz, context: dict, fitted: dict[str
     for face in localized["faces"]:
         canv.setTrimBox(box)
         canv.setBleedBox(box)
-        draw_face(canv, card, localized, face, lz.lang, fitted[face["id"]], footer)
+        draw_face(canv, card, localized, face, lz.lang, footer)
         canv.showPage()
     canv.save()
     return buffer.getvalue()
 
 
-def render_sheet(card: Card, localized: dict, lz, context: dict, fitted: dict[str, Fitted], footer: str,
-              layout: SheetLayout) -> bytes:
+def render_sheet(card: Card, localized: dict, lz, context: dict, footer: str, layout: SheetLayout) -> bytes:
     """The n-up sheet: one page a face, the paper plus bleed; TrimBox the paper, BleedBox the whole page."""
     buffer = io.BytesIO()
     mw, mh = layout.media
@@ -123,7 +122,7 @@ def render_sheet(card: Card, localized: dict, lz, context: dict, fitted: dict[st
     for face in localized["faces"]:
         name = f"face-{face['id']}"
         canv.beginForm(name, -b, -b, cw + b, ch + b)
-        draw_face(canv, card, localized, face, lz.lang, fitted[face["id"]], footer, bleed=b)
+        draw_face(canv, card, localized, face, lz.lang, footer, bleed=b)
         canv.endForm()
         positions = layout.positions if face["id"] == card.faces[0] else layout.backs(card.sheet.back_offset)
         canv.setTrimBox((b, b, b + layout.paper[0], b + layout.paper[1]))
@@ -141,17 +140,16 @@ def render_sheet(card: Card, localized: dict, lz, context: dict, fitted: dict[st
 
 def render_press(card: Card, localized: dict, lz, context: dict, settings: Print) -> dict:
     """For a print shop: one face a page at the card's size (the TrimBox), the band bleeding past its edge,
-    in CMYK, finished as PDF/X-4 with the bleed and the marks outside it (render/pdfx.py)."""
+    in CMYK, finished as PDF/X-4 with the bleed and the marks outside it (render/pdfx.py); fitted as the home
+    PDF is (card_fit.arrange, when the card was localized)."""
     register_fonts()
     localized = with_marks(typeset_tree(localized, lz.lang), context)
-    fitted = {face["id"]: fit(card, localized, face, lz.lang) for face in localized["faces"]}
     buffer = io.BytesIO()
     box = (0, 0, card.width * MM, card.height * MM)
     canv = new_canvas(buffer, box[2:], context, lz)
     for face in localized["faces"]:
         canv.setTrimBox(box)
-        draw_face(canv, card, localized, face, lz.lang, fitted[face["id"]], _footer(lz, context),
-                  bleed=settings.bleed * MM, press=True)
+        draw_face(canv, card, localized, face, lz.lang, _footer(lz, context), bleed=settings.bleed * MM, press=True)
         canv.showPage()
     canv.save()
     published = context["game"].get("published_iso") or "2000-01-01"
@@ -174,22 +172,26 @@ def with_marks(localized: dict, context: dict) -> dict:
 
 
 def render(card: Card, localized: dict, lz, context: dict) -> dict:
-    """The card (one face a page, at its own size) and its print sheet, each face fitted once for both."""
+    """The card (one face a page, at its own size) and its print sheet, as card_fit.arrange fitted it."""
     register_fonts()
+    size = localized["type_size"]
     localized = with_marks(typeset_tree(localized, lz.lang), context)
-    fitted = {face["id"]: fit(card, localized, face, lz.lang) for face in localized["faces"]}
     footer = _footer(lz, context)
     layout = sheet_layout(card)
     faces = len(localized["faces"])
-    shown = ", ".join(f"{face} {f.size:g} pt" for face, f in fitted.items())
-    note = f"type {shown} (from {card.min_font_size:g} to {card.max_font_size:g} pt)"
-    small = [f"card '{card.id}' ({lz.lang}): face {face} fits only at {f.size:g} pt, below the {READABLE:g} pt "
-             "that reads at arm's length: shorten its text, or give the card more room"
-             for face, f in fitted.items() if f.size < READABLE]
+    declared = {s.id: s.face for s in card.sections}
+    moved = [f"{', '.join(ids)} moved to the {face['id']}" for face in localized["faces"]
+             if (ids := [f"'{s['id']}'" for s in face["sections"] if declared[s["id"]] != face["id"]])]
+    note = ", ".join([f"type {size:g} pt (from {card.min_font_size:g} to {card.max_font_size:g} pt)", *moved])
+    small = [f"card '{card.id}' ({lz.lang}) fits only at {size:g} pt, below the {READABLE:g} pt that reads at "
+             "arm's length: shorten its text, or give the card more room"] if size < READABLE else []
+    if size < card.min_font_size:  # the pseudo-locale only (arrange() fails a language below the floor)
+        small.append(f"card '{card.id}' ({lz.lang}) fits only at {size:g} pt, below its min_font_size of "
+                     f"{card.min_font_size:g} pt: a translation this long would fail the build")
     made = {
-        ".pdf": Rendered(render_card(card, localized, lz, context, fitted, footer), faces, small, notes=[note],
-                         fitted={face: f.size for face, f in fitted.items()}),
-        "-sheet.pdf": Rendered(render_sheet(card, localized, lz, context, fitted, footer, layout), faces,
+        ".pdf": Rendered(render_card(card, localized, lz, context, footer), faces, small, notes=[note],
+                         fitted={"": size}),
+        "-sheet.pdf": Rendered(render_sheet(card, localized, lz, context, footer, layout), faces,
                                notes=[f"sheet {card.sheet.paper}, {len(layout.positions)} up"]),
     }
     if len(card.faces) == 2:  # a two-sided card: a test page to align the backs of a duplex printer

@@ -1,5 +1,7 @@
 """The referee-card model: section kinds, labels and numbers per language, fitting, the sheet, bad input."""
 
+import re
+
 import pytest
 from markupsafe import Markup
 from pypdf import PdfReader
@@ -10,7 +12,7 @@ from aids.config import read_project
 from aids.errors import AidsError
 from aids.render import card_pdf, card_sheet
 
-from ..helpers import built_files, localized_demo, make_project, pdf_text, read_demo
+from ..helpers import built_files, card_type_sizes, localized_demo, make_project, pdf_text, read_demo
 
 DEMO_CARD = """\
 kind: card
@@ -206,28 +208,38 @@ def render(root, lang="pl"):
     return pipeline.render_aid(project, game, aid, lz, None, ["pdf"])
 
 
-def test_a_face_with_room_to_spare_grows_to_the_maximum(tmp_path):
-    out = render(project_with(tmp_path))  # designed 9 pt: by default a face may grow a quarter, to 11.25 pt
-    assert out[".pdf"].notes == ["type front 11.25 pt, back 11.25 pt (from 6 to 11.25 pt)"]
+def test_a_card_with_room_to_spare_grows_to_the_maximum(tmp_path):
+    out = render(project_with(tmp_path))  # designed 9 pt: by default a card may grow a quarter, to 11.25 pt
+    assert out[".pdf"].notes == ["type 11.25 pt (from 6 to 11.25 pt)"]  # both faces, the sections as declared
+    assert out[".pdf"].fitted == {"": 11.25}
     assert out[".pdf"].warnings == [] and out[".pdf"].pages == 2
 
 
-def test_overlong_text_shrinks_the_face(tmp_path):
+def test_overlong_text_moves_sections_to_the_other_face_and_sets_both_at_one_size(tmp_path):
     source = DEMO_CARD.replace("text: Dowolny tekst.", f"text: {long_text(30)}")
     out = render(project_with(tmp_path, source))
     note = out[".pdf"].notes[0]
-    assert note.startswith("type front 11.25 pt, back ")
-    back = float(note.split("back ")[1].split(" pt")[0])
-    assert 6 <= back < 9  # the back shrank, the front grew to fill its columns
+    size = out[".pdf"].fitted[""]
+    assert 6 <= size < 11.25
+    # the back's first sections went to the front, in their order, to give the long text room
+    assert note.startswith(f"type {size:g} pt (from 6 to 11.25 pt), 'die', "), note
+    assert note.endswith(" moved to the front"), note
+    pdf = tmp_path / "ref.pdf"
+    pdf.write_bytes(out[".pdf"].data)
+    assert [body for body, _, _ in card_type_sizes(pdf)] == [size, size]
+    ctx, _ = localized(project_with(tmp_path, source), "pl")  # the page shows the faces the PDF prints
+    front, back = ([s["id"] for s in face["sections"]] for face in ctx["faces"])
+    assert front[:4] == ["rules", "setup", "turn", "die"] and back[-1] == "free" and front + back == [
+        "rules", "setup", "turn", "die", "score", "ranking", "ladder", "free"]
 
 
 def test_type_below_seven_points_is_a_warning_and_labels_only_when_asked(tmp_path):
-    source = DEMO_CARD.replace("text: Dowolny tekst.", f"text: {long_text(50)}")
+    source = DEMO_CARD.replace("text: Dowolny tekst.", f"text: {long_text(75)}")
     out = render(project_with(tmp_path, source))
-    back = float(out[".pdf"].notes[0].split("back ")[1].split(" pt")[0])
-    assert 6 <= back < 7
+    size = out[".pdf"].fitted[""]
+    assert 6 <= size < 7
     assert out[".pdf"].warnings == [
-        f"card 'ref' (pl): face back fits only at {back:g} pt, below the 7 pt that reads at arm's length: "
+        f"card 'ref' (pl) fits only at {size:g} pt, below the 7 pt that reads at arm's length: "
         "shorten its text, or give the card more room"]
     pdf = tmp_path / "ref.pdf"
     pdf.write_bytes(out[".pdf"].data)
@@ -243,19 +255,25 @@ def test_max_font_size_below_the_designed_size_is_an_error(tmp_path):
     assert "games/demo/card.yaml:7:16: max_font_size 8 is below font_size 9 (expected: at least 9)" in str(info.value)
 
 
-def test_text_past_the_minimum_fails_naming_card_face_language_section(tmp_path):
+def test_text_past_the_minimum_fails_naming_card_face_language_section_and_size(tmp_path):
     source = DEMO_CARD.replace("text: Dowolny tekst.", f"text: {long_text(200)}")
     with pytest.raises(AidsError) as info:
         render(project_with(tmp_path, source), "pl")
     assert str(info.value) == ("games/demo/card.yaml:76:5: card 'ref', face back, language pl: section 'free' "
-                               "does not fit even at the minimum size of 6 pt (expected: shorter text, a larger "
-                               "card, more columns or a smaller min_font_size)")
+                               "does not fit even at the minimum size of 6 pt (all of it fits at 4 pt at most) (expected: "
+                               "shorter text, a larger card, more columns or a smaller min_font_size)")
+    with pytest.raises(AidsError) as info:  # a little too long: the size it would need is named
+        render(project_with(tmp_path, source.replace("min_font_size: 6", "min_font_size: 8").replace(
+            long_text(200), long_text(60))), "pl")
+    assert re.fullmatch(r"games/demo/card.yaml:76:5: card 'ref', face back, language pl: section 'free' does not "
+                        r"fit even at the minimum size of 8 pt \(all of it fits at [67](\.\d+)? pt at most\) "
+                        r"\(expected: .*\)", str(info.value)), str(info.value)
 
 
 def test_failing_card_writes_nothing_and_keeps_previous_outputs(tmp_path, capsys):
     root = project_with(tmp_path)
     assert main(["--project", str(root), "build", "--lang", "pl"]) == 0
-    assert "  front 11.25, back 11.25\n" in capsys.readouterr().out  # the summary's fitted type size
+    assert "  11.25\n" in capsys.readouterr().out  # the summary's fitted type size, one for both faces
     before = built_files(root / "build")
     assert len(before) == 4  # html, card, sheet, duplex test page
     (root / "games/demo/card.yaml").write_text(DEMO_CARD.replace("text: Dowolny tekst.", f"text: {long_text(200)}"),
@@ -269,7 +287,7 @@ def test_a_character_the_fonts_lack_is_refused(tmp_path):
     with pytest.raises(AidsError) as info:
         render(project_with(tmp_path, DEMO_CARD.replace("glyph: ★", "glyph: ⛭")))
     assert "section 'die': no glyph for '⛭' (U+26ED) in the card fonts" in str(info.value)
-    assert str(info.value).startswith("games/demo/card.yaml:35:5: card 'ref', face back, language pl")
+    assert str(info.value).startswith("games/demo/card.yaml:35:5: card 'ref', language pl")
 
 
 # --- the print sheet ---------------------------------------------------------------------------

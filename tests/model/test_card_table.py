@@ -21,6 +21,7 @@ from ..helpers import (
     make_project,
     pdf_fonts,
     pdf_text,
+    text_runs,
 )
 
 CARD = """\
@@ -107,7 +108,7 @@ def test_built_in_every_language_and_edition_without_warnings(built):
     cards = [b for b in summary.built if b.aid == "ref"]
     assert sorted((b.edition, b.lang) for b in cards) == sorted((e, lang) for e in ("cm", "inch") for lang in LANGS)
     assert all(b.warnings == [] and b.pages == 2 for b in cards)
-    assert all(b.notes[0] == "type front 11.25 pt, back 11.25 pt (from 6 to 11.25 pt)" for b in cards)
+    assert all(b.notes[0] == "type 11.25 pt (from 6 to 11.25 pt)" for b in cards)
 
 
 @pytest.mark.parametrize("lang, words", [
@@ -213,33 +214,44 @@ def render(root, lang="pl"):
     return pipeline.render_aid(project, game, card, pipeline.localizer(project, game, lang), game.editions[0], ["pdf"])
 
 
-def test_a_long_table_shrinks_its_face_and_repeats_its_header_in_the_next_column(tmp_path):
+@pytest.mark.parametrize("lang, mark", [("pl", "(cd.)"), ("en", "(cont.)"), ("ru", "(продолж.)")])
+def test_a_long_table_shrinks_the_card_and_continues_in_the_next_column_marked_so(tmp_path, lang, mark):
     source = CARD.replace("min_font_size: 6", "min_font_size: 6\ncolumns: 2").replace("size: A6", "size: A5")
     out_ = render(make_project(tmp_path, {**FILES, "games/demo/card.yaml": source,
-                                          "games/demo/bands.yaml": long_bands(50)}))
-    note = out_[".pdf"].notes[0]
-    back = float(note.split("back ")[1].split(" pt")[0])
-    assert note.startswith("type front 11.25 pt, back ") and 6 <= back < 9, note
+                                          "games/demo/bands.yaml": long_bands(50)}), lang)
+    size = out_[".pdf"].fitted[""]
+    assert 6 <= size < 9, size
     pdf = tmp_path / "ref.pdf"
     pdf.write_bytes(out_[".pdf"].data)
-    back_text = PdfReader(pdf).pages[1].extract_text()
-    assert back_text.count("Skutek") == 2  # the header row, again at the top of the second column
-    assert "skutek numer 1 z" in back_text and "skutek numer 50 z" in back_text
+    back = PdfReader(pdf).pages[1]
+    text = squash(back.extract_text())
+    assert text.count("Skutek") == 2  # the header row, again at the top of the second column
+    assert "skutek numer 1 z" in text and "skutek numer 50 z" in text
+    # the continuation, at the top of the second column, says it continues: the table's title and the mark
+    width = float(back.mediabox.width)
+    runs = text_runs(back)
+    marked = [r for r in runs if mark in r[4]]
+    assert len(marked) == 1 and marked[0][4].endswith(f"Wyniki {mark}") and marked[0][0] > width / 2, marked
+    second = [r for r in runs if r[0] > width / 2]
+    assert max(second, key=lambda r: r[1]) == marked[0]  # the first line of that column
+    assert not [r for r in runs if mark in r[4] and r[0] < width / 2]  # nothing marked where the table starts
 
 
 def test_a_table_too_narrow_for_its_words_shrinks_the_type_or_fails(tmp_path):
     two_columns = CARD.replace("min_font_size: 6", "min_font_size: 6\ncolumns: 2")
     out_ = render(make_project(tmp_path / "shrinks", {**FILES, "games/demo/card.yaml": two_columns}))
-    front = float(out_[".pdf"].notes[0].split("front ")[1].split(" pt")[0])
-    assert 6 <= front < 9  # at 9 pt "Czworobok", "normalny" and "szarża" need more than the column's width
+    size = out_[".pdf"].fitted[""]
+    assert 6 <= size < 9  # at 9 pt "Czworobok", "normalny" and "szarża" need more than the column's width
     pdf = tmp_path / "ref.pdf"
     pdf.write_bytes(out_[".pdf"].data)
     assert "Kawaleria 32 40 Czworobok 4 –" in squash(PdfReader(pdf).pages[0].extract_text())  # no word broken
     no_room = two_columns.replace("min_font_size: 6", "min_font_size: 9")
     with pytest.raises(AidsError) as info:
         render(make_project(tmp_path / "fails", {**FILES, "games/demo/card.yaml": no_room}), "en")
-    assert str(info.value).startswith("games/demo/card.yaml:11:5: card 'ref', face front, language en: section "
-                                      "'moves' has a table too narrow for its words even at the minimum size of 9 pt")
+    # the front took what it could hold, the back begins with the table that cannot be set at 9 pt
+    assert str(info.value).startswith("games/demo/card.yaml:11:5: card 'ref', face back, language en: section "
+                                      "'moves' has a table too narrow for its words even at the minimum size of 9 pt "
+                                      "(all of it fits at "), str(info.value)
 
 
 def test_a_table_past_the_minimum_fails_naming_card_face_language_section(tmp_path):
@@ -247,8 +259,8 @@ def test_a_table_past_the_minimum_fails_naming_card_face_language_section(tmp_pa
     with pytest.raises(AidsError) as info:
         render(root, "ru")
     assert str(info.value) == ("games/demo/card.yaml:24:5: card 'ref', face back, language ru: section 'results' "
-                               "does not fit even at the minimum size of 6 pt (expected: shorter text, a larger "
-                               "card, more columns or a smaller min_font_size)")
+                               "does not fit even at the minimum size of 6 pt (not even at 4 pt) (expected: shorter "
+                               "text, a larger card, more columns or a smaller min_font_size)")
 
 
 def problems(root) -> list[str]:

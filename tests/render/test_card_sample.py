@@ -7,7 +7,7 @@ from pypdf import PdfReader
 
 from aids.source.yamlfile import read_yaml
 
-from ..helpers import MM, REPO, STANDARD_14, pdf_fonts, pdf_text, rerender
+from ..helpers import MM, REPO, STANDARD_14, card_type_sizes, pdf_fonts, pdf_text, rerender
 
 LANGS = ["pl", "en", "ru"]
 GAME = "lwow-1920"
@@ -33,8 +33,10 @@ def test_four_files_a_language_no_warning_all_translated(sample):
         f"build/{GAME}/{lang}/referee-card{suffix}" for lang in LANGS for suffix in (".html", ".pdf", "-sheet.pdf", "-duplex-test.pdf"))
     assert [w for b in built for w in b.warnings] == []
     assert not any(game == GAME for game, _ in summary.fallbacks)
-    for b in built:  # the type size each face was fitted at is reported
-        assert re.fullmatch(r"type front [\d.]+ pt, back [\d.]+ pt \(from 6 to 10 pt\)", b.notes[0])
+    for b in built:  # the one type size of both faces is reported, and the sections that moved to the other face
+        assert re.fullmatch(r"type [\d.]+ pt \(from 8 to 10 pt\)(, ('[a-z-]+', )*'[a-z-]+' moved to the "
+                            r"(front|back))*", b.notes[0]), b.notes[0]
+        assert list(b.fitted) == [""] and b.fitted[""] >= 8
         assert b.notes[1:] == ["sheet A4, 2 up", "duplex test page, backs moved by (0.0, 0.0) mm"]
 
 
@@ -125,6 +127,38 @@ def test_html_has_the_same_sections_in_the_same_order(sample, lang):
     assert page.sections == [str(s["id"]) for s in source["sections"]]
     assert page.tags.count("article") == 2 and page.tags.count("table") == 5
     assert page.tags.count("h2") == sum(1 for s in source["sections"] if "title" in s)
+
+
+@pytest.fixture(scope="module")
+def press(sample, tmp_path_factory):
+    """The card built for the press too, in every language (the samples' build is the home profile's)."""
+    import shutil
+
+    from aids import builder
+    from aids.config import read_project
+    from aids.pipeline import Options
+    root = tmp_path_factory.mktemp("card-press")
+    for name in ("games", "i18n", "aids.yaml"):
+        source = sample[0].root / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, root / name)
+    project = read_project(root)
+    summary = builder.build(project, Options(games=[GAME], formats=["press"]))
+    assert not summary.failed, summary.failed
+    return project
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_both_faces_are_set_at_one_size_of_8_pt_or_more_in_every_pdf(sample, press, lang):
+    """Read back from what a printer gets: every face of the card, of its sheet (two cards a page) and of its
+    press PDF has the same body size, nothing above the colophon below 8 pt, the colophon at 6.5 pt or more."""
+    project, summary = sample
+    size = next(b for b in summary.built if b.game == GAME and b.lang == lang).fitted[""]
+    paths = [out(project, lang, ".pdf"), out(project, lang, "-sheet.pdf"), out(press, lang, "-press.pdf")]
+    for path in paths:
+        faces = card_type_sizes(path)
+        assert len(faces) == 2, path
+        for body, smallest, colophon in faces:
+            assert body == size >= 8 and smallest >= 8 and colophon >= 6.5, (path.name, body, smallest, colophon)
 
 
 def test_same_sources_same_bytes(sample):
