@@ -169,6 +169,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
         fonts = wp.text.fonts.FontConfiguration()
         stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
         page = wp.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher)
+        join_before_elements(page.etree_element)
         pagination = Pagination(page.etree_element)
         with pagination.installed():
             document = page.render(stylesheets=[stylesheet], font_config=fonts)
@@ -178,6 +179,34 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     warnings.extend(f"a page number is shown for #{anchor}, which is not printed" for anchor in
                     sorted(pagination.unprinted))
     return Layout(document, warnings, epoch, tagged, press)
+
+
+WORD_JOINER = "\u2060"
+
+
+def join_before_elements(root: Any) -> None:
+    """A word joiner after every no-break space that ends a text right before an element starts (`i&nbsp;<strong>`,
+    `<em>made in&nbsp;</em><a>`): WeasyPrint 70 measures a line together with that space, which Pango lets hang,
+    and cuts a line that fits after its first word (NOTES.md); after the joiner, the space no longer ends the
+    run. Nothing changes on the page or in its text: the joiner has no width and no glyph."""
+    pending: list[tuple[Any, str]] = []  # the text last seen, if it ends in a no-break space: (node, attribute)
+
+    def text(node: Any, attribute: str) -> None:
+        value = getattr(node, attribute)
+        if value:
+            pending[:] = [(node, attribute)] if value.endswith("\u00a0") else []
+
+    def visit(element: Any) -> None:
+        if isinstance(element.tag, str):  # not a comment
+            for node, attribute in pending:
+                setattr(node, attribute, getattr(node, attribute) + WORD_JOINER)
+            pending.clear()
+            text(element, "text")
+            for child in element:
+                visit(child)
+        text(element, "tail")
+
+    visit(root)
 
 
 @functools.cache
