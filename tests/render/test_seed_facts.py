@@ -21,3 +21,27 @@ def test_gcacw_line_of_bac_and_aio_goes_on_after_the_colon(sample, lang):
     assert lines and not any(line.endswith("AIO:") for line in lines), lines
     if lang == "pl":
         assert "BAC i AIO: inicjatywę może zdobyć Unia albo Konfederacja" in lines[0]
+
+
+def page_of(project, *path: str) -> str:
+    return project.output.joinpath(*path).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ostroleka_recovers_a_level_as_the_seed_says_without_an_english_abbreviation(sample, lang):
+    """The seed's Polish says "odzyskuje 1 poziom sprawności bojowej." (3.2.3 and 3.2.5, step 3); only the English
+    one says CEL."""
+    text = re.sub(r"(?<=\w)- (?=\w)", "", " ".join(lines_of(sample[0], "ostroleka-1831", lang, "sequence-of-play.pdf")))
+    page = page_of(sample[0], "ostroleka-1831", lang, "sequence-of-play.html")
+    assert ("(CEL)" in text, "(CEL)" in page) == ((True, True) if lang == "en" else (False, False))
+    recovers = {"pl": "odzyskuje 1 poziom sprawności bojowej.", "en": "recover one Combat Effectiveness Level (CEL).",
+                "ru": "восстанавливают 1 уровень боеспособности."}[lang]
+    assert text.count(recovers) == 2
+
+
+def test_gcacw_russian_sequence_is_titled_the_sequence_of_play(sample):
+    """Not "Ход" (a turn): the aid is the turn's sequence of play."""
+    lines = lines_of(sample[0], "gcacw", "ru", "sequence-of-play.pdf")
+    page = page_of(sample[0], "gcacw", "ru", "sequence-of-play.html")
+    assert "Последовательность хода" in lines[:4] and "Ход" not in lines
+    assert "<h1>Последовательность хода</h1>" in page
