@@ -265,9 +265,8 @@ def long_words(localized: dict[str, Any], locate: Callable[[str], Position]) -> 
 
 def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: Margins = None,
               press: Print | None = None, kind: str = "") -> str:
-    """The PDF's own stylesheet (print.css): package fonts, page size and margins, footer with the version, and
-    what only WeasyPrint reads (bookmarks; a booklet's running heads, for `kind` booklet)."""
-    version = lz.pgettext("colophon", "Version %(version)s") % {"version": game_ctx["version"]}
+    """The PDF's own stylesheet (print.css): package fonts, page size and margins, footer with the version or
+    copyright, and what only WeasyPrint reads (bookmarks; a booklet's running heads, for `kind` booklet)."""
     return render_template("print.css", lz, {
         "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
         "page_size": page_size,
@@ -277,7 +276,8 @@ def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: 
         "kind": kind,
         "change_colour": game_ctx.get("change_colour"),
         **colour_functions(press is not None),
-        "footer": typeset(" · ".join([game_ctx["title"], version, *filter(None, [game_ctx.get("draft")])]), lz.lang),
+        "footer": typeset(" · ".join([game_ctx["title"], *game_ctx["imprint"], *filter(None, [game_ctx.get("draft")])]),
+                          lz.lang),
     })
 
 

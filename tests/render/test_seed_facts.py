@@ -45,3 +45,22 @@ def test_gcacw_russian_sequence_is_titled_the_sequence_of_play(sample):
     page = page_of(sample[0], "gcacw", "ru", "sequence-of-play.html")
     assert "Последовательность хода" in lines[:4] and "Ход" not in lines
     assert "<h1>Последовательность хода</h1>" in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_newbury_names_its_copyright_year_and_no_version(sample, lang):
+    """The seed says "NEWBURY RULES © 1984": 1984 is the copyright's year, and the playsheet has no version."""
+    version = {"pl": "ersja", "en": "ersion", "ru": "ерсия"}[lang]
+    for edition in ("cm", "inch"):
+        lines = lines_of(sample[0], "newbury-fast-play", edition, lang, "playsheet.pdf")
+        footers = [line for line in lines if "1984" in line]
+        assert len(footers) == 2 and all(" · © 1984 " in line for line in footers), footers  # a page each
+        assert not any(version in line for line in lines)
+        page = page_of(sample[0], "newbury-fast-play", edition, lang, "playsheet.html")
+        colophon = page[page.index('<footer class="colophon">'):]
+        assert "· © 1984</p>" in colophon and version not in colophon
+    home = page_of(sample[0], "index.html" if lang == "pl" else f"index.{lang}.html")
+    for page in (home, page_of(sample[0], "newbury-fast-play", lang, "index.html")):
+        facts = [line for line in page.splitlines() if "Newbury Rules · " in line]
+        assert facts == ['<p class="site-facts">Newbury Rules · © 1984</p>'], facts
+        assert f"{version} 1984" not in page
