@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlparse
 from ..errors import AidsError, Position, Problem
 from ..localize.rich import Rich
 from ..localize.typography import typeset
+from . import tree
 from .html import colour_functions, render_template
 from .pagination import PASSES, Pagination
 from .rendered import Rendered
@@ -169,7 +170,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
         fonts = wp.text.fonts.FontConfiguration()
         stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
         page = wp.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher)
-        join_before_elements(page.etree_element)
+        tree.prepare(page.etree_element)
         pagination = Pagination(page.etree_element)
         with pagination.installed():
             document = page.render(stylesheets=[stylesheet], font_config=fonts)
@@ -178,35 +179,28 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
                         f"{pagination.unsettled} page(s)")
     warnings.extend(f"a page number is shown for #{anchor}, which is not printed" for anchor in
                     sorted(pagination.unprinted))
+    warnings.extend(wide_tables(document))
     return Layout(document, warnings, epoch, tagged, press)
 
 
-WORD_JOINER = "\u2060"
+def wide_tables(document: Any) -> list[str]:
+    """A table wider than the column or box it is in (its cells' narrowest widths add up to more: a word kept
+    whole, tree.py), once each, as a warning naming its first cell."""
+    found: dict[str, float] = {}
 
+    def visit(box: Any, parent: Any) -> None:
+        if box.is_table_wrapper and parent is not None:
+            over = box.position_x + box.margin_width() - (parent.content_box_x() + parent.width)
+            if over > 0.5:  # CSS px
+                cells = (" ".join("".join(e.itertext()).split()) for e in box.element.iter() if e.tag in ("td", "th"))
+                words = " ".join(cells)
+                found.setdefault(words[:40], over * 0.75)
+        for child in getattr(box, "children", ()):
+            visit(child, box)
 
-def join_before_elements(root: Any) -> None:
-    """A word joiner after every no-break space that ends a text right before an element starts (`i&nbsp;<strong>`,
-    `<em>made in&nbsp;</em><a>`): WeasyPrint 70 measures a line together with that space, which Pango lets hang,
-    and cuts a line that fits after its first word (NOTES.md); after the joiner, the space no longer ends the
-    run. Nothing changes on the page or in its text: the joiner has no width and no glyph."""
-    pending: list[tuple[Any, str]] = []  # the text last seen, if it ends in a no-break space: (node, attribute)
-
-    def text(node: Any, attribute: str) -> None:
-        value = getattr(node, attribute)
-        if value:
-            pending[:] = [(node, attribute)] if value.endswith("\u00a0") else []
-
-    def visit(element: Any) -> None:
-        if isinstance(element.tag, str):  # not a comment
-            for node, attribute in pending:
-                setattr(node, attribute, getattr(node, attribute) + WORD_JOINER)
-            pending.clear()
-            text(element, "text")
-            for child in element:
-                visit(child)
-        text(element, "tail")
-
-    visit(root)
+    for page in document.pages:
+        visit(page._page_box, None)
+    return [f"a table is {over:.1f} pt wider than its column: “{words}…”" for words, over in found.items()]
 
 
 @functools.cache

@@ -3,7 +3,7 @@
 import pytest
 from pypdf import PdfReader
 
-from aids.render import pdf
+from aids.render import pdf, tree
 
 # The minimal case of NOTES.md, and the forms the samples have (a one-letter word bound to a bold word, an
 # italic run ending in a no-break space before a link); `{}` is where the no-break space goes.
@@ -39,7 +39,7 @@ def test_a_no_break_space_before_an_element_cuts_no_line_short(tmp_path):
 
 def test_without_the_word_joiner_weasyprint_cuts_lines_short(tmp_path, monkeypatch):
     """The case the joiner is for, still WeasyPrint's: when this fails, WeasyPrint is fixed and the joiner can go."""
-    monkeypatch.setattr(pdf, "join_before_elements", lambda root: None)
+    monkeypatch.setattr(tree, "join_before_elements", lambda root: None)
     assert wrong_breaks(tmp_path) != []
 
 
@@ -54,5 +54,5 @@ def test_the_joiner_goes_after_a_no_break_space_that_an_element_follows(html, jo
     from xml.etree import ElementTree
     parser = ElementTree.XMLParser(target=ElementTree.TreeBuilder(insert_comments=True))
     root = ElementTree.fromstring(f"<body>{html}</body>", parser)
-    pdf.join_before_elements(root)
+    tree.join_before_elements(root)
     assert ElementTree.tostring(root, encoding="unicode") == f"<body>{joined}</body>"

@@ -15,7 +15,7 @@ def lines_of(project, *path: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_gcacw_line_of_bac_and_aio_goes_on_after_the_colon(sample, lang):
-    """`i&nbsp;<strong>AIO</strong>` cut the line after "AIO:" where it had room (render/pdf.py,
+    """`i&nbsp;<strong>AIO</strong>` cut the line after "AIO:" where it had room (render/tree.py,
     join_before_elements)."""
     lines = [line for line in lines_of(sample[0], "gcacw", lang, "sequence-of-play.pdf") if "AIO:" in line]
     assert lines and not any(line.endswith("AIO:") for line in lines), lines
