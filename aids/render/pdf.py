@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlparse
 from ..errors import AidsError, Position, Problem
 from ..localize.rich import Rich
 from ..localize.typography import typeset
-from . import tree
+from . import laid_out, tree
 from .html import colour_functions, render_template
 from .pagination import PASSES, Pagination
 from .rendered import Rendered
@@ -179,28 +179,10 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
                         f"{pagination.unsettled} page(s)")
     warnings.extend(f"a page number is shown for #{anchor}, which is not printed" for anchor in
                     sorted(pagination.unprinted))
-    warnings.extend(wide_tables(document))
+    laid_out.finish(document)
+    warnings.extend(laid_out.wide_tables(document))
     return Layout(document, warnings, epoch, tagged, press)
 
-
-def wide_tables(document: Any) -> list[str]:
-    """A table wider than the column or box it is in (its cells' narrowest widths add up to more: a word kept
-    whole, tree.py), once each, as a warning naming its first cell."""
-    found: dict[str, float] = {}
-
-    def visit(box: Any, parent: Any) -> None:
-        if box.is_table_wrapper and parent is not None:
-            over = box.position_x + box.margin_width() - (parent.content_box_x() + parent.width)
-            if over > 0.5:  # CSS px
-                cells = (" ".join("".join(e.itertext()).split()) for e in box.element.iter() if e.tag in ("td", "th"))
-                words = " ".join(cells)
-                found.setdefault(words[:40], over * 0.75)
-        for child in getattr(box, "children", ()):
-            visit(child, box)
-
-    for page in document.pages:
-        visit(page._page_box, None)
-    return [f"a table is {over:.1f} pt wider than its column: “{words}…”" for words, over in found.items()]
 
 
 @functools.cache

@@ -4,6 +4,7 @@ from html.parser import HTMLParser
 from xml.etree import ElementTree
 
 import pytest
+from pypdf import PdfReader
 
 from aids.render import pdf, tree
 
@@ -82,3 +83,38 @@ def test_a_name_column_takes_the_width_another_column_can_give(tmp_path, monkeyp
     assert ("Schofield-A" in pdf_text(path).split()) is whole
     assert [w.split(" pt ")[1] for w in layout.warnings] == (["wider than its column: “Schofield-A Designation of "
                                                               "the unit 2-4…”"] if wide else [])
+
+
+CONTINUED = {"pl": "(cd.)", "en": "(cont.)", "ru": "(продолж.)"}
+
+
+@pytest.mark.parametrize("lang", ["pl", "en", "ru"])
+def test_a_table_continued_in_another_column_says_so_there_only(sample, lang):
+    """Newbury's playsheet has tables that go on in the next column (Melee factors, in every language): the head
+    repeated there carries the continued mark after the title; where a table starts, it has none."""
+    project, _ = sample
+    for edition in ("cm", "inch"):
+        path = project.output / "newbury-fast-play" / edition / lang / "playsheet.pdf"
+        lines = [" ".join(line.split()) for line in pdf_text(path).splitlines()]
+        marked = [line for line in lines if line.endswith(" " + CONTINUED[lang])]
+        assert marked, (edition, lang)
+        for line in marked:
+            title = line.removesuffix(" " + CONTINUED[lang])
+            assert title in lines[:lines.index(line)], (title, edition, lang)  # the same title, unmarked, before
+        assert sum(CONTINUED[lang] in line for line in lines) == len(marked)
+
+
+def test_only_the_parts_of_a_table_after_its_first_show_the_mark(tmp_path):
+    rows = "".join(f"<tr><td>row {n}</td><td>{n}</td></tr>" for n in range(70))
+    title = '<thead><tr class="title"><th colspan="2" data-continued="(cont.)">{}</th></tr></thead>'
+    html = (f'<html lang="en"><body><table>{title.format("Short")}<tbody><tr><td>1</td><td>2</td></tr></tbody>'
+            f'</table><table>{title.format("Long")}<tbody>{rows}</tbody></table></body></html>')
+    css = ("@page { size: A6; margin: 10mm } body { font: 9pt 'DejaVu Sans' } "
+           'th[data-continued]::after { content: "\\00a0" attr(data-continued) }')
+    layout = pdf.lay_out(html, css, base=tmp_path, allowed=[tmp_path], epoch=0, tagged=False)
+    path = tmp_path / "long.pdf"
+    path.write_bytes(layout.rendered().data)
+    pages = [[" ".join(line.split()) for line in page.extract_text().splitlines()] for page in PdfReader(path).pages]
+    assert len(pages) == 3
+    assert pages[0][:2] == ["Short", "1 2"] and "Long" in pages[0] and "(cont.)" not in " ".join(pages[0])
+    assert [page[0] for page in pages[1:]] == ["Long (cont.)"] * 2
