@@ -16,7 +16,7 @@ from .model.text import Text, forms_at, text_at
 from .source.shape import ID_PATTERN, Field, Shape, choice, date, flag, ident, list_of, num, string, text
 from .source.yamlfile import Source, check_map, is_text, read_yaml
 
-MAX_LINE = 200  # a game's title, version or author: printed in every footer
+MAX_LINE = 200  # a game's title, version, copyright or author: printed in every footer
 PROJECT_FILE = "aids.yaml"
 GAME_FILE = "game.yaml"
 DATE_STYLES = {"en": "en_GB"}  # 26 May 1831 unless aids.yaml says `date_style: {en: en-US}` (May 26, 1831)
@@ -71,14 +71,15 @@ GLOSSARY_TERM = Shape("glossary term", (Field("id", ident(), True), Field("term"
 LINE = {"type": ["string", "integer"], "minLength": 1, "maxLength": MAX_LINE}  # printed on every page
 GAME = Shape(GAME_FILE, (
     Field("id", ident("the name of the game's folder"), True), Field("title", LINE, True),
-    Field("version", LINE, True, 'the version as it is printed, in quotes: "1.10"'),
+    Field("version", LINE, doc='the version as it is printed, in quotes: "1.10" (none: no version is printed)'),
+    Field("copyright", LINE, doc='what follows © where the game is named: the year, in quotes: "1984"'),
     Field("source_language", string(), True, "the language its sources are written in"),
     Field("aids", list_of(string()), True, "its aid sources, in this folder"),
     Field("published", date()), Field("author", LINE), Field("editions", list_of(EDITION)),
     Field("glossary", list_of(GLOSSARY_TERM), doc="terms every translation is held to"),
     Field("change_colour", list_of({"type": "number", "minimum": 0, "maximum": 1}, min_items=4, max_items=4),
           doc="the colour of the marks of what changed since the last release, as CMYK: [0.9, 0.55, 0, 0.1]"),
-), doc="A game: its title and version, the language of its sources and the aids made of them.")
+), doc="A game: its title and version or copyright, the language of its sources and the aids made of them.")
 
 
 @dataclass
@@ -96,7 +97,7 @@ class Game:
     folder: Path
     source: Source  # game.yaml, for positions
     title: str
-    version: str
+    version: str  # "" when the game has none: its pages print no version
     published: dt.date | None
     source_language: str
     author: str
@@ -105,6 +106,7 @@ class Game:
     glossary: list[GlossaryTerm] = field(default_factory=list)  # terms every aid of the game may use
     printing: Print = field(default_factory=lambda: Print())  # from aids.yaml's `print:`
     change_colour: tuple[float, ...] | None = None  # CMYK of its change marks (None: the palette's "change")
+    copyright: str = ""  # printed after ©: "1984"
 
     @property
     def title_text(self) -> Text:
@@ -337,15 +339,11 @@ def read_game(project: Project, folder: Path) -> Game:
     if data["id"] != folder.name:
         problems.add(src.at(data, "id", value=True),
                      f"game id '{data['id']}' differs from its folder name", f"id: {folder.name}")
-    if isinstance(data["version"], float):  # 1.10 unquoted is the number 1.1
+    if isinstance(data.get("version"), float):  # 1.10 unquoted is the number 1.1
         problems.add(src.at(data, "version", value=True), f"version {data['version']} is read as a number "
                      "(unquoted, 1.10 would print as 1.1)", 'the version in quotes, as it is to be printed, e.g. '
                      'version: "1.10"')
-    for key in ("title", "version", "author"):
-        value = data.get(key)
-        if isinstance(value, str) and (len(value) > MAX_LINE or "\n" in value.strip()):
-            problems.add(src.at(data, key, value=True), f"{key} of {len(value)} characters or on several lines",
-                         f"one line of at most {MAX_LINE} characters (it is printed on every page)")
+    _check_lines(src, data, problems)
     source_language = str(data["source_language"])
     check_language(source_language, src.at(data, "source_language", value=True), problems)
     published = data.get("published")
@@ -381,10 +379,21 @@ def read_game(project: Project, folder: Path) -> Game:
     problems.raise_if_any()
     return Game(
         id=folder.name, folder=folder, source=src, title=str(data["title"]),
-        version=str(data["version"]), published=published, source_language=source_language,
+        version=str(data.get("version", "")), published=published, source_language=source_language,
         author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
-        printing=project.print_for(folder.name), change_colour=colour,
+        printing=project.print_for(folder.name), change_colour=colour, copyright=str(data.get("copyright", "")),
     )
+
+
+def _check_lines(src: Source, data: Any, problems: Problems) -> None:
+    """What every footer prints of the game: each one line of text."""
+    for key in ("title", "version", "copyright", "author"):
+        value = data.get(key)
+        if isinstance(value, str) and (len(value) > MAX_LINE or "\n" in value.strip()):
+            problems.add(src.at(data, key, value=True), f"{key} of {len(value)} characters or on several lines",
+                         f"one line of at most {MAX_LINE} characters (it is printed on every page)")
+        elif value is not None and (isinstance(value, bool) or not isinstance(value, str | int | float)):
+            problems.add(src.at(data, key, value=True), f"{key} is not a line of text", f'{key}: "..."')
 
 
 def _change_colour(src: Source, data: Any, problems: Problems) -> tuple[float, ...] | None:

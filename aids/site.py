@@ -265,7 +265,7 @@ def aid_entry(project: Project, listed: Listed, edition: Edition | None, aid: Ai
     game, ed = listed.game, edition.id if edition else None
     version = str(getattr(aid.model, "version", "") or game.version)
     published = getattr(aid.model, "published", None) or game.published
-    facts = [version_of(version, lz)]
+    facts = [version_of(version, lz)] if version else []
     if published:
         facts.append(lz.date(published))
     files: list[dict[str, Any]] = []
@@ -359,12 +359,10 @@ def version_of(version: str, lz: Localizer) -> str:
 
 
 def game_facts(game: Game, lz: Localizer) -> list[str]:
-    facts = [version_of(game.version, lz)]
+    facts = [version_of(game.version, lz)] if game.version else []
     if game.published:
         facts.append(lz.date(game.published))
-    if game.author:
-        facts.append(game.author)
-    return facts
+    return [*facts, *filter(None, [game.author, game.copyright and f"© {game.copyright}"])]
 
 
 def home_page(project: Project, games: list[Listed], lz: Localizer, localizer: Callable[[Game, str], Localizer],

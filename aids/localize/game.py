@@ -1,4 +1,4 @@
-"""The game an aid belongs to, in one language: what every page shows of it (title, version, date)."""
+"""The game an aid belongs to, in one language: what every page shows of it (title, version or copyright, date)."""
 from __future__ import annotations
 
 from typing import Any
@@ -11,8 +11,16 @@ def localize_game(game: Game, lz: Localizer) -> dict[str, Any]:
     return {
         "title": lz.text(game.title_text),
         "version": game.version,
+        "imprint": imprint(game.version, game.copyright, lz),
         "change_colour": game.change_colour,  # CMYK of the change marks, or None for the palette's
         "published": lz.date(game.published) if game.published else "",
         "published_iso": game.published.isoformat() if game.published else "",
         "author": game.author,
     }
+
+
+def imprint(version: str, copyright: str, lz: Localizer) -> list[str]:
+    """What names this printing of the game in a colophon or footer: "Version 1.4", "© 1984", both or neither
+    (a game without a version of its own prints none: a copyright year is not one)."""
+    marks = [lz.pgettext("colophon", "Version %(version)s") % {"version": version}] if version else []
+    return [*marks, f"© {copyright}"] if copyright else marks

@@ -160,8 +160,8 @@ def render_press(card: Card, localized: dict, lz, context: dict, settings: Print
 
 
 def _footer(lz, context: dict) -> str:
-    version = lz.pgettext("colophon", "Version %(version)s") % {"version": context["game"]["version"]}
-    return typeset(" · ".join([context["game"]["title"], version, *filter(None, [context["game"].get("draft")])]),
+    game = context["game"]
+    return typeset(" · ".join([game["title"], *game["imprint"], *filter(None, [game.get("draft")])]),
                    lz.lang)
 
 

@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlparse
 from ..errors import AidsError, Position, Problem
 from ..localize.rich import Rich
 from ..localize.typography import typeset
+from . import laid_out, tree
 from .html import colour_functions, render_template
 from .pagination import PASSES, Pagination
 from .rendered import Rendered
@@ -189,6 +190,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
         fonts = wp.text.fonts.FontConfiguration()
         stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
         page = wp.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher)
+        tree.prepare(page.etree_element)
         pagination = Pagination(page.etree_element)
         with pagination.installed():
             document = page.render(stylesheets=[stylesheet], font_config=fonts)
@@ -197,7 +199,10 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
                         f"{pagination.unsettled} page(s)")
     warnings.extend(f"a page number is shown for #{anchor}, which is not printed" for anchor in
                     sorted(pagination.unprinted))
+    laid_out.finish(document)
+    warnings.extend(laid_out.wide_tables(document))
     return Layout(document, warnings, epoch, tagged, press)
+
 
 
 @functools.cache
@@ -256,9 +261,8 @@ def long_words(localized: dict[str, Any], locate: Callable[[str], Position]) -> 
 
 def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: Margins = None,
               press: Print | None = None, kind: str = "") -> str:
-    """The PDF's own stylesheet (print.css): package fonts, page size and margins, footer with the version, and
-    what only WeasyPrint reads (bookmarks; a booklet's running heads, for `kind` booklet)."""
-    version = lz.pgettext("colophon", "Version %(version)s") % {"version": game_ctx["version"]}
+    """The PDF's own stylesheet (print.css): package fonts, page size and margins, footer with the version or
+    copyright, and what only WeasyPrint reads (bookmarks; a booklet's running heads, for `kind` booklet)."""
     return render_template("print.css", lz, {
         "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
         "page_size": page_size,
@@ -268,7 +272,8 @@ def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: 
         "kind": kind,
         "change_colour": game_ctx.get("change_colour"),
         **colour_functions(press is not None),
-        "footer": typeset(" · ".join([game_ctx["title"], version, *filter(None, [game_ctx.get("draft")])]), lz.lang),
+        "footer": typeset(" · ".join([game_ctx["title"], *game_ctx["imprint"], *filter(None, [game_ctx.get("draft")])]),
+                          lz.lang),
     })
 
 

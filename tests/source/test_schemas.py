@@ -180,7 +180,10 @@ CASES = [
     ("project", edit(PROJECT, "profile: press", "profile: offset"), False),
     ("project", PROJECT + "date_style: {en: en-US}\n", True),
     ("game", GAME, True),
-    ("game", edit(GAME, "version: '1.0'\n", ""), False),
+    ("game", edit(GAME, "version: '1.0'\n", ""), True),  # a game may have no version: none is printed
+    ("game", edit(GAME, "version: '1.0'\n", "copyright: 1984\n"), True),
+    ("game", edit(GAME, "version: '1.0'\n", "copyright: [1984]\n"), False),
+    ("game", edit(GAME, "title: Demo\n", ""), False),
     ("game", GAME + "editions: [{id: cm}, {id: inch, unit: in, scale: 0.4, rounding: {to: 0.5, mode: up}}]\n", True),
     ("game", GAME + "editions: [{id: inch, unit: in, rounding: {to: 0.5, mode: sideways}}]\n", False),
     ("game", GAME + "editions: [{id: inch, unit: yard}]\n", False),

@@ -1,0 +1,53 @@
+"""WeasyPrint's pages once laid out: what is finished or checked in them before the PDF is written.
+
+- A table that goes on in another column or page says so: its head, repeated there, shows the "continued" mark
+  after its title (table.css, from the title's data-continued), which the first part of the table, where it
+  starts, does not show.
+- A table wider than the column or box it is in is a warning.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+CONTINUED = "data-continued"  # the attribute of a table's title whose ::after is the mark
+
+
+def boxes(document: Any) -> Iterator[tuple[Any, Any]]:
+    """Every laid-out box of every page, in order (columns left to right), with its parent."""
+    def visit(box: Any, parent: Any) -> Iterator[tuple[Any, Any]]:
+        yield box, parent
+        for child in getattr(box, "children", ()):
+            yield from visit(child, box)
+
+    for page in document.pages:
+        yield from visit(page._page_box, None)
+
+
+def finish(document: Any) -> None:
+    """The "continued" marks taken out of the first part of every table (only its continuations keep theirs)."""
+    seen: set[Any] = set()
+    first: Any = None  # the first part of the table being walked, if it is one
+    for box, parent in boxes(document):
+        if box.element_tag == "table" and not box.is_table_wrapper and box.element is not None:
+            first = box if box.element not in seen else None
+            seen.add(box.element)
+        elif first is not None and is_mark(box):
+            parent.children = [child for child in parent.children if child is not box]
+
+
+def is_mark(box: Any) -> bool:
+    return (box.element_tag or "").endswith("::after") and box.element.get(CONTINUED) is not None
+
+
+def wide_tables(document: Any) -> list[str]:
+    """A table wider than the column or box it is in (its cells' narrowest widths add up to more: a word kept
+    whole, tree.py), once each, as a warning naming its first cell."""
+    found: dict[str, float] = {}
+    for box, parent in boxes(document):
+        if box.is_table_wrapper and parent is not None:
+            over = box.position_x + box.margin_width() - (parent.content_box_x() + parent.width)
+            if over > 0.5:  # CSS px
+                cells = (" ".join("".join(e.itertext()).split()) for e in box.element.iter() if e.tag in ("td", "th"))
+                found.setdefault(" ".join(cells)[:40], over * 0.75)
+    return [f"a table is {over:.1f} pt wider than its column: “{words}…”" for words, over in found.items()]

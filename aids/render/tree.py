@@ -1,0 +1,82 @@
+"""WeasyPrint's tree of a page, set right before it is laid out: what the printed page needs of the HTML and a
+browser does not (the page written to disk is left as it is).
+
+- A word joiner after a no-break space that ends a text right before an element: WeasyPrint 70 otherwise cuts
+  a line that fits after its first word (NOTES.md).
+- A word joined by a hyphen in a table's cell ("Schofield-A", "built-up") kept whole: a line of a cell may
+  break before it or after it, never at its hyphen, so its column's narrowest width holds the whole word.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+WORD_JOINER = "\u2060"
+UNBROKEN = "unbroken"  # the class of a span kept on one line (print.css)
+COMPOUND = re.compile(r"[^\s\u00a0]*\w[-\u2010\u2013]\w[^\s\u00a0]*")  # a word with a hyphen or dash inside
+LONGEST_COMPOUND = 30  # characters: a longer one may still break at its hyphen rather than overflow its column
+
+
+def prepare(root: Any) -> None:
+    join_before_elements(root)
+    keep_compounds_whole(root)
+
+
+def join_before_elements(root: Any) -> None:
+    """A word joiner after every no-break space that ends a text right before an element starts (`i&nbsp;<strong>`,
+    `<em>made in&nbsp;</em><a>`): WeasyPrint 70 measures a line together with that space, which Pango lets hang,
+    and cuts a line that fits after its first word (NOTES.md); after the joiner, the space no longer ends the
+    run. Nothing changes on the page or in its text: the joiner has no width and no glyph."""
+    pending: list[tuple[Any, str]] = []  # the text last seen, if it ends in a no-break space: (node, attribute)
+
+    def text(node: Any, attribute: str) -> None:
+        value = getattr(node, attribute)
+        if value:
+            pending[:] = [(node, attribute)] if value.endswith("\u00a0") else []
+
+    def visit(element: Any) -> None:
+        if isinstance(element.tag, str):  # not a comment
+            for node, attribute in pending:
+                setattr(node, attribute, getattr(node, attribute) + WORD_JOINER)
+            pending.clear()
+            text(element, "text")
+            for child in element:
+                visit(child)
+        text(element, "tail")
+
+    visit(root)
+
+
+def keep_compounds_whole(root: Any) -> None:
+    """Every word with a hyphen or dash inside, in the text of a table's cell, wrapped in a span kept on one line."""
+    done: set[Any] = set()
+    for cell in [e for e in root.iter() if e.tag in ("td", "th")]:
+        for element in [e for e in cell.iter() if e not in done]:
+            done.add(element)
+            if isinstance(element.tag, str) and element.text:
+                element.text, spans = _split(element, element.text)
+                element[0:0] = spans
+            for index, child in reversed(list(enumerate(element))):
+                if child.tail:
+                    child.tail, spans = _split(element, child.tail)
+                    element[index + 1:index + 1] = spans
+
+
+def _split(parent: Any, text: str) -> tuple[str, list[Any]]:
+    """`text` as the text before its first compound, and a span for each compound holding the text after it."""
+    lead, position = text, 0
+    spans: list[Any] = []
+    for match in COMPOUND.finditer(text):
+        if len(match.group()) > LONGEST_COMPOUND:
+            continue
+        span = parent.makeelement("span", {"class": UNBROKEN})
+        span.text = match.group()
+        if spans:
+            spans[-1].tail = text[position:match.start()]
+        else:
+            lead = text[:match.start()]
+        spans.append(span)
+        position = match.end()
+    if spans:
+        spans[-1].tail = text[position:]
+    return lead, spans
