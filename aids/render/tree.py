@@ -1,8 +1,7 @@
 """WeasyPrint's tree of a page, set right before it is laid out: what the printed page needs of the HTML and a
-browser does not (the page written to disk is left as it is).
+browser does not (the page written to disk is left as it is). WeasyPrint 70's stray breaks after a space that
+ends a run before an element are avoided where the markup is made (render/html.py, spaces_lead), not here.
 
-- A word joiner after a no-break space that ends a text right before an element: WeasyPrint 70 otherwise cuts
-  a line that fits after its first word (NOTES.md).
 - A word joined by a hyphen in a table's cell ("Schofield-A", "built-up") kept whole: a line of a cell may
   break before it or after it, never at its hyphen, so its column's narrowest width holds the whole word.
 """
@@ -11,40 +10,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-WORD_JOINER = "\u2060"
 UNBROKEN = "unbroken"  # the class of a span kept on one line (print.css)
 COMPOUND = re.compile(r"[^\s\u00a0]*\w[-\u2010\u2013]\w[^\s\u00a0]*")  # a word with a hyphen or dash inside
 LONGEST_COMPOUND = 30  # characters: a longer one may still break at its hyphen rather than overflow its column
 
 
 def prepare(root: Any) -> None:
-    join_before_elements(root)
     keep_compounds_whole(root)
-
-
-def join_before_elements(root: Any) -> None:
-    """A word joiner after every no-break space that ends a text right before an element starts (`i&nbsp;<strong>`,
-    `<em>made in&nbsp;</em><a>`): WeasyPrint 70 measures a line together with that space, which Pango lets hang,
-    and cuts a line that fits after its first word (NOTES.md); after the joiner, the space no longer ends the
-    run. Nothing changes on the page or in its text: the joiner has no width and no glyph."""
-    pending: list[tuple[Any, str]] = []  # the text last seen, if it ends in a no-break space: (node, attribute)
-
-    def text(node: Any, attribute: str) -> None:
-        value = getattr(node, attribute)
-        if value:
-            pending[:] = [(node, attribute)] if value.endswith("\u00a0") else []
-
-    def visit(element: Any) -> None:
-        if isinstance(element.tag, str):  # not a comment
-            for node, attribute in pending:
-                setattr(node, attribute, getattr(node, attribute) + WORD_JOINER)
-            pending.clear()
-            text(element, "text")
-            for child in element:
-                visit(child)
-        text(element, "tail")
-
-    visit(root)
 
 
 def keep_compounds_whole(root: Any) -> None:

@@ -167,17 +167,20 @@ def _wrong(line: Line, after: Line, widest: float, every: list[Line], bound: set
 
 
 def widest_word_space(path: Path) -> list[float]:
-    """Per page, the widest space between two words of a line of running text (a word ending in a letter, the
-    next starting with one: not a list's label and its text), in ems of its type (DejaVu Sans's own space is
-    0.32 em). Gaps wider than 2 em are not word spaces but cells or columns side by side, which poppler may
-    read as one line."""
+    """Per page, the widest word space of a line of running text, in ems of its type (DejaVu Sans's own space is
+    0.32 em). A line's word space is the median of its gaps between two words (a word ending in a letter, the
+    next starting with one: not a list's label and its text), for a line with three such gaps at least:
+    justification stretches every space of a line alike, while poppler reads the cells of a table's row as
+    one line with a few wide gaps (and gaps wider than 2 em are never word spaces)."""
     widest = []
     for blocks in pages(path):
         spaces = [0.0]
         for block in blocks:
             for line in block:
                 em = (line.y1 - line.y0) / 1.16
-                spaces += [gap for a, b in zip(line.words, line.words[1:])
-                           if a.text[-1:].isalpha() and b.text[:1].isalpha() and (gap := (b.x0 - a.x1) / em) < 2]
+                gaps = sorted(gap for a, b in zip(line.words, line.words[1:])
+                              if a.text[-1:].isalpha() and b.text[:1].isalpha() and (gap := (b.x0 - a.x1) / em) < 2)
+                if len(gaps) >= 3:
+                    spaces.append(gaps[len(gaps) // 2])
         widest.append(round(max(spaces), 2))
     return widest

@@ -45,6 +45,15 @@ def every_pdf(sample, for_print) -> list[tuple[Path, Path]]:
             for path in sorted(project.output.rglob("*.pdf")) if path.parent.name in ("pl", "en", "ru")]
 
 
+def test_no_stray_line_break_in_any_pdf_of_any_language_or_profile(sample, for_print):
+    paths = every_pdf(sample, for_print)
+    names = {path.name for path, _ in paths}
+    assert {"system-rules-press.pdf", "system-rules-imposed.pdf", "system-rules-imposed-press.pdf"} <= names
+    assert {path.parent.name for path, _ in paths} == {"pl", "en", "ru"} and len(paths) > 50
+    found = [f"{path.relative_to(output)} {line}" for path, output in paths for line in stray_breaks(path)]
+    assert not found, "\n".join(found)
+
+
 LOOSE = 0.7  # em: DejaVu Sans's word space is 0.32 em; stretched past about twice that, a justified line gapes
 
 
