@@ -8,7 +8,7 @@ real `aids` command. It prints:
     their ratio (and whether the two gave the same bytes);
   - a no-op build, and its share of the cold one;
   - edit to PDF: one msgstr of the Ostrołęka sequence changed, then `aids build --lang en`;
-  - layouts per fitted output (playsheets and cards), the type size each settled on;
+  - layouts per fitted output (playsheets, cards, booklets with a page goal), the type size each settled on;
   - `aids --help`, median of 11 runs;
   - peak memory (RSS) of the builds;
   - a generated booklet of about --pages pages through aids and through raw WeasyPrint on the same HTML and
@@ -90,8 +90,8 @@ def fitting(root: Path) -> None:
         game = project.read_game(game_id)
         aids_, _ = reading.read_aids(project, game)
         for aid in aids_:
-            if aid.kind.name not in ("playsheet", "card"):
-                continue
+            if aid.kind.name not in ("playsheet", "card") and not getattr(aid.model, "pages", None):
+                continue  # a booklet with a page goal is fitted too
             for edition in game.editions or [None]:
                 for lang in project.languages:
                     lz = pipeline.localizer(project, game, lang)

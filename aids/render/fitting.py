@@ -108,7 +108,7 @@ def booklet_pdf(booklet: Booklet, template: str, localized: dict[str, Any], lz: 
     rendered.renders = len(tried)
     if size is not None:
         if size != TYPE:
-            rendered.notes.append(f"type {size:g} pt to meet {target} pages ({natural} at {TYPE:g} pt)")
+            rendered.notes.append(f"type {float(size):g} pt to meet {target} pages ({natural} at {TYPE:g} pt)")
         rendered.fitted = {"": float(size)}
     elif size is None:
         tightest = layout(goal.min_type).pages
