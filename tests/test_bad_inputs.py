@@ -223,7 +223,7 @@ CASES = [
     case("rules-pages-min-type", Edit(RULES, "pages: {goal: 3, min_type: 12pt}\n", append=True),
          "games/demo/rules.yaml:12:28: min_type '12pt' is not a size in points from 5 to 10 (expected: min_type: 9pt)"),
     case("rules-ref-in-code-span", Edit(ONE_MD, "\nKod `{ref:nope}` zostaje tekstem.\n", append=True),
-         "", exit=0, shows=("build/demo/pl/rules.html", "<code>{ref:nope}</code>", "nope</a>")),
+         "", exit=0, shows=("build/demo/pl/rules.html", "<code> {ref:nope}</code>", "nope</a>")),
     case("rules-box-never-closed", Edit(ONE_MD, "\n::: note\nDo końca pliku.\n", append=True),
          "games/demo/one.md:46:1: '::: note' is not closed (expected: a line ':::' where the block ends)"),
     # --- the card

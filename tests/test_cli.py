@@ -185,7 +185,7 @@ def test_a_translation_with_an_escaped_placeholder_cannot_crash_the_build(demo, 
     out = capsys.readouterr().out
     assert "[seq/red-combat/resolve] translation loses {ref:red-move/move/charge} and invents {ref:nowhere}" in out
     html = (demo / "build/demo/en/seq.html").read_text(encoding="utf-8")
-    assert 'resolved in\u00a0<a class="ref" href="#red-combat/resolve">3.2.3,\u00a0step\u00a01</a>' in html  # the same placeholder
+    assert 'resolved in<a class="ref" href="#red-combat/resolve">\u00a03.2.3,\u00a0step\u00a01</a>' in html  # the same placeholder
 
 
 def test_an_output_folder_that_cannot_be_written_is_an_error_not_a_traceback(demo, monkeypatch, capsys):

@@ -33,6 +33,8 @@ def environment(folders: tuple[str, ...] = ()) -> jinja2.Environment:
     env.filters["css_content"] = css_content
     env.filters["css_around"] = css_around
     env.filters["css_id"] = lambda anchor: Markup(css_id(str(anchor)))
+    # a list of ids or class names for an attribute (headers="r0 c1"), never typeset as prose ("r0\u00a0c1")
+    env.filters["tokens"] = lambda value: escape(value if isinstance(value, str) else " ".join(map(str, value)))
     # a text in an attribute: never the <mark> a draft puts around untranslated text in the page
     env.filters["plain"] = lambda value: str.__str__(value) if isinstance(value, str) else value
     return env

@@ -166,8 +166,8 @@ def test_contents_lists_numbered_headings_only(tmp_path):
 def test_references_render_the_target_number_as_a_link(tmp_path, lang, see):
     ctx, _ = localized(project(tmp_path), lang)
     paras = [b["text"] for b in flat(ctx["blocks"]) if b["type"] == "paragraph"]
-    assert f'({see} <a class="ref" href="#zoc">1.1</a>)' in paras[0]
-    assert 'patrz <a class="ref" href="#intro">1</a> i dalej.' in paras[1]
+    assert f'({see}<a class="ref" href="#zoc"> 1.1</a>)' in paras[0]
+    assert 'patrz<a class="ref" href="#intro"> 1</a> i dalej.' in paras[1]
 
 
 # --- segmentation and placeholders ----------------------------------------------------------------
@@ -210,7 +210,7 @@ def translated(tmp_path, msgstr: str):
 def test_translation_may_move_placeholders(tmp_path):
     html, fallbacks = translated(tmp_path, "({see:a}) A unit **always** has a {term:zoc}.")
     assert fallbacks == []
-    assert html.startswith('(see <a class="ref" href="#a">1</a>) A unit <strong>always</strong> has a ')
+    assert html.startswith('(see<a class="ref" href="#a"> 1</a>) A unit<strong> always</strong> has a')
 
 
 @pytest.mark.parametrize("msgstr, reason", [
@@ -221,7 +221,7 @@ def test_translation_may_move_placeholders(tmp_path):
 def test_translation_losing_or_inventing_a_placeholder_falls_back(tmp_path, msgstr, reason):
     html, fallbacks = translated(tmp_path, msgstr)
     assert [f.reason for f in fallbacks] == [reason]
-    assert html.startswith('<span lang="pl">Jednostka ma <strong>zawsze</strong>')
+    assert html.startswith('<span lang="pl">Jednostka ma<strong> zawsze</strong>')
 
 
 # --- glossary, abbreviations, boxes ---------------------------------------------------------------
@@ -229,10 +229,10 @@ def test_translation_losing_or_inventing_a_placeholder_falls_back(tmp_path, msgs
 def test_term_shows_its_original_on_first_use_only(tmp_path):
     ctx, _ = localized(project(tmp_path))
     first = next(b for b in ctx["blocks"] if b["type"] == "paragraph")["text"]
-    assert first.endswith('potem <span class="term">strefa kontroli</span> <span class="original">(ZOC)</span> '
-                          'i znowu <span class="term">strefa kontroli</span>.')
+    assert first.endswith('potem<span class="term"> strefa kontroli</span><span class="original"> (ZOC)</span> '
+                          'i znowu<span class="term"> strefa kontroli</span>.')
     example = next(b for b in ctx["blocks"] if b["type"] == "box")
-    assert 'zmęczenie</span> <span class="original">(fatigue)</span>' in example["blocks"][0]["text"]
+    assert 'zmęczenie</span><span class="original"> (fatigue)</span>' in example["blocks"][0]["text"]
 
 
 def test_term_shows_nothing_beside_it_when_its_name_already_says_it(tmp_path):
@@ -253,7 +253,7 @@ def test_abbreviations_generated_from_the_glossary(tmp_path):
     assert abbreviations["entries"] == [{"abbr": "MP", "term": "punkty ruchu"}, {"abbr": "ZOC", "term": "strefa kontroli"}]
     glossary = next(b for b in flat(ctx["blocks"]) if b["type"] == "glossary")
     assert [e["term"] for e in glossary["entries"]] == ["strefa kontroli", "punkty ruchu", "zmęczenie"]
-    assert glossary["entries"][2]["definition"] == "Miara <em>wysiłku</em>."
+    assert glossary["entries"][2]["definition"] == "Miara<em> wysiłku</em>."
 
 
 @pytest.mark.parametrize("lang, labels", [
@@ -283,14 +283,14 @@ def test_sequence_embedded_by_id(tmp_path):
     assert embed["kind"] == "sequence" and embed["template"] == "sequence-body.html"
     assert [p["number"] for p in embed["aid"]["phases"]] == ["3.2.1", "3.2.2", "3.2.3", "3.2.4"]
     see = embed["aid"]["phases"][2]["steps"][0]["see"]  # rule:18.0 is not in the booklet, red-move is the sequence's
-    assert see == 'see 18.0 and <a class="ref" href="#red-move">3.2.2</a>'
+    assert see == 'see 18.0 and<a class="ref" href="#red-move"> 3.2.2</a>'
 
 
 def test_rule_references_of_an_embedded_sequence_link_to_the_booklet(tmp_path):
     root = project(tmp_path, sequence_yaml=DEMO_SEQUENCE.replace('"rule:18.0"', '"rule:1.1"'))
     ctx, _ = localized(root, "en")
     embed = next(b for b in ctx["blocks"] if b["type"] == "embed")
-    assert embed["aid"]["phases"][2]["steps"][0]["see"].startswith('see <a class="ref" href="#zoc">1.1</a> and ')
+    assert embed["aid"]["phases"][2]["steps"][0]["see"].startswith('see<a class="ref" href="#zoc"> 1.1</a> and')
 
 
 # --- bad input ----------------------------------------------------------------------------------
@@ -421,7 +421,7 @@ def test_a_placeholder_in_a_code_span_is_printed_as_written(tmp_path):
     root = project(tmp_path, one_md="# A {#a}\n\nWrite `{ref:nope}` or `{see:a}` to refer to a rule.\n")
     ctx, _ = localized(root)
     para = next(b for b in flat(ctx["blocks"]) if b["type"] == "paragraph")
-    assert para["text"] == "Write <code>{ref:nope}</code> or <code>{see:a}</code> to refer to a rule."
+    assert para["text"] == "Write<code> {ref:nope}</code> or<code> {see:a}</code> to refer to a rule."
 
 
 def test_an_unclosed_block_is_reported_where_it_opens(tmp_path):

@@ -162,7 +162,7 @@ def test_legend_ladder_and_rules_carry_their_parts(tmp_path):
     assert (star["glyph"], star["term"], star["text"]) == ("★", "Gwiazda", "pudło")
     assert [(i["label"], i["term"]) for i in section(ctx, "ladder")["items"]] == [
         ("1", "Ostrzeżenie"), ("2", "Czerwona kartka")]
-    assert section(ctx, "rules")["items"][0]["text"] == Markup("Jeden <em>żeton</em> na polu.")
+    assert section(ctx, "rules")["items"][0]["text"] == Markup("Jeden<em> żeton</em> na polu.")
 
 
 def test_messages_have_stable_contexts(tmp_path):

@@ -60,10 +60,10 @@ def test_references_render_localized_with_generated_numbers(demo, lang, ref, see
     ctx, _ = localized(demo, lang)
     steps = flat(ctx["phases"][1]["steps"]) + flat(ctx["phases"][2]["steps"])
     resolve = steps[-1]
-    assert f'<a class="ref" href="#red-move/move/charge">{ref}</a>' in resolve["text"]
+    assert f'<a class="ref" href="#red-move/move/charge"> {ref}</a>' in resolve["text"]  # its space leads it
     volley = next(s for s in steps if s["anchor"] == "red-move/move/charge/volley")
     assert see in volley["text"]
-    assert "18.0" in resolve["see"] and 'href="#red-move">3.2.2</a>' in resolve["see"]
+    assert "18.0" in resolve["see"] and 'href="#red-move"> 3.2.2</a>' in resolve["see"]
 
 
 def test_mirror_generates_title_number_and_swapped_side(demo):
@@ -71,7 +71,7 @@ def test_mirror_generates_title_number_and_swapped_side(demo):
     mirror = ctx["phases"][3]
     assert mirror["steps"] == []
     # the title left in the source language says so (its lang), as every fallback does
-    assert '“<span lang="pl">Ruch czerwonych</span>”' in mirror["mirror"] and 'href="#red-move">3.2.2</a>' in mirror["mirror"]
+    assert '“<span lang="pl">Ruch czerwonych</span>”' in mirror["mirror"] and 'href="#red-move"> 3.2.2</a>' in mirror["mirror"]
     assert ctx["phases"][1]["side"] == "Czerwoni" and mirror["side"] == "Niebiescy"
     assert ctx["phases"][0]["side"] is None  # no side declared: no label
 
@@ -335,10 +335,10 @@ def test_actors_roles_and_a_generated_mirror_with_the_roles_swapped(tmp_path, la
 
 
 @pytest.mark.parametrize("lang, timing, repeat", [
-    ("en", "alternately, phasing player first", 'Repeat steps <a class="ref" href="#move/march">1</a> and '
-                                                '<a class="ref" href="#move/counter">2</a> for the other side.'),
-    ("pl", "na przemian, najpierw phasing player", "Powtórz kroki "),
-    ("ru", "поочерёдно, сначала phasing player", "Повторите шаги "),
+    ("en", "alternately, phasing player first", 'Repeat steps<a class="ref" href="#move/march"> 1</a> and'
+                                                '<a class="ref" href="#move/counter"> 2</a> for the other side.'),
+    ("pl", "na przemian, najpierw phasing player", "Powtórz kroki<a "),
+    ("ru", "поочерёдно, сначала phasing player", "Повторите шаги<a "),
 ])
 def test_timing_by_role_and_a_repeated_step(tmp_path, lang, timing, repeat):
     ctx, _ = localized(roles_project(tmp_path), lang)

@@ -170,7 +170,7 @@ def test_playsheet_links_its_tables_and_tables_are_not_built_alone(sheet):
     assert [f for b in summary.built for f in b.files] == ["build/demo/inch/pl/sheet.html"]
     html = (sheet / "build/demo/inch/pl/sheet.html").read_text()
     assert '<th scope="col">normalny</th>' in html and '<th scope="row">Kawaleria</th>' in html
-    assert '<caption>Ruch (cale) <a class="permalink"' in html and "<thead>" in html  # a link to copy after the title
+    assert '<caption>Ruch (cale)<a class="permalink"' in html and "<thead>" in html  # a link to copy after the title
 
 
 # --- bad input ------------------------------------------------------------------------------------
@@ -323,5 +323,5 @@ def test_a_rule_booklet_embeds_a_table_by_id(sheet):
     summary = builder.build(read_project(sheet), pipeline.Options(langs=["en"], formats=["html"], editions=["inch"]))
     assert not summary.failed, summary.failed
     html = (sheet / "build/demo/inch/en/rules.html").read_text(encoding="utf-8")
-    assert '<table class="data form-grid whole" id="move">' in html and "<caption>Ruch (inches) <a" in html
+    assert '<table class="data form-grid whole" id="move">' in html and "<caption>Ruch (inches)<a" in html
     assert '<td class="num">13</td><td class="num">16</td>' in html
