@@ -76,6 +76,7 @@ def finish(data: bytes, settings: Print, epoch: int) -> bytes:
         page.mediabox = RectangleObject((x0 - room, y0 - room, x1 + room, y1 + room))
         page.cropbox = page.mediabox
         page.pop(NameObject("/ArtBox"), None)  # PDF/X: a TrimBox, and no ArtBox beside it
+        page.pop(NameObject("/Annots"), None)  # PDF/X: no annotation inside the bleed (a link does nothing on paper)
         if settings.marks == "crop":
             stream = DecodedStreamObject()
             stream.set_data(marks_stream(crop_marks((x0, y0, x1, y1), bleed)))

@@ -273,6 +273,13 @@ def test_press_pages_have_trim_and_bleed_and_marks_outside_the_bleed(press):
             assert not marks_in_bleed
 
 
+def test_press_pdfs_have_no_annotations(press):
+    """A preflight flags an annotation inside the bleed box; a link does nothing on paper."""
+    _, paths = press
+    for path in paths:
+        assert all("/Annots" not in page for page in PdfReader(path).pages), path.name
+
+
 def test_press_colours_are_cmyk_and_text_black_only(press):
     project, paths = press
     for path in [*paths, *imposed_for_press(project)]:
