@@ -73,7 +73,7 @@ def make_parser() -> Parser:
     serve = sub.add_parser("serve", help="a live preview on localhost: rebuilt and reloaded as sources change")
     games(serve)
     serve.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
-    serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0: any free one)")
+    serve.add_argument("--port", type=port, default=8000, help="port on 127.0.0.1 (default 8000; 0: any free one)")
     init = sub.add_parser("init", help="a new project: one game with an aid of every kind, translated, ready to build",
                           description="Writes aids.yaml, a game (a sequence of play, a table, a playsheet, a referee "
                                       "card, a booklet), its catalogs translated into pl, en and ru, schemas/, "
@@ -134,6 +134,12 @@ def iso_date(text: str):
         raise argparse.ArgumentTypeError(f"'{text}' is not a date like 2026-11-23") from None
 
 
+def port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a port from 0 to 65535")
+    return int(text)
+
+
 def positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"'{text}' is not a number of at least 1")
@@ -143,6 +149,19 @@ def positive(text: str) -> int:
 def layout_tool() -> str | None:
     from .localize.po import msgcat
     return msgcat()
+
+
+def serve_command(root: Path, args) -> int:
+    from .config import read_project
+    from .reading import select_game_ids
+    from .serve import serve
+    try:  # a game that is not there is a mistake of the command line, found before anything is served
+        select_game_ids(read_project(root), args.game)
+    except AidsError as exc:
+        print(f"aids serve: error: {exc}", file=sys.stderr)
+        return 2
+    serve(root, args.game, args.lang, args.port, ready=lambda line: print(line, flush=True))
+    return 0
 
 
 def run(args) -> int:
@@ -161,9 +180,7 @@ def run(args) -> int:
         from . import translators
         return (print_stats if args.command == "stats" else print_check)(translators, project_at(root), args)
     if args.command == "serve":
-        from .serve import serve
-        serve(root, args.game, args.lang, args.port, ready=lambda line: print(line, flush=True))
-        return 0
+        return serve_command(root, args)
     project = read_project(root)
     if args.command in ("release", "changes"):
         return release_command(project, args)

@@ -5,7 +5,13 @@ incremental build: HTML first, then PDF, each rendering only the aids and langua
 stale. Every open page listens on an event stream: it reloads when its own file was rewritten, and
 shows the build's errors (positioned, as the command line prints them) in a panel instead of the
 server stopping. Pages are served as built, with a small script added in flight (the files on disk
-stay as `aids build` writes them). Nothing is served outside the output folder.
+stay as `aids build` writes them).
+
+Safe to leave running: nothing is served outside the output folder, nor through a symbolic link in it, nor
+from aids' own state folders in it (.aids-cache, .aids-staging); a request naming another host than this
+machine's loopback names is refused (421: a DNS-rebinding page cannot read the preview); a connection idle
+for IDLE seconds is closed; a malformed path is answered 400 or 404, never a traceback. The port is taken
+before the first build, so that a port in use fails at once.
 """
 from __future__ import annotations
 
@@ -22,12 +28,14 @@ from typing import Any
 
 from . import builder
 from .config import Project, read_project
-from .errors import AidsError
+from .errors import AidsError, Position, Problem
 from .fingerprint import tool_digest
 from .localize.ui import load_ui
 from .pipeline import Options
 
 EVENTS = "/_aids/events"
+IDLE = 30  # seconds a connection may send nothing before it is closed
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 STATUS = "/_aids/status"
 # Added before </body> of every page served: reload on a change of this page, errors in a panel.
 CLIENT = """<script>(() => {
@@ -117,58 +125,111 @@ class Preview:
                 *(f for f in folders if f.resolve().is_relative_to(root))]
 
 
-def handler(preview: Preview) -> type[SimpleHTTPRequestHandler]:
-    class Handler(SimpleHTTPRequestHandler):
-        def __init__(self, *args: Any, **kwargs: Any):
-            super().__init__(*args, directory=str(preview.project.output), **kwargs)
+class Handler(SimpleHTTPRequestHandler):
+    """A request to the preview: a page (with the client script), a PDF, the start page, the event stream."""
+    preview: Preview  # set by `handler`
 
-        def log_message(self, format: str, *args: Any) -> None:  # quiet: the terminal shows builds, not GETs
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, directory=str(self.preview.project.output), **kwargs)
+
+    timeout = IDLE  # socketserver: a connection that sends nothing for this long is closed
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet: the terminal shows builds, not GETs
+        pass
+
+    def do_HEAD(self) -> None:
+        self.send_error(HTTPStatus.METHOD_NOT_ALLOWED)
+
+    def do_GET(self) -> None:
+        if not local_host(self.headers.get("Host", ""), self.server.server_address[1]):  # type: ignore[index]
+            return self.send_error(HTTPStatus.MISDIRECTED_REQUEST, "this preview answers for 127.0.0.1 only")
+        path = self.path.split("?", 1)[0].split("#", 1)[0]
+        if path == EVENTS:
+            return self.events()
+        if path == STATUS:
+            return self.send(self.preview.state.message().encode("utf-8"), "application/json")
+        if path == "/":
+            return self.send(index(self.preview.project).encode("utf-8"), "text/html; charset=utf-8")
+        return self.file(path)
+
+    def file(self, path: str) -> None:
+        translated = self.translate_path(path)
+        if "\x00" in translated:  # no file has such a name: a probe
+            return self.send_error(HTTPStatus.BAD_REQUEST)
+        local = served(self.preview.project.output, translated)
+        if local is None:
+            return self.send_error(HTTPStatus.NOT_FOUND)
+        if local.suffix == ".html":
+            page = local.read_bytes().decode("utf-8", errors="replace")
+            return self.send(with_client(page).encode("utf-8"), "text/html; charset=utf-8")
+        return self.send(local.read_bytes(), self.guess_type(str(local)))
+
+    def send(self, body: bytes, kind: str) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def events(self) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        listener: queue.Queue[str] = queue.Queue()
+        with self.preview.state.lock:
+            self.preview.state.listeners.append(listener)
+        try:
+            while True:
+                try:
+                    message = listener.get(timeout=15)
+                    self.wfile.write(f"data: {message}\n\n".encode())
+                except queue.Empty:
+                    self.wfile.write(b": keep-alive\n\n")
+                self.wfile.flush()
+        except OSError:  # the page went away
             pass
+        finally:
+            with self.preview.state.lock:
+                self.preview.state.listeners.remove(listener)
 
-        def do_GET(self) -> None:
-            path = self.path.split("?", 1)[0]
-            if path == EVENTS:
-                return self.events()
-            if path == STATUS:
-                return self.send(preview.state.message().encode("utf-8"), "application/json")
-            if path == "/":
-                return self.send(index(preview.project).encode("utf-8"), "text/html; charset=utf-8")
-            local = Path(self.translate_path(path))
-            if local.suffix == ".html" and local.is_file():
-                page = local.read_text(encoding="utf-8")
-                return self.send(with_client(page).encode("utf-8"), "text/html; charset=utf-8")
-            return super().do_GET()
 
-        def send(self, body: bytes, kind: str) -> None:
-            self.send_response(HTTPStatus.OK)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
+def handler(preview: Preview) -> type[SimpleHTTPRequestHandler]:
+    return type("PreviewHandler", (Handler,), {"preview": preview})
 
-        def events(self) -> None:
-            self.send_response(HTTPStatus.OK)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            listener: queue.Queue[str] = queue.Queue()
-            with preview.state.lock:
-                preview.state.listeners.append(listener)
-            try:
-                while True:
-                    try:
-                        message = listener.get(timeout=15)
-                        self.wfile.write(f"data: {message}\n\n".encode())
-                    except queue.Empty:
-                        self.wfile.write(b": keep-alive\n\n")
-                    self.wfile.flush()
-            except OSError:  # the page went away
-                pass
-            finally:
-                with preview.state.lock:
-                    preview.state.listeners.remove(listener)
-    return Handler
+
+def local_host(host: str, port: int | str) -> bool:
+    """Whether a request's Host header names this machine's loopback (with this port, or none)."""
+    name, _, given = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+    if not name:
+        name, given = host, ""
+    return name.lower() in LOCAL_HOSTS and given in ("", str(port))
+
+
+def served(output: Path, local: str) -> Path | None:
+    """The file a request names, if it may be served: a regular file below `output`, no part of its path a
+    symbolic link or a hidden folder (aids' own state: .aids-cache, .aids-staging), its name not too long."""
+    root = output.resolve()
+    try:
+        relative = Path(local).relative_to(Path(str(output)).absolute())
+    except ValueError:
+        return None
+    path = root
+    try:
+        for part in relative.parts:
+            if part.startswith(".") or len(part.encode()) > 255:
+                return None
+            path = path / part
+            if path.is_symlink():
+                return None
+        if path.is_dir():
+            path = path / "index.html"
+            if path.is_symlink():
+                return None
+        return path if path.is_file() and path.resolve().is_relative_to(root) else None
+    except OSError:
+        return None
 
 
 def with_client(page: str) -> str:
@@ -201,9 +262,13 @@ def serve(root: Path, games: list[str] | None, langs: list[str] | None, port: in
           ready: Callable[[str], None] = print) -> None:
     """Build, serve on 127.0.0.1:`port`, rebuild on change, until interrupted."""
     preview = Preview(root, games, langs)
-    preview.rebuild()
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler(preview))
+    try:  # the port first: one in use fails now, not after the first build
+        server = ThreadingHTTPServer(("127.0.0.1", port), handler(preview))
+    except OSError as exc:
+        raise AidsError(Problem(Position(f"--port {port}"), f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}",
+                                "a free port, or --port 0 for any")) from None
     server.daemon_threads = True
+    preview.rebuild()
     stop = threading.Event()
     watcher = threading.Thread(target=watch, args=(preview, stop), daemon=True)
     watcher.start()
