@@ -129,31 +129,13 @@ def test_html_has_the_same_sections_in_the_same_order(sample, lang):
     assert page.tags.count("h2") == sum(1 for s in source["sections"] if "title" in s)
 
 
-@pytest.fixture(scope="module")
-def press(sample, tmp_path_factory):
-    """The card built for the press too, in every language (the samples' build is the home profile's)."""
-    import shutil
-
-    from aids import builder
-    from aids.config import read_project
-    from aids.pipeline import Options
-    root = tmp_path_factory.mktemp("card-press")
-    for name in ("games", "i18n", "aids.yaml"):
-        source = sample[0].root / name
-        (shutil.copytree if source.is_dir() else shutil.copy)(source, root / name)
-    project = read_project(root)
-    summary = builder.build(project, Options(games=[GAME], formats=["press"]))
-    assert not summary.failed, summary.failed
-    return project
-
-
 @pytest.mark.parametrize("lang", LANGS)
-def test_both_faces_are_set_at_one_size_of_8_pt_or_more_in_every_pdf(sample, press, lang):
+def test_both_faces_are_set_at_one_size_of_8_pt_or_more_in_every_pdf(sample, for_print, lang):
     """Read back from what a printer gets: every face of the card, of its sheet (two cards a page) and of its
     press PDF has the same body size, nothing above the colophon below 8 pt, the colophon at 6.5 pt or more."""
     project, summary = sample
     size = next(b for b in summary.built if b.game == GAME and b.lang == lang).fitted[""]
-    paths = [out(project, lang, ".pdf"), out(project, lang, "-sheet.pdf"), out(press, lang, "-press.pdf")]
+    paths = [out(project, lang, ".pdf"), out(project, lang, "-sheet.pdf"), out(for_print, lang, "-press.pdf")]
     for path in paths:
         faces = card_type_sizes(path)
         assert len(faces) == 2, path

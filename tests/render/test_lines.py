@@ -7,11 +7,8 @@ space or no-break space right before an inline element. The markup aids writes n
 from __future__ import annotations
 
 import importlib.util
-import shutil
 from html.parser import HTMLParser
 from pathlib import Path
-
-import pytest
 
 from aids import builder
 from aids.config import read_project
@@ -25,19 +22,6 @@ from .lines import stray_breaks, widest_word_space
 NBSP = "\u00a0"
 INLINE = {"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i", "kbd", "mark", "q", "s",
           "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var"}
-
-
-@pytest.fixture(scope="module")
-def for_print(sample, tmp_path_factory):
-    """Every sample aid in every language for the press and imposed, beside the samples' own (home) build."""
-    root = tmp_path_factory.mktemp("for-print")
-    for name in ("games", "i18n", "aids.yaml"):
-        source = sample[0].root / name
-        (shutil.copytree if source.is_dir() else shutil.copy)(source, root / name)
-    project = read_project(root)
-    summary = builder.build(project, Options(formats=["press", "imposed"]))
-    assert not summary.failed
-    return project
 
 
 def every_pdf(sample, for_print) -> list[tuple[Path, Path]]:

@@ -205,27 +205,23 @@ def test_the_booklet_has_two_columns_and_facing_margins_with_a_binding_margin(sa
 
 # --- the press profile: PDF/X-4 in CMYK, bleed and marks outside it ------------------------------
 
-@pytest.fixture(scope="module")
-def press(sample, tmp_path_factory):
-    """The card and the booklet built for the press (pl, ru), beside the samples' own build."""
-    import shutil
+PRESS_GAMES, PRESS_LANGS = ("lwow-1920", "gcacw"), ("pl", "ru")
 
-    from aids import builder
-    from aids.config import read_project
-    from aids.pipeline import Options
-    root = tmp_path_factory.mktemp("press")
-    for name in ("games", "i18n", "aids.yaml"):
-        source = sample[0].root / name
-        (shutil.copytree if source.is_dir() else shutil.copy)(source, root / name)
-    project = read_project(root)
-    summary = builder.build(project, Options(games=["lwow-1920", "gcacw"], langs=["pl", "ru"],
-                                             formats=["press", "imposed"]))
-    assert not summary.failed
-    return project, sorted(p for p in project.output.rglob("*-press.pdf") if not p.name.endswith("-imposed-press.pdf"))
+
+def pressed(project, pattern: str) -> list:
+    """The files of the card and the booklet in pl and ru matching `pattern`."""
+    return sorted(p for p in project.output.rglob(pattern)
+                  if p.parent.name in PRESS_LANGS and p.parent.parent.name in PRESS_GAMES)
+
+
+@pytest.fixture(scope="module")
+def press(for_print):
+    """The card and the booklet built for the press (pl, ru), beside the samples' own build."""
+    return for_print, [p for p in pressed(for_print, "*-press.pdf") if not p.name.endswith("-imposed-press.pdf")]
 
 
 def imposed_for_press(project):
-    return sorted(project.output.rglob("*-imposed-press.pdf"))
+    return pressed(project, "*-imposed-press.pdf")
 
 
 MM = 72 / 25.4
@@ -307,7 +303,7 @@ def test_press_pdfs_pass_qpdf_and_are_reproducible(press, tmp_path):
     from aids import builder
     from aids.pipeline import Options
     project, paths = press
-    imposed = sorted(project.output.rglob("*-imposed*.pdf"))
+    imposed = pressed(project, "*-imposed*.pdf")
     assert len(imposed) == 4  # for a duplex printer and for the press, in pl and ru
     if shutil.which("qpdf"):
         for path in [*paths, *imposed]:
