@@ -237,7 +237,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
     """
     started = time.monotonic()
     summary = Summary()
-    recover(project.output)  # an earlier build stopped halfway: its aids are finished or left as they were
+    summary.repaired += recover(project.output)  # a build stopped halfway: its aids are finished or left as they were
     plan = pipeline.plan_build(project, options, summary)
     units = [unit for unit in plan.units if in_shard(unit, options.shard)]
     state = _LOADED[str(project.root)] = Loaded(project)  # forked workers inherit what was read here
@@ -312,6 +312,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
                 if known[(n, lang)] else []
             _note_fallbacks(summary, unit.game.id, lang, fallbacks)
     cache.save()
+    summary.repaired += cache.notes
     if site.wanted(project, options, plan.formats):
         summary.site = site.publish(project, plan.units, lambda game, lang: state.localizer(game, lang), publishing,
                                     cache, summary.skipped, state.changes_if_readable)
@@ -328,7 +329,7 @@ def _index(project: Project, units: list[Unit], options: Options, summary: Summa
         return
     publications = {pipeline.output_dir(project, u.game, u.edition, "-").parent for u in units}
     try:
-        search.index(project.output, publications, project.languages)
+        search.index(project.output, publications, project.languages, summary.repaired)
     except AidsError as exc:
         if options.debug:
             raise
@@ -382,10 +383,9 @@ def _finish(project: Project, unit: Unit, results: list[Result], options: Option
     started = time.perf_counter()
     try:
         write_all(outputs, project.output)
-    except OSError as exc:  # a folder aids may not write to, a full disk: this aid stays as it was
-        summary.failed.append(AidsError(Problem(
-            Position(project.show(project.output)), f"cannot write the files of '{unit.aid.model.id}': "
-            f"{exc.strerror or exc} ({exc.filename})", "an output folder aids may write to")))
+    except AidsError as exc:  # a folder aids may not write to, a full disk, a link: this aid stays as it was
+        what = f"the files of '{unit.aid.model.id}' not written"
+        summary.failed.append(AidsError([Problem(p.where, f"{what}: {p.message}", p.expected) for p in exc.problems]))
         return False
     writing = (time.perf_counter() - started) / max(len(results), 1)  # shared out: the aid's sum is exact
     for r in results:

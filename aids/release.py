@@ -15,12 +15,12 @@ from ruamel.yaml import YAML
 
 from .config import Game, Project
 from .errors import AidsError, Position, Problem
-from .files import write_atomic
+from .files import Folder
 from .localize.changes import awaited, short, text_of
 from .localize.localizer import Localizer
 from .model.release import REMOVED, WHAT, AidState, Change, Snapshot, by_aid, compare, from_data, to_data, version_key
 from .reading import read_aids
-from .source.yamlfile import load_yaml, read_yaml
+from .source.yamlfile import MAX_BYTES, decode, load_yaml
 
 FOLDER = "releases"
 _VERSION = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+-]*")
@@ -36,8 +36,9 @@ def release_path(game: Game, version: str) -> Path:
 
 def versions(game: Game) -> list[str]:
     """The versions released, oldest first."""
-    folder = releases_dir(game)
-    found = [p.stem for p in folder.glob("*.yaml")] if folder.is_dir() else []
+    folder = Folder(game.folder) / FOLDER
+    found = [name[:-5] for name in folder.names() if name.endswith(".yaml") and folder.is_file(name)] \
+        if folder.is_dir() else []  # a link among them is not a release (never followed)
     return sorted(found, key=version_key)
 
 
@@ -66,11 +67,13 @@ def _texts(lz: Localizer, key: str, texts: tuple[str, ...]) -> tuple[str, ...]:
 
 def read_release(project: Project, game: Game, version: str) -> Snapshot:
     path = release_path(game, version)
-    if not path.is_file():
+    releases = Folder(game.folder, project.show(game.folder)) / FOLDER
+    if not releases.is_file(f"{version}.yaml"):
         known = ", ".join(versions(game)) or f"none yet: aids release --game {game.id} VERSION"
         raise AidsError(Problem(Position(project.show(game.source.path), 1, 1),
                                 f"game {game.id} has no release {version}", f"one of: {known}"))
-    src = read_yaml(path, project.show(path))
+    shown = project.show(path)
+    src = load_yaml(decode(releases.read(f"{version}.yaml", MAX_BYTES + 1) or b"", shown), path, shown)
     try:
         return from_data(src.data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -141,8 +144,9 @@ def release(project: Project, game_id: str, version: str, date: dt.date) -> list
         raise AidsError(problems)
     snapshot = state(project, game, version, date)
     text = game_file_with(game, version, date)
-    write_atomic(path, dump(snapshot).encode("utf-8"))
-    write_atomic(game.source.path, text.encode("utf-8"))
+    game_folder = Folder(game.folder, project.show(game.folder))  # never through a link, e.g. releases/ -> /etc
+    game_folder.write(f"{FOLDER}/{path.name}", dump(snapshot).encode("utf-8"), new=True)
+    game_folder.write(game.source.path.name, text.encode("utf-8"))
     return [path, game.source.path]
 
 

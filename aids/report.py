@@ -63,6 +63,7 @@ def summary_text(summary: Summary, verbose: bool = False) -> str:
     lines = table(summary.built)
     lines += warnings(summary)
     lines += [f"skipped {line}" for line in summary.skipped]
+    lines += [f"repaired {line}" for line in summary.repaired]
     lines += fallbacks(summary, verbose)
     if summary.site:  # the web site's pages (aids/site.py) that changed
         more = ", ..." if summary.site[1:] else ""

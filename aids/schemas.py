@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import GAME, GAME_FILE, PROJECT, PROJECT_FILE
+from .files import Folder, Unsafe
 from .kind import registry
 from .source.shape import DRAFT, json_schema
 
@@ -48,15 +49,18 @@ def dumps(name: str) -> str:
 
 def write_schemas(root: Path) -> list[Path]:
     """Every schema into <root>/schemas/, each file rewritten only when it changed; their paths."""
-    folder = root / FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
+    project = Folder(root, ".")  # schemas/ is written inside the project, never through a link
     paths = []
     for name in names():
-        path = folder / f"{name}.schema.json"
-        text = dumps(name)
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
-        paths.append(path)
+        file = f"{FOLDER}/{name}.schema.json"
+        data = dumps(name).encode("utf-8")
+        try:
+            same = project.read(file) == data
+        except Unsafe:
+            same = False  # a link or not a file: replaced (the write below refuses a link among the folders)
+        if not same:
+            project.write(file, data)
+        paths.append(root / file)
     return paths
 
 

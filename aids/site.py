@@ -22,6 +22,7 @@ import functools
 import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -40,7 +41,7 @@ from .reading import read_aids
 from .render.html import render_template
 from .translators import Catalog, complete
 from .write.cache import Cache
-from .write.files import write_all
+from .write.files import output_folder, write_all
 
 if TYPE_CHECKING:
     from .pipeline import Options, Unit
@@ -247,14 +248,15 @@ class Pages:
 
     def count(self, game: str, edition: str | None, lang: str, aid: str) -> int | None:
         path = aid_path(game, edition, lang, aid, ".pdf")
-        file = self.project.output / path
         record = self.cache.get(game, aid, f"{edition or '-'}/{lang}/pdf") or {}
-        stat = file.stat()
+        stat = self.cache.folder.regular(path)  # never a link's target
+        if stat is None:
+            return None
         if record.get("outputs", {}).get(path) == [stat.st_size, stat.st_mtime_ns] and record.get("pages"):
             return int(record["pages"])
         try:
             from pypdf import PdfReader
-            return len(PdfReader(file).pages)
+            return len(PdfReader(BytesIO(self.cache.folder.read(path) or b"")).pages)
         except Exception:  # not a PDF pypdf can read: no count shown
             return None
 
@@ -430,18 +432,18 @@ def publish(project: Project, units: Iterable[Unit], localizer: Callable[[Game, 
         return []  # nothing built yet (or every aid failed): no site of nothing
     pages = site_pages(project, games, localizer, publishing, cache, skipped, released)
     changed: dict[Path, bytes] = {}
+    out = output_folder(project.output)
     for name, data in pages.items():
-        path = project.output / name
         try:
-            same = path.read_bytes() == data
-        except OSError:
+            same = out.read(name) == data
+        except AidsError:  # a link planted there, a folder: replaced
             same = False
         if not same:
-            changed[path] = data
+            changed[project.output / name] = data
     if changed:
         try:
             write_all(changed, project.output)
-        except OSError as exc:  # a folder aids may not write to, a full disk: the previous pages stay
-            skipped.append(f"site: not written, {exc.strerror or exc} ({exc.filename})")
+        except AidsError as exc:  # a folder aids may not write to, a full disk: the previous pages stay
+            skipped.append(f"site: not written, {exc}")
             return []
     return [project.show(path) for path in sorted(changed)]

@@ -25,11 +25,11 @@ def extract(project: Project, games: list[str] | None = None) -> list[str]:
             raise AidsError([p for e in errors for p in e.problems])
         template = catalogs.template(messages(project, game, aids), project=game.title, version=game.version)
         path = catalogs.pot_path(project.catalogs, game.id)
-        if catalogs.save(path, template):
+        if catalogs.save(path, template, project.catalogs):
             changed.append(project.show(path))
     if project.ui_domain:
         path = catalogs.pot_path(project.catalogs, ui.DOMAIN)
-        if catalogs.save(path, ui.extract_ui(project.root, __version__)):
+        if catalogs.save(path, ui.extract_ui(project.root, __version__), project.catalogs):
             changed.append(project.show(path))
     return changed
 
@@ -72,7 +72,7 @@ def update(project: Project, games: list[str] | None = None) -> list[str]:
         template = catalogs.read_catalog(pot, project.show(pot))
         for lang in langs:
             po = catalogs.po_path(project.catalogs, lang, domain)
-            if catalogs.update_catalog(po, project.show(po), template, lang)[0]:
+            if catalogs.update_catalog(po, project.show(po), template, lang, project.catalogs)[0]:
                 changed.append(project.show(po))
     return changed
 
@@ -85,7 +85,7 @@ def compile(project: Project, games: list[str] | None = None) -> list[str]:
             po = catalogs.po_path(project.catalogs, lang, domain)
             if po.exists():
                 try:
-                    written.append(project.show(catalogs.compile_catalog(po, project.show(po))))
+                    written.append(project.show(catalogs.compile_catalog(po, project.show(po), project.catalogs)))
                 except AidsError as exc:
                     problems.extend(exc.problems)
     if problems:

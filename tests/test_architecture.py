@@ -77,3 +77,53 @@ def test_no_module_is_too_long():
     long = {str(p.relative_to(REPO)): n for p in PACKAGE.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) >= LIMIT}
     assert not long, f"modules of {LIMIT} lines or more: {long}"
+
+
+# --- every write goes through one place (issue 29) -------------------------------------------------------------
+
+WRITER = PACKAGE / "files.py"  # Folder: names checked, no link followed, atomic writes, one-line errors
+MODULE_CALLS = {("os", name) for name in ("replace", "rename", "remove", "unlink", "rmdir", "chmod", "mkdir",
+                                          "makedirs", "symlink", "link", "truncate", "removedirs", "renames")} | \
+    {("shutil", name) for name in ("rmtree", "move", "copy", "copy2", "copyfile", "copytree")} | \
+    {("tempfile", name) for name in ("mkdtemp", "mkstemp", "NamedTemporaryFile", "TemporaryDirectory")}
+PATH_METHODS = {"write_text", "write_bytes", "touch", "symlink_to", "hardlink_to", "unlink", "rename", "chmod",
+                "lchmod"}
+
+
+def raw_writes(path: Path) -> list[str]:
+    """Every call in `path` that writes, moves, removes or chmods a file other than through a Folder."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        func, text = node.func, ast.unparse(node.func)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+                (func.value.id, func.attr) in MODULE_CALLS:
+            found.append(f"{node.lineno}: {text}")
+        elif isinstance(func, ast.Attribute) and (func.attr in PATH_METHODS or func.attr == "mkdir" and not node.args):
+            found.append(f"{node.lineno}: {text}")
+        elif text == "os.open" and ast.unparse(node.args[0]) != "os.devnull" or text.endswith("open") and _writing_mode(node, 1 if text in ("open", "io.open") else 0):
+            found.append(f"{node.lineno}: {text}")
+    return found
+
+
+def _writing_mode(call: ast.Call, position: int) -> bool:
+    modes = [a for a in call.args[position:position + 1] if isinstance(a, ast.Constant)] + \
+        [k.value for k in call.keywords if k.arg == "mode" and isinstance(k.value, ast.Constant)]
+    return any(set(str(m.value)) & set("wax+") for m in modes)
+
+
+def test_every_write_goes_through_one_place():
+    """No module but aids/files.py writes, moves, removes or chmods a file: containment (names inside their
+    folder, no link followed) is a property of that one module, not a check each command must remember."""
+    wrong = [f"{p.relative_to(REPO)}:{w}" for p in sorted(PACKAGE.rglob("*.py")) if p != WRITER
+             for w in raw_writes(p)]
+    assert not wrong, "writes that bypass aids/files.py:\n" + "\n".join(wrong)
+
+
+def test_the_check_sees_a_raw_write(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("import os, shutil\nfrom pathlib import Path\np = Path('x')\np.write_text('a')\n"
+                     "os.replace('a', 'b')\nshutil.rmtree(p)\nopen(p, 'w')\np.open('ab')\np.mkdir(parents=True)\n"
+                     "open(p)\np.read_text()\nfolder.mkdir('x')\n'a'.replace('a', 'b')\n", encoding="utf-8")
+    assert [w.split(":")[0] for w in raw_writes(probe)] == ["4", "5", "6", "7", "8", "9"]

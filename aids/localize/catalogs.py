@@ -135,11 +135,12 @@ def catalog_for(template_catalog: Catalog, lang: str) -> Catalog:
     ], template_catalog.header().getnotes("translator").rstrip("\n"))
 
 
-def update_catalog(path: Path, shown: str, template_catalog: Catalog, lang: str) -> tuple[bool, Catalog]:
+def update_catalog(path: Path, shown: str, template_catalog: Catalog, lang: str,
+                   within: Path | None = None) -> tuple[bool, Catalog]:
     """Bring the catalog at `path` in line with the template, keeping every translation (see `merge`)."""
     old = read_catalog(path, shown) if path.exists() else catalog_for(template_catalog, lang)
     catalog = merge.merge(old, template_catalog)
-    return save(path, catalog), catalog
+    return save(path, catalog, within), catalog
 
 
 # -- checks and .mo files ------------------------------------------------------------------------
@@ -199,14 +200,14 @@ def mo_bytes(catalog: Catalog) -> bytes:
     return bytes(POCompile().convertstore(catalog, includefuzzy=False))
 
 
-def compile_catalog(path: Path, shown: str) -> Path:
+def compile_catalog(path: Path, shown: str, within: Path | None = None) -> Path:
     """Write the .mo beside the .po; a catalog with faulty entries is refused, every fault named."""
     catalog = read_catalog(path, shown)
     problems = check_catalog(catalog, shown)
     if problems:
         raise AidsError(problems)
     mo = path.with_suffix(".mo")
-    write_atomic(mo, mo_bytes(catalog))
+    write_atomic(mo, mo_bytes(catalog), within)
     return mo
 
 

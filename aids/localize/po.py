@@ -203,10 +203,11 @@ def _without_dates(data: bytes) -> bytes:
                       if not any(line.startswith(f'"{h}:'.encode()) for h in DATE_HEADERS))
 
 
-def save(path: Path, catalog: Catalog) -> bool:
-    """Write `catalog` in GNU's layout unless only its dates would change; returns whether the file changed."""
+def save(path: Path, catalog: Catalog, within: Path | None = None) -> bool:
+    """Write `catalog` in GNU's layout unless only its dates would change; returns whether the file changed.
+    `within`: the folder it is written in (the catalogs folder), never through a link inside it."""
     data = layout(catalog)
     if path.exists() and _without_dates(path.read_bytes()) == _without_dates(data):
         return False
-    write_atomic(path, data)
+    write_atomic(path, data, within)
     return True

@@ -16,6 +16,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedSeq
 
 from ..errors import AidsError, Position, Problem
+from ..files import Folder
 from . import CHAPTER, COMMAND_LINE, KINDS, SCHEMAS, STARTER, check_id, render, text_language, with_modeline
 
 
@@ -101,27 +102,26 @@ def new(root: Path, kind: str, aid_id: str, game_id: str | None = None) -> Added
             raise AidsError(Problem(Position(shown(path)), "the file exists", "a new id (aids new overwrites nothing)"))
     game_file = folder / "game.yaml"
     listing = register(read_yaml(game_file, shown(game_file)), name)
-    write(files, game_file, listing)
+    write(Folder(folder, shown(folder)), files, game_file, listing)
     if not (root / SCHEMAS).is_dir():
         from .. import schemas
         schemas.write_schemas(root)
     return Added(list(files), game_file, notes)
 
 
-def write(files: dict[Path, str], game_file: Path, listing: str) -> None:
-    """The new files, then game.yaml; on a failure the new files are removed again."""
-    from ..files import write_atomic
-    done: list[Path] = []
+def write(game: Folder, files: dict[Path, str], game_file: Path, listing: str) -> None:
+    """The new files, then game.yaml, all inside the game's folder (never through a link in it); on a failure the
+    new files are removed again."""
+    done: list[str] = []
     try:
         for path, text in files.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("x", encoding="utf-8") as fp:  # "x": never over a file made meanwhile
-                done.append(path)
-                fp.write(text)
-        write_atomic(game_file, listing.encode("utf-8"))
+            name = path.relative_to(game.root).as_posix()
+            game.write(name, text.encode("utf-8"), new=True)  # new: never over a file made meanwhile
+            done.append(name)
+        game.write(game_file.name, listing.encode("utf-8"))
     except BaseException:
-        for path in done:
-            path.unlink(missing_ok=True)
+        for name in done:
+            game.remove(name)
         raise
 
 

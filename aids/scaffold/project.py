@@ -8,12 +8,12 @@ failure leaves nothing behind.
 from __future__ import annotations
 
 import datetime as dt
-import shutil
-import tempfile
+import secrets
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from ..errors import AidsError, Problem, Problems
+from ..files import Folder
 from . import CHAPTER, COMMAND_LINE, STARTER, render, text_language, translations_of, with_modeline
 
 GAME = "mill-skirmish"
@@ -84,22 +84,26 @@ def init(folder: Path, source: str = "en", languages: str = DEFAULT_LANGUAGES) -
             raise AidsError(Problem(COMMAND_LINE, f"{folder / taken} exists: a project is already there",
                                     "an empty folder, or one without aids.yaml and games/"))
     made = not root.exists()
-    root.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".aids-init-", dir=root))
+    project = Folder(root, str(folder))
+    staging = root / f".aids-init-{secrets.token_hex(8)}"
+    project.mkdir(staging.name)  # a read-only folder, a full disk: one line
     try:
         notes = make(staging, source, codes)
         written = sorted(str(p.relative_to(staging)) for p in staging.rglob("*") if p.is_file())
         for name in written:
-            if (root / name).exists() or (root / name).is_symlink():
+            if PurePosixPath(name).parent != PurePosixPath("."):
+                project.names(PurePosixPath(name).parent)  # refuses a link among its folders
+            if project.lstat(name) is not None:
                 raise AidsError(Problem(COMMAND_LINE, f"{folder / name} exists", "a folder without the files of a "
                                         "new project (aids init overwrites nothing)"))
-        move(staging, root)
+        for name in written:  # through the Folder: never into a link planted among the project's folders
+            project.move(PurePosixPath(staging.name, name), name)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        project.remove(staging.name)
         if made:
-            shutil.rmtree(root, ignore_errors=True)
+            Folder(root.parent).remove(root.name)
         raise
-    shutil.rmtree(staging, ignore_errors=True)
+    project.remove(staging.name)
     return Created(root, written, notes)
 
 
@@ -107,10 +111,9 @@ def make(root: Path, source: str, languages: list[str]) -> list[str]:
     """The whole project in `root`: sources, schemas, catalogs extracted, updated and translated; the notes."""
     from .. import schemas, translations
     from ..config import read_project
+    folder = Folder(root)
     for name, text in sources(root, source, languages).items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        folder.write(name, text.encode("utf-8"))
     schemas.write_schemas(root)
     project = read_project(root)
     translations.extract(project)
@@ -140,17 +143,7 @@ def translate(project, source: str) -> None:
         for entry in po.entries(catalog):
             if not po.translated(entry) and po.msgid(entry) in known:
                 entry.target = known[po.msgid(entry)]
-        po.save(path, catalog)
-
-
-def move(staging: Path, root: Path) -> None:
-    """Every file made in `staging` into `root`: a folder that is not there yet in one rename, else file by file."""
-    for entry in sorted(staging.iterdir()):
-        target = root / entry.name
-        if not target.exists():
-            entry.rename(target)
-        elif entry.is_dir():
-            move(entry, target)
+        po.save(path, catalog, project.catalogs)
 
 
 def init_command(args) -> int:

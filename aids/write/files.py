@@ -4,67 +4,144 @@ The files are first written into a staging folder inside the output folder, then
 each of them is committed with one rename, then each file is moved into place. A build stopped while
 staging leaves the previous files; one stopped after the commit is completed by the next build
 (`recover`), so an aid's files are never left half old, half new. Stale temporary files go too.
+
+Everything goes through a `Folder` (aids/files.py): the output folder is not trusted ground (a CI cache, an
+unpacked artifact), so a link planted in the staging area is removed, never followed, and a journal that aids
+did not write (not JSON, not a list of pairs, a name leaving the folder, a staged file that is a link) is
+discarded whole, with a note: it costs a rebuild of that aid, never a crash or a stuck project.
 """
 from __future__ import annotations
 
 import json
 import os
-import shutil
+import re
+import stat
 import uuid
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from ..files import write_atomic
+from ..errors import AidsError
+from ..files import Folder, Outside
 
 STAGING = ".aids-staging"
+CACHE = ".aids-cache"  # the build cache's folder (write/cache.py), aids' own state too
 JOURNAL = "journal.json"  # present only once every file is staged: the commit point
 FAULT = "AIDS_FAULT"  # for the tests: "stage:N" or "switch:N" ends the process before the N-th file
+_STAGED = re.compile(r"[0-9]{1,9}")
+MAX_JOURNAL = 16 << 20
+
+
+def output_folder(output: Path) -> Folder:
+    return Folder(output, output.name)
 
 
 def write_all(outputs: dict[Path, bytes], output: Path) -> None:
     """Write every file of one aid (all inside `output`): all of them, or none."""
-    staging = output / STAGING / uuid.uuid4().hex
-    staging.mkdir(parents=True)
-    moves = []
-    for n, (path, data) in enumerate(sorted(outputs.items()), start=1):
-        _fault("stage", n)
-        staged = staging / str(n)
-        staged.write_bytes(data)
-        moves.append((str(n), str(path.relative_to(output))))
-    write_atomic(staging / JOURNAL, json.dumps(moves).encode("utf-8"))
-    _switch(staging, output)
-
-
-def _switch(staging: Path, output: Path) -> None:
-    """Move the staged files of a committed journal into place, then drop the staging folder."""
-    moves = json.loads((staging / JOURNAL).read_text(encoding="utf-8"))
-    for n, (name, target) in enumerate(moves, start=1):
-        _fault("switch", n)
-        staged, path = staging / name, output / target
-        if staged.exists():  # a move done before an interruption is not done again
-            path.parent.mkdir(parents=True, exist_ok=True)
-            os.chmod(staged, 0o644)
-            os.replace(staged, path)
-    shutil.rmtree(staging)
+    folder = output_folder(output)
+    names = {PurePosixPath(path.relative_to(output).as_posix()): data for path, data in outputs.items()}
+    for name in names:
+        folder.lstat(name)  # refuses a name outside the folder before anything is staged
+    staging = folder / STAGING / uuid.uuid4().hex
     try:
-        staging.parent.rmdir()  # the staging area goes with its last aid
-    except OSError:
-        pass
+        moves = []
+        for n, (name, data) in enumerate(sorted(names.items()), start=1):
+            _fault("stage", n)
+            staging.write(str(n), data)
+            moves.append((str(n), name.as_posix()))
+        staging.write(JOURNAL, json.dumps(moves).encode("utf-8"))
+    except BaseException:
+        folder.remove(PurePosixPath(STAGING, *staging.parts[-1:]))
+        raise
+    _switch(folder, staging.parts[-1], moves)
 
 
-def recover(output: Path) -> None:
+def _switch(folder: Folder, name: str, moves: list[tuple[str, str]]) -> None:
+    """Move the staged files of a committed journal into place, then drop the staging folder."""
+    staging = PurePosixPath(STAGING, name)
+    for n, (staged, target) in enumerate(moves, start=1):
+        _fault("switch", n)
+        if folder.lstat(staging / staged) is not None:  # a move done before an interruption is not done again
+            folder.move(staging / staged, target)
+    folder.remove(staging)
+    folder.rmdir(STAGING)  # the staging area goes with its last aid
+
+
+def recover(output: Path) -> list[str]:
     """Before a build writes anything: finish every committed switch, discard every uncommitted staging,
-    and remove the temporary files an interrupted write left behind."""
-    root = output / STAGING
-    if root.is_dir():
-        for staging in sorted(root.iterdir()):
-            if (staging / JOURNAL).is_file():
-                _switch(staging, output)
-            else:
-                shutil.rmtree(staging, ignore_errors=True)
-        shutil.rmtree(root, ignore_errors=True)
-    if output.is_dir():
-        for stale in output.rglob(".*.tmp"):
-            stale.unlink(missing_ok=True)
+    and remove the temporary files an interrupted write left behind. What was found damaged and set aside,
+    one line each."""
+    folder = output_folder(output)
+    notes: list[str] = []
+    if not folder.is_dir():
+        return notes
+    area = folder.lstat(STAGING)
+    if area is not None and not stat.S_ISDIR(area.st_mode):
+        folder.remove(STAGING)
+        notes.append(f"{folder.show(STAGING)}: not a folder aids made (a link or a file): removed, not followed")
+    for name in folder.names(STAGING) if area is not None and stat.S_ISDIR(area.st_mode) else []:
+        moves = _journal(folder, name, notes)
+        if moves is not None:
+            _switch(folder, name, moves)
+        else:
+            folder.remove(PurePosixPath(STAGING, name))
+    folder.remove(STAGING)
+    notes += unlinked(folder, CACHE)
+    for stale in list(folder.files()):
+        if PurePosixPath(stale).name.startswith(".") and stale.endswith(".tmp"):
+            folder.remove(stale)
+    return notes
+
+
+def unlinked(folder: Folder, name: str) -> list[str]:
+    """Remove every link in aids' own state folder `name` (and the folder itself if it is a link or a file):
+    what is there is aids' alone, and a link in it would turn a later write or read outside."""
+    found = folder.lstat(name)
+    if found is None:
+        return []
+    if not stat.S_ISDIR(found.st_mode):
+        folder.remove(name)
+        return [f"{folder.show(name)}: not a folder aids made (a link or a file): removed, not followed"]
+    notes = []
+    with folder.descriptor(name) as fd:
+        links = [PurePosixPath(top, leaf).as_posix() for top, dirs, files, top_fd in os.fwalk(".", dir_fd=fd)
+                 for leaf in dirs + files if stat.S_ISLNK(os.stat(leaf, dir_fd=top_fd, follow_symlinks=False).st_mode)]
+    for link in links:
+        (folder / name).remove(link)
+        notes.append(f"{folder.show(name)}/{link}: a link in aids' own state: removed, not followed")
+    return notes
+
+
+def _journal(folder: Folder, name: str, notes: list[str]) -> list[tuple[str, str]] | None:
+    """The moves of a committed staging folder; None when it is not committed, or not as aids commits it."""
+    staging = PurePosixPath(STAGING, name)
+    found = folder.lstat(staging)
+    if found is None or not stat.S_ISDIR(found.st_mode):
+        notes.append(f"{folder.show(staging)}: not a folder aids made (a link or a file): removed, not followed")
+        return None
+    try:
+        data = folder.read(staging / JOURNAL, MAX_JOURNAL + 1)
+    except AidsError:
+        data = b"\0"  # a link or not a file: damaged
+    if data is None:
+        return None  # not committed: its aid keeps its previous files
+    try:
+        moves = json.loads(data.decode("utf-8"))
+        if len(data) > MAX_JOURNAL or not isinstance(moves, list):
+            raise ValueError
+        pairs = [(m[0], m[1]) for m in moves
+                 if isinstance(m, list) and len(m) == 2 and all(isinstance(part, str) for part in m)]
+        if len(pairs) != len(moves) or not all(_STAGED.fullmatch(a) for a, _ in pairs):
+            raise ValueError
+        for staged, target in pairs:
+            folder.lstat(target)  # Outside when it leaves the folder
+            there = folder.lstat(staging / staged)
+            if (there is not None and not stat.S_ISREG(there.st_mode)) or PurePosixPath(target).parts[0] in (
+                    STAGING, ".aids-cache"):
+                raise ValueError
+    except (ValueError, TypeError, UnicodeDecodeError, Outside):
+        notes.append(f"{folder.show(staging / JOURNAL)}: damaged journal (not one aids wrote): discarded, "
+                     "any file it had moved is built again")
+        return None
+    return pairs
 
 
 def _fault(step: str, n: int) -> None:

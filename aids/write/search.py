@@ -26,12 +26,11 @@ import subprocess
 import uuid
 from collections.abc import Iterable, Sequence
 from importlib import metadata, resources
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from ..errors import AidsError, Position, Problem
-from ..files import write_atomic
-from .cache import CACHE
-from .files import STAGING
+from ..files import Folder
+from .files import CACHE, STAGING, unlinked
 
 BUNDLE = "pagefind"  # the index folder in a publication
 STATE = "search.json"  # in the build cache: per publication, the digest of its pages and the index's files
@@ -42,28 +41,46 @@ UNUSED = ("pagefind-component-ui.css", "pagefind-component-ui.js", "pagefind-mod
           "pagefind-modular-ui.js", "pagefind-highlight.js")  # Pagefind's other UIs: not published
 
 
-def index(output: Path, publications: Iterable[Path], languages: Sequence[str]) -> list[Path]:
-    """Index every publication whose pages changed since its index was made; the publications indexed."""
-    state_path = output / CACHE / STATE
-    state = _read_state(state_path)
+def index(output: Path, publications: Iterable[Path], languages: Sequence[str],
+          notes: list[str] | None = None) -> list[Path]:
+    """Index every publication whose pages changed since its index was made; the publications indexed. A link
+    in an index folder (aids' alone) is removed, with a line in `notes`."""
+    folder = Folder(output, output.name)
+    state_name = PurePosixPath(CACHE, STATE)
+    state = _read_state(folder, state_name)
     done = []
     try:
-        for folder in sorted(set(publications)):
-            pages = sorted(p for lang in languages for p in (folder / lang).glob("*.html"))
+        for publication in sorted(set(publications)):
+            pub = folder / publication.relative_to(output).as_posix()
+            found = unlinked(pub, BUNDLE)
+            if notes is not None:
+                notes += found
+            pages = _pages(pub, languages)
             if not pages:
                 continue
-            key = folder.relative_to(output).as_posix()
-            digest = _digest(folder, pages)
+            key = publication.relative_to(output).as_posix()
+            digest = _digest(pub, pages)
             record = state.get(key)
-            if isinstance(record, dict) and record.get("digest") == digest and _intact(folder / BUNDLE, record):
+            if isinstance(record, dict) and record.get("digest") == digest and _intact(pub, record):
                 continue
-            _make(output, folder, languages)
-            state[key] = {"digest": digest, "files": _files(folder / BUNDLE)}
-            done.append(folder)
+            _make(folder, pub, pages, languages)
+            state[key] = {"digest": digest, "files": _files(pub)}
+            done.append(publication)
     finally:
         if done:
-            write_atomic(state_path, json.dumps(state, sort_keys=True, indent=1).encode("utf-8"))
+            folder.write(state_name, json.dumps(state, sort_keys=True, indent=1).encode("utf-8"))
     return done
+
+
+def _pages(pub: Folder, languages: Sequence[str]) -> dict[str, bytes]:
+    """The pages of a publication, by name (`pl/rules.html`): regular files only, never a link planted among
+    them (its target is not read, nor indexed)."""
+    pages = {}
+    for lang in languages:
+        for name in pub.names(lang) if pub.is_dir(lang) else []:
+            if name.endswith(".html") and pub.is_file(f"{lang}/{name}"):
+                pages[f"{lang}/{name}"] = pub.read(f"{lang}/{name}") or b""
+    return dict(sorted(pages.items()))
 
 
 def pagefind() -> Path:
@@ -91,86 +108,81 @@ def own_files() -> dict[str, bytes]:
     return {name: (folder / template).read_bytes() for name, template in OWN.items()}
 
 
-def _digest(folder: Path, pages: list[Path]) -> str:
+def _digest(pub: Folder, pages: dict[str, bytes]) -> str:
     h = hashlib.sha256(f"pagefind {version()}\0".encode() + Path(__file__).read_bytes())  # and how it is run
     for name, data in sorted(own_files().items()):
         h.update(name.encode() + b"\0" + data + b"\0")
-    for page in pages:
-        h.update(page.relative_to(folder).as_posix().encode() + b"\0" + page.read_bytes() + b"\0")
+    for page, data in pages.items():
+        h.update(page.encode() + b"\0" + data + b"\0")
     return h.hexdigest()
 
 
-def _files(bundle: Path) -> dict[str, list[int]]:
+def _files(pub: Folder) -> dict[str, list[int]]:
     found = {}
-    for path in sorted(bundle.rglob("*")):
-        if path.is_file():
-            stat = path.stat()
-            found[path.relative_to(bundle).as_posix()] = [stat.st_size, stat.st_mtime_ns]
+    bundle = pub / BUNDLE
+    for name in bundle.files() if pub.is_dir(BUNDLE) else []:
+        there = bundle.lstat(name)
+        if there is not None:
+            found[name] = [there.st_size, there.st_mtime_ns]
     return found
 
 
-def _intact(bundle: Path, record: dict) -> bool:
+def _intact(pub: Folder, record: dict) -> bool:
     """The index is as it was made: the same files, of the same size and time."""
-    return bundle.is_dir() and _files(bundle) == record.get("files")
+    return pub.is_dir(BUNDLE) and _files(pub) == record.get("files")
 
 
-def _read_state(path: Path) -> dict:
+def _read_state(folder: Folder, name: PurePosixPath) -> dict:
     try:
-        state = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):  # none yet, or damaged: every publication is indexed again
+        state = json.loads(folder.read(name) or b"{}")
+    except (AidsError, ValueError):  # damaged, or a link: every publication is indexed again
         return {}
     return state if isinstance(state, dict) else {}
 
 
-def _make(output: Path, folder: Path, languages: Sequence[str]) -> None:
-    """Pagefind over the pages of one publication, into the staging folder; then its files into place."""
-    staging = output / STAGING / uuid.uuid4().hex
-    staging.mkdir(parents=True)
+def _make(folder: Folder, pub: Folder, pages: dict[str, bytes], languages: Sequence[str]) -> None:
+    """Pagefind over a copy of the pages of one publication, in the staging folder; then its files into place."""
+    name = PurePosixPath(STAGING, uuid.uuid4().hex)
+    staging = folder / name
+    for page, data in pages.items():  # a copy: Pagefind reads only what aids read, never a planted link
+        staging.write(f"site/{page}", data)
+    staging.mkdir(BUNDLE)
     made = staging / BUNDLE
     glob = f"{{{','.join(languages)}}}/*.html" if len(languages) > 1 else f"{languages[0]}/*.html"
-    command = [str(pagefind()), "--site", str(folder.resolve()), "--output-path", str(made), "--glob", glob,
-               "--exclude-selectors", EXCLUDE, "--silent"]
-    env = {name: value for name, value in os.environ.items() if not name.startswith("PAGEFIND_")}
+    command = [str(pagefind()), "--site", str((staging / "site").path.resolve()), "--output-path",
+               str(made.path.resolve()), "--glob", glob, "--exclude-selectors", EXCLUDE, "--silent"]
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PAGEFIND_")}
     try:
         # in the staging folder, which holds no pagefind.yml: only these options count
-        run = subprocess.run(command, cwd=staging, env=env, capture_output=True, text=True, timeout=600)
-        if run.returncode or not (made / ENTRY).is_file():
+        run = subprocess.run(command, cwd=staging.path, env=env, capture_output=True, text=True, timeout=600)
+        if run.returncode or not made.is_file(ENTRY):
             what = (run.stderr or run.stdout).strip().splitlines()
-            shown = (Path(output.name) / folder.relative_to(output)).as_posix()  # build/<game>[/<edition>]
-            raise AidsError(Problem(Position(shown), "Pagefind could not index the pages: "
+            raise AidsError(Problem(Position(pub.show()), "Pagefind could not index the pages: "
                                     + (what[-1] if what else f"exit status {run.returncode}"),
                                     "pages Pagefind can read; this may be a bug of aids"))
-        entry = json.loads((made / ENTRY).read_text(encoding="utf-8"))
-        (made / ENTRY).write_text(json.dumps(entry, ensure_ascii=False, sort_keys=True, separators=(",", ":")),
-                                  encoding="utf-8")
-        for name in UNUSED:
-            (made / name).unlink(missing_ok=True)
-        for name, data in own_files().items():
-            (made / name).write_bytes(data)
-        _switch(made, folder / BUNDLE)
+        entry = json.loads(made.read(ENTRY) or b"{}")
+        made.write(ENTRY, json.dumps(entry, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode())
+        for unused in UNUSED:
+            made.remove(unused)
+        for own, data in own_files().items():
+            made.write(own, data)
+        _switch(folder, name / BUNDLE, pub / BUNDLE)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
-        try:
-            staging.parent.rmdir()
-        except OSError:
-            pass
+        folder.remove(name)
+        folder.rmdir(STAGING)
 
 
-def _switch(made: Path, bundle: Path) -> None:
+def _switch(folder: Folder, made: PurePosixPath, bundle: Folder) -> None:
     """The new index in place of the old: the files it adds or changes, its entry, then the old ones' removal.
     A file the same in both is not touched."""
-    new = {p.relative_to(made).as_posix() for p in made.rglob("*") if p.is_file()}
+    new = set((folder / made).files())
+    target = PurePosixPath(*bundle.parts)
     for name in sorted(new - {ENTRY}) + [ENTRY]:
-        source, target = made / name, bundle / name
-        if target.is_file() and target.read_bytes() == source.read_bytes():
+        if bundle.is_file(name) and bundle.read(name) == (folder / made).read(name):
             continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.chmod(source, 0o644)
-        os.replace(source, target)
-    if bundle.is_dir():
-        for path in sorted(bundle.rglob("*"), reverse=True):  # files before their folders
-            name = path.relative_to(bundle).as_posix()
-            if path.is_file() and name not in new:
-                path.unlink()
-            elif path.is_dir() and not any(path.iterdir()):
-                path.rmdir()
+        folder.move(made / name, target / name)
+    old = set(bundle.files()) if bundle.is_dir() else set()
+    for name in sorted(old - new):
+        bundle.remove(name)
+    for name in sorted({str(PurePosixPath(n).parent) for n in old - new} - {"."}, key=len, reverse=True):
+        bundle.rmdir(name)
