@@ -36,6 +36,7 @@ from .localize.changes import changelog, changelog_title
 from .localize.localizer import PSEUDO, Localizer
 from .model.release import Change
 from .model.text import Text
+from .outputs import Pages, aid_path, file_labels
 from .reading import read_aids
 from .render.html import render_template
 from .translators import Catalog, complete
@@ -65,10 +66,6 @@ def home_path(project: Project, lang: str) -> str:
 
 def game_path(game_id: str, lang: str) -> str:
     return f"{game_id}/{lang}/index.html"
-
-
-def aid_path(game_id: str, edition: str | None, lang: str, aid_id: str, suffix: str = ".html") -> str:
-    return "/".join([game_id, *([edition] if edition else []), lang, aid_id + suffix])
 
 
 def href(here: str, target: str) -> str:
@@ -226,37 +223,6 @@ def listed_games(project: Project, known: dict[str, Listed], skipped: list[str])
             known[game_id] = Listed(game, [aid for aid in aids if aid.kind.standalone])
         found.append(known[game_id])
     return found
-
-
-def file_labels(lz: Localizer) -> list[tuple[str, str]]:
-    """The files of an aid a site page links, by suffix, as it names them."""
-    return [(".html", lz.pgettext("web site: a file of an aid", "Web page")),
-            (".pdf", lz.pgettext("web site: a file of an aid", "PDF")),
-            ("-sheet.pdf", lz.pgettext("web site: a file of an aid", "Card sheet")),
-            ("-duplex-test.pdf", lz.pgettext("web site: a file of an aid", "Duplex test")),
-            ("-press.pdf", lz.pgettext("web site: a file of an aid", "PDF for the press")),
-            ("-imposed.pdf", lz.pgettext("web site: a file of an aid", "Booklet for a duplex printer")),
-            ("-imposed-press.pdf", lz.pgettext("web site: a file of an aid", "Imposed booklet for the press"))]
-
-
-class Pages:
-    """Page counts of the PDFs in the output folder: the build cache's, or read from the file."""
-
-    def __init__(self, project: Project, cache: Cache):
-        self.project, self.cache = project, cache
-
-    def count(self, game: str, edition: str | None, lang: str, aid: str) -> int | None:
-        path = aid_path(game, edition, lang, aid, ".pdf")
-        file = self.project.output / path
-        record = self.cache.get(game, aid, f"{edition or '-'}/{lang}/pdf") or {}
-        stat = file.stat()
-        if record.get("outputs", {}).get(path) == [stat.st_size, stat.st_mtime_ns] and record.get("pages"):
-            return int(record["pages"])
-        try:
-            from pypdf import PdfReader
-            return len(PdfReader(file).pages)
-        except Exception:  # not a PDF pypdf can read: no count shown
-            return None
 
 
 def aid_entry(project: Project, listed: Listed, edition: Edition | None, aid: Aid, lz: Localizer,
