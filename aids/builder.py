@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import pipeline, release, site
+from . import outputs, pipeline, release, site
 from .config import Game, Project, read_project
 from .errors import AidsError, Position, Problem
 from .fingerprint import Fingerprints
@@ -64,6 +64,7 @@ class Result:
     files: dict[str, bytes] = field(default_factory=dict)  # path as shown (from the project root) -> bytes
     by_format: dict[str, dict[str, Any]] = field(default_factory=dict)  # format -> record of what it made
     fallbacks: list[Fallback] = field(default_factory=list)
+    shown: dict[str, str] = field(default_factory=dict)  # its title and kind as its game's page shows them
     error: AidsError | None = None
     seconds: float = 0.0
 
@@ -142,7 +143,7 @@ def run_job(job: Job) -> Result:
             marks = localize_changes(since, pipeline.aid_changes(aid, changes), job.marks, lz, log,
                                      pipeline.citing(aid, game_aids, changes, lz.lang))
         doc = pipeline.document(game, aid, lz, edition, nav, marks)
-        result = Result(job)
+        result = Result(job, shown={"title": site.aid_title(aid, lz), "kind": aid.kind.display_name(lz)})
         folder = pipeline.output_dir(project, game, edition, job.lang)
         for name in job.formats:
             rendered = pipeline.render(doc, [name])
@@ -219,6 +220,8 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
             digests[(n, lang)] = digest
             stale = tuple(f for f in unit.formats if options.force or not cache.fresh(
                 unit.game.id, unit.aid.model.id, key(unit, lang, f), digest))
+            if not stale:  # up to date: whatever failed in between, its files are the current ones
+                outputs.mark_built(cache, unit.game.id, unit.aid.model.id, edition_of(unit), lang)
             if stale:
                 todo.append(Job(str(project.root), unit.game.id, unit.edition.id if unit.edition else None,
                                 unit.aid.model.id, lang, stale, options.debug, options.draft, not options.pseudo,
@@ -260,13 +263,23 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
             fallbacks = fresh.fallbacks if fresh else [_fallback(f) for f in known[(n, lang)][0].get("fallbacks", [])] \
                 if known[(n, lang)] else []
             _note_fallbacks(summary, unit.game.id, lang, fallbacks)
-    cache.save()
-    if site.wanted(project, options, plan.formats):
-        summary.site = site.publish(project, plan.units, lambda game, lang: state.localizer(game, lang), publishing,
-                                    cache, summary.skipped, state.changes_if_readable)
-    _index(project, units, options, summary)
+    _conclude(project, options, plan, units, summary, cache, publishing)
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: list[Unit], summary: Summary,
+              cache: Cache, publishing: site.Publishing) -> None:
+    """After the aids: the build cache saved, the web site, the search index."""
+    for game, aids, broken in plan.read:  # an aid that does not read keeps its last good files, marked
+        outputs.mark_broken(cache, game, broken, aids, plan.langs)
+    cache.save()
+    if site.wanted(project, options, plan.formats):
+        state = _LOADED[str(project.root)]
+        summary.site = site.publish(project, plan.units, lambda game, lang: state.localizer(game, lang), publishing,
+                                    cache, summary.skipped, state.changes_if_readable,
+                                    {game.id: broken for game, _, broken in plan.read})
+    _index(project, units, options, summary)
 
 
 def _index(project: Project, units: list[Unit], options: Options, summary: Summary) -> None:
@@ -290,6 +303,10 @@ def _index(project: Project, units: list[Unit], options: Options, summary: Summa
 
 def key(unit: Unit, lang: str, fmt: str) -> str:
     return f"{unit.edition.id if unit.edition else '-'}/{lang}/{fmt}"
+
+
+def edition_of(unit: Unit) -> str | None:
+    return unit.edition.id if unit.edition else None
 
 
 def unit_label(unit: Unit, langs: list[str]) -> str:
@@ -326,26 +343,38 @@ def _finish(project: Project, unit: Unit, results: list[Result], options: Option
     if errors:
         summary.failed.extend(dict.fromkeys(errors))
         summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id}: not written, previous outputs kept")
+        _failed(cache, unit, results, errors[0])
         return False
-    outputs = {project.root / name: data for r in results for name, data in r.files.items()}
+    files = {project.root / name: data for r in results for name, data in r.files.items()}
     started = time.perf_counter()
     try:
-        write_all(outputs, project.output)
+        write_all(files, project.output)
     except OSError as exc:  # a folder aids may not write to, a full disk: this aid stays as it was
         summary.failed.append(AidsError(Problem(
             Position(project.show(project.output)), f"cannot write the files of '{unit.aid.model.id}': "
             f"{exc.strerror or exc} ({exc.filename})", "an output folder aids may write to")))
+        _failed(cache, unit, results, summary.failed[-1])
         return False
     writing = (time.perf_counter() - started) / max(len(results), 1)  # shared out: the aid's sum is exact
     for r in results:
         fallbacks = [_stored(fb) for fb in r.fallbacks]
+        outputs.mark_built(cache, unit.game.id, unit.aid.model.id, edition_of(unit), r.job.lang)
         for fmt, made in r.by_format.items():
             cache.put(unit.game.id, unit.aid.model.id, key(unit, r.job.lang, fmt),
-                      {**made, "digest": digests[(n, r.job.lang)], "fallbacks": fallbacks, "seconds": r.seconds},
+                      {**made, "digest": digests[(n, r.job.lang)], "fallbacks": fallbacks, "seconds": r.seconds,
+                       "source": project.show(unit.aid.path), **r.shown},
                       [project.root / name for name in made["files"]])
         summary.built.append(Built.of(unit.game.id, r.job.edition, r.job.lang, unit.aid.model.id,
                                       list(r.by_format.values()), r.seconds + writing))
     return True
+
+
+def _failed(cache: Cache, unit: Unit, results: list[Result], first: AidsError) -> None:
+    """Each language of a unit not written: its last good files are kept, marked with its error (or the unit's
+    first, when another language failed)."""
+    for r in results:
+        outputs.mark_failed(cache, unit.game.id, unit.aid.model.id, edition_of(unit), r.job.lang,
+                            outputs.one_line(r.error or first))
 
 
 def _strict(project: Project, unit: Unit, result: Result) -> list[Problem]:

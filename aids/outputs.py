@@ -1,12 +1,30 @@
-"""What the output folder holds of each aid: its files by name, their labels, the page count of its PDF.
+"""What the output folder holds of each aid: its files by name, their labels, the page count of its PDF; which
+of them are stale, an earlier build's, because the aid failed since.
 
     build/<game>/[<edition>/]<lang>/<aid>.html, <aid>.pdf, <aid>-sheet.pdf, ...   an aid's files (aid_path)
+
+An aid that fails keeps its last good files (nothing of it is written), and the site keeps listing them, marked
+"not rebuilt" with the error: the build cache records the failure of each edition and language (the key
+`<edition>/<lang>/failed`), until the aid is built there again (or found up to date); an aid that does not read
+at all is known by the id its source declares, or else by the source the cache's records name. The cache's
+layout (one JSON file an aid) is read here for that lookup, the API having no listing of an aid's records.
 """
 from __future__ import annotations
 
-from .config import Project
+import json
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from .config import Game, Project
+from .errors import AidsError
+from .kind import Aid
 from .localize.localizer import Localizer
-from .write.cache import Cache
+from .reading import Broken
+from .write.cache import CACHE, Cache
+
+FAILED = "failed"  # in a cache key, in place of a format: why the aid's last build there failed
+ERROR_LENGTH = 300  # characters of an error a site page shows at most
 
 
 def aid_path(game_id: str, edition: str | None, lang: str, aid_id: str, suffix: str = ".html") -> str:
@@ -43,3 +61,76 @@ class Pages:
             return len(PdfReader(file).pages)
         except Exception:  # not a PDF pypdf can read: no count shown
             return None
+
+
+# --- the failures of an aid ---------------------------------------------------------------------
+
+def failed_key(edition: str | None, lang: str) -> str:
+    return f"{edition or '-'}/{lang}/{FAILED}"
+
+
+def one_line(error: AidsError) -> str:
+    """The first problem of `error`, on one line (the others follow in the build's output)."""
+    text = " ".join(str(error.problems[0] if error.problems else error).split())
+    more = len(error.problems) - 1
+    text += f" (+{more})" if more > 0 else ""
+    return text if len(text) <= ERROR_LENGTH else text[:ERROR_LENGTH - 1] + "…"
+
+
+def failure(cache: Cache, game: str, aid: str, edition: str | None, lang: str) -> str | None:
+    """Why `aid` was not built in `edition` and `lang` the last time it was tried; None when it was built."""
+    error = (cache.get(game, aid, failed_key(edition, lang)) or {}).get("error")
+    return error if isinstance(error, str) and error else None
+
+
+def mark_failed(cache: Cache, game: str, aid: str, edition: str | None, lang: str, error: str) -> None:
+    """`aid` not built in `edition` and `lang` for `error`: marked, if an earlier build made its page or its PDF
+    there (an aid never built has nothing to mark)."""
+    built = any(cache.get(game, aid, f"{edition or '-'}/{lang}/{fmt}") for fmt in ("html", "pdf"))
+    if built and failure(cache, game, aid, edition, lang) != error:
+        cache.put(game, aid, failed_key(edition, lang), {"error": error}, [])
+
+
+def mark_built(cache: Cache, game: str, aid: str, edition: str | None, lang: str) -> None:
+    """`aid` built in `edition` and `lang`, or up to date there: no longer marked as failed."""
+    if failure(cache, game, aid, edition, lang):
+        cache.put(game, aid, failed_key(edition, lang), {"error": None}, [])
+
+
+def mark_broken(cache: Cache, game: Game, broken: Iterable[Broken], aids: Iterable[Aid], langs: Iterable[str]) -> None:
+    """Every edition and language of each aid of `game` that does not read (by the id it declares) failed."""
+    ids = {aid.model.id for aid in aids}
+    langs = list(langs)
+    editions: list[str | None] = [e.id for e in game.editions] or [None]
+    for item in broken:
+        if item.id and item.id not in ids:
+            for edition in editions:
+                for lang in langs:
+                    mark_failed(cache, game.id, item.id, edition, lang, one_line(item.error))
+
+
+# --- what the cache recorded of aids, found by its files ------------------------------------------
+
+def cached_aids(project: Project, game: str) -> list[str]:
+    """The ids of the aids of `game` the build cache has records of."""
+    folder = project.output / CACHE / game
+    return sorted(path.stem for path in folder.glob("*.json")) if folder.is_dir() else []
+
+
+def records(project: Project, game: str, aid: str) -> dict[str, Any]:
+    """Every record the build cache holds of `aid` (key -> record)."""
+    try:
+        found = json.loads((project.output / CACHE / game / f"{aid}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in found.items() if isinstance(v, dict)} if isinstance(found, dict) else {}
+
+
+def identified(project: Project, game: str, broken: list[Broken]) -> list[Broken]:
+    """`broken` with the id of each aid that declares none found from the source the cache's records name."""
+    if all(item.id for item in broken):
+        return broken
+    sources = {record.get("source"): aid for aid in cached_aids(project, game)
+               for record in records(project, game, aid).values() if record.get("source")}
+    return [item if item.id else replace(item, id=sources.get(project.show(item.path))) for item in broken]
+
