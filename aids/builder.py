@@ -270,7 +270,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
 
 def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: list[Unit], summary: Summary,
               cache: Cache, publishing: site.Publishing) -> None:
-    """After the aids: the build cache saved, the web site, the search index."""
+    """After the aids: the build cache saved, the web site, the files of aids gone removed, the search index."""
     for game, aids, broken in plan.read:  # an aid that does not read keeps its last good files, marked
         outputs.mark_broken(cache, game, broken, aids, plan.langs)
     cache.save()
@@ -279,6 +279,8 @@ def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: li
         summary.site = site.publish(project, plan.units, lambda game, lang: state.localizer(game, lang), publishing,
                                     cache, summary.skipped, state.changes_if_readable,
                                     {game.id: broken for game, _, broken in plan.read})
+    for game, aids, broken in plan.read:  # an aid gone from its game.yaml: its files go too
+        summary.removed += outputs.remove_gone(project, game, aids, broken)
     _index(project, units, options, summary)
 
 

@@ -1,13 +1,16 @@
 """What the output folder holds of each aid: its files by name, their labels, the page count of its PDF; which
-of them are stale, an earlier build's, because the aid failed since.
+of them are stale, an earlier build's, because the aid failed since; and the files of an aid gone from the
+sources, removed.
 
     build/<game>/[<edition>/]<lang>/<aid>.html, <aid>.pdf, <aid>-sheet.pdf, ...   an aid's files (aid_path)
 
 An aid that fails keeps its last good files (nothing of it is written), and the site keeps listing them, marked
 "not rebuilt" with the error: the build cache records the failure of each edition and language (the key
 `<edition>/<lang>/failed`), until the aid is built there again (or found up to date); an aid that does not read
-at all is known by the id its source declares, or else by the source the cache's records name. The cache's
-layout (one JSON file an aid) is read here for that lookup, the API having no listing of an aid's records.
+at all is known by the id its source declares, or else by the source the cache's records name. An aid no longer
+in its game.yaml has the files the cache recorded of it removed, and its cache with them: no file of the output
+folder is left that no page links. The cache's layout (one JSON file an aid) is read here for those two lookups,
+the API having no listing of an aid's records.
 """
 from __future__ import annotations
 
@@ -134,3 +137,29 @@ def identified(project: Project, game: str, broken: list[Broken]) -> list[Broken
                for record in records(project, game, aid).values() if record.get("source")}
     return [item if item.id else replace(item, id=sources.get(project.show(item.path))) for item in broken]
 
+
+def remove_gone(project: Project, game: Game, aids: Iterable[Aid], broken: list[Broken]) -> list[str]:
+    """Remove the files the cache recorded of each aid of `game` no longer in its game.yaml, and that aid's
+    cache; the files removed, as shown. Nothing is removed while an aid that does not read has no known id
+    (its files cannot be told from those of an aid gone)."""
+    broken = identified(project, game.id, broken)
+    if any(item.id is None for item in broken):
+        return []
+    ids = {aid.model.id for aid in aids} | {item.id for item in broken}
+    removed = []
+    for aid in cached_aids(project, game.id):
+        if aid in ids:
+            continue
+        left = False
+        for record in records(project, game.id, aid).values():
+            for name in record.get("outputs", {}):
+                path = project.output / name
+                if path.is_file() and path.resolve().is_relative_to(project.output.resolve()):
+                    try:
+                        path.unlink()
+                        removed.append(project.show(path))
+                    except OSError:  # a file aids may not remove: tried again by the next build
+                        left = True
+        if not left:
+            (project.output / CACHE / game.id / f"{aid}.json").unlink(missing_ok=True)
+    return sorted(removed)

@@ -1,18 +1,18 @@
 """An aid that fails does not vanish from the site (aids/outputs.py, aids/site.py): its last good files stay,
-listed on its game's pages and marked "not rebuilt" with the error, until it builds again: no file of the output
-folder is left that no page links."""
+listed on its game's pages and marked "not rebuilt" with the error, until it builds again; an aid gone from its
+game.yaml has its files removed. Either way no file of the output folder is left that no page links."""
 from __future__ import annotations
 
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from aids import builder, pipeline
+from aids import builder, pipeline, report
 from aids.cli import main
 from aids.config import read_project
 from aids.localize.catalogs import po_path
 
 from ..localize.test_catalogs import translate
-from .test_site import CARD, Page, broken_links, build, new_project
+from .test_site import CARD, CARDS_GAME, Page, broken_links, build, new_project
 
 EDITIONS = ("cm", "inch")
 
@@ -120,3 +120,21 @@ def test_an_aid_that_never_built_is_not_listed(tmp_path):
     assert [key for key in entries(root / "build", "cards", "en")] == [(f"edition-{e}", f"{e}-ref") for e in EDITIONS]
     assert not list((root / "build").rglob("other*"))
 
+
+def test_an_aid_gone_from_its_game_leaves_no_file_behind(tmp_path):
+    root = new_project(tmp_path / "project", {"games/cards/game.yaml": CARDS_GAME + "  - other.yaml\n",
+                                              "games/cards/other.yaml": CARD.replace("id: ref", "id: other")})
+    output = root / "build"
+    game = root / "games/cards/game.yaml"
+    build(root)
+    made = sorted(output.glob("cards/*/*/other*"))
+    assert len(made) == 2 * 2 * 4 and (output / ".aids-cache/cards/other.json").is_file()
+
+    game.write_text(game.read_text(encoding="utf-8").replace("  - other.yaml\n", ""), encoding="utf-8")
+    summary = build(root)
+    assert summary.removed == [f"build/{p.relative_to(output).as_posix()}" for p in made]
+    assert f"removed 16 file(s) of aids gone from game.yaml ({summary.removed[0]}, ...)" in report.summary_text(summary)
+    assert not list(output.rglob("other*")) and not (output / ".aids-cache/cards/other.json").exists()
+    assert [key for key in entries(output, "cards", "en")] == [(f"edition-{e}", f"{e}-ref") for e in EDITIONS]
+    assert orphans(output) == [] and broken_links(output, site_pages(output)) == []
+    assert build(root).removed == []  # once
