@@ -14,7 +14,8 @@ any path of a web server; with `site_url` the canonical and alternate links are 
 
 The pages are made from the build's plan and the games of `site:` (every game and language by default),
 not from what was rebuilt: a build with nothing stale writes a complete site. A site page lists the files
-found in the output folder, with the page count of the PDF (from the build cache, or the PDF itself).
+found in the output folder, with the page count of the PDF (from the build cache, or the PDF itself); an aid
+that failed since keeps its last good files listed, marked "not rebuilt" with the error (aids/outputs.py).
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from babel import Locale
+from markupsafe import Markup, escape
 
 from .config import Edition, Game, Project
 from .errors import AidsError
@@ -247,10 +249,12 @@ def aid_files(project: Project, game: str, ed: str | None, aid: str, lz: Localiz
         "count": lz.number(count)}] if count else []
 
 
-def not_rebuilt(lz: Localizer, error: str) -> str:
-    """What an aid's entry says when its files are an earlier build's: the aid failed since."""
-    return lz.pgettext("web site: an aid that failed to build, listed with its earlier files; %(error)s is the error "
-                       "(in English)", "not rebuilt: %(error)s") % {"error": error}
+def not_rebuilt(lz: Localizer, error: str) -> Markup:
+    """What an aid's entry says when its files are an earlier build's: the aid failed since (the error as it is,
+    not set as text)."""
+    return escape(lz.pgettext("web site: an aid that failed to build, listed with its earlier files; %(error)s is the "
+                              "error (in English)", "not rebuilt: %(error)s")) % {
+        "error": Markup('<code class="site-error">{}</code>').format(error)}
 
 
 def broken_entry(project: Project, game: Game, edition: Edition | None, item: Broken, lz: Localizer, pages: Pages,
