@@ -14,9 +14,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import hashlib
-import multiprocessing
-import os
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -24,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import pipeline, release, site
+from . import outputs, pipeline, release, site
 from .config import Game, Project, read_project
 from .errors import AidsError, Position, Problem
 from .fingerprint import Fingerprints
@@ -35,6 +32,7 @@ from .localize.localizer import Fallback, Localizer
 from .model.release import Change
 from .model.text import Text
 from .pipeline import Built, Options, Summary, Unit
+from .pool import executor
 from .reading import read_aids
 from .write import search
 from .write.cache import Cache, Record
@@ -66,6 +64,7 @@ class Result:
     files: dict[str, bytes] = field(default_factory=dict)  # path as shown (from the project root) -> bytes
     by_format: dict[str, dict[str, Any]] = field(default_factory=dict)  # format -> record of what it made
     fallbacks: list[Fallback] = field(default_factory=list)
+    shown: dict[str, str] = field(default_factory=dict)  # its title and kind as its game's page shows them
     error: AidsError | None = None
     seconds: float = 0.0
 
@@ -144,7 +143,7 @@ def run_job(job: Job) -> Result:
             marks = localize_changes(since, pipeline.aid_changes(aid, changes), job.marks, lz, log,
                                      pipeline.citing(aid, game_aids, changes, lz.lang))
         doc = pipeline.document(game, aid, lz, edition, nav, marks)
-        result = Result(job)
+        result = Result(job, shown={"title": site.aid_title(aid, lz), "kind": aid.kind.display_name(lz)})
         folder = pipeline.output_dir(project, game, edition, job.lang)
         for name in job.formats:
             rendered = pipeline.render(doc, [name])
@@ -178,55 +177,6 @@ def in_shard(unit: Unit, shard: tuple[int, int] | None) -> bool:
     k, n = shard
     key = f"{unit.game.id}/{unit.edition.id if unit.edition else ''}/{unit.aid.model.id}".encode()
     return int(hashlib.sha256(key).hexdigest(), 16) % n == k - 1
-
-
-def executor(options: Options, count: int) -> cf.Executor | None:
-    """Where jobs run: None for this process (one job, or --jobs 1), a process pool, or a Dask cluster."""
-    if options.scheduler:
-        return DaskPool(options.scheduler)
-    workers = min(options.jobs or os.cpu_count() or 1, count)
-    if workers <= 1:
-        return None
-    if {"pdf", "press", "imposed", "imposed-press"} & set(options.formats):  # imported once, not in every worker
-        from .render.pdf import weasyprint
-        weasyprint()
-    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent,
-                                  initargs=(os.getpid(),))
-
-
-def _die_with_parent(parent: int) -> None:
-    """A worker ends when the build that started it ends, however it ends: killed while writing, the build
-    would leave its workers waiting forever on a queue whose other end they hold themselves (forked)."""
-    if sys.platform == "linux":
-        import ctypes
-        import signal
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if os.getppid() != parent:  # the build ended before the line above
-            os._exit(1)
-
-
-class DaskPool(cf.Executor):
-    """A Dask cluster through its `concurrent.futures` executor; the client closed with the pool."""
-
-    def __init__(self, address: str):
-        try:
-            from distributed import Client
-        except ImportError:
-            raise AidsError(Problem(Position("command line"), "--scheduler needs Dask's distributed package",
-                                    "pip install 'aids[dask]'")) from None
-        try:
-            self.client = Client(address, timeout=10)
-        except OSError as exc:
-            raise AidsError(Problem(Position("command line"), f"no Dask scheduler at {address}: {exc}",
-                                    "the address of a running scheduler, e.g. tcp://10.0.0.5:8786")) from None
-        self.executor = self.client.get_executor()
-
-    def submit(self, fn, /, *args, **kwargs):
-        return self.executor.submit(fn, *args, **kwargs)
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self.executor.shutdown(wait=wait)
-        self.client.close()
 
 
 def build(project: Project, options: Options = Options(), progress: Progress | None = None) -> Summary:
@@ -270,6 +220,8 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
             digests[(n, lang)] = digest
             stale = tuple(f for f in unit.formats if options.force or not cache.fresh(
                 unit.game.id, unit.aid.model.id, key(unit, lang, f), digest))
+            if not stale:  # up to date: whatever failed in between, its files are the current ones
+                outputs.mark_built(cache, unit.game.id, unit.aid.model.id, edition_of(unit), lang)
             if stale:
                 todo.append(Job(str(project.root), unit.game.id, unit.edition.id if unit.edition else None,
                                 unit.aid.model.id, lang, stale, options.debug, options.draft, not options.pseudo,
@@ -311,14 +263,26 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
             fallbacks = fresh.fallbacks if fresh else [_fallback(f) for f in known[(n, lang)][0].get("fallbacks", [])] \
                 if known[(n, lang)] else []
             _note_fallbacks(summary, unit.game.id, lang, fallbacks)
+    _conclude(project, options, plan, units, summary, cache, publishing)
+    summary.seconds = time.monotonic() - started
+    return summary
+
+
+def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: list[Unit], summary: Summary,
+              cache: Cache, publishing: site.Publishing) -> None:
+    """After the aids: the build cache saved, the web site, the files of aids gone removed, the search index."""
+    for game, aids, broken in plan.read:  # an aid that does not read keeps its last good files, marked
+        outputs.mark_broken(cache, game, broken, aids, plan.langs)
     cache.save()
     summary.repaired += cache.notes
     if site.wanted(project, options, plan.formats):
+        state = _LOADED[str(project.root)]
         summary.site = site.publish(project, plan.units, lambda game, lang: state.localizer(game, lang), publishing,
-                                    cache, summary.skipped, state.changes_if_readable)
+                                    cache, summary.skipped, state.changes_if_readable,
+                                    {game.id: broken for game, _, broken in plan.read})
+    for game, aids, broken in plan.read:  # an aid gone from its game.yaml: its files go too
+        summary.removed += outputs.remove_gone(project, game, aids, broken)
     _index(project, units, options, summary)
-    summary.seconds = time.monotonic() - started
-    return summary
 
 
 def _index(project: Project, units: list[Unit], options: Options, summary: Summary) -> None:
@@ -342,6 +306,10 @@ def _index(project: Project, units: list[Unit], options: Options, summary: Summa
 
 def key(unit: Unit, lang: str, fmt: str) -> str:
     return f"{unit.edition.id if unit.edition else '-'}/{lang}/{fmt}"
+
+
+def edition_of(unit: Unit) -> str | None:
+    return unit.edition.id if unit.edition else None
 
 
 def unit_label(unit: Unit, langs: list[str]) -> str:
@@ -378,25 +346,37 @@ def _finish(project: Project, unit: Unit, results: list[Result], options: Option
     if errors:
         summary.failed.extend(dict.fromkeys(errors))
         summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id}: not written, previous outputs kept")
+        _failed(cache, unit, results, errors[0])
         return False
-    outputs = {project.root / name: data for r in results for name, data in r.files.items()}
+    files = {project.root / name: data for r in results for name, data in r.files.items()}
     started = time.perf_counter()
     try:
-        write_all(outputs, project.output)
+        write_all(files, project.output)
     except AidsError as exc:  # a folder aids may not write to, a full disk, a link: this aid stays as it was
         what = f"the files of '{unit.aid.model.id}' not written"
         summary.failed.append(AidsError([Problem(p.where, f"{what}: {p.message}", p.expected) for p in exc.problems]))
+        _failed(cache, unit, results, summary.failed[-1])
         return False
     writing = (time.perf_counter() - started) / max(len(results), 1)  # shared out: the aid's sum is exact
     for r in results:
         fallbacks = [_stored(fb) for fb in r.fallbacks]
+        outputs.mark_built(cache, unit.game.id, unit.aid.model.id, edition_of(unit), r.job.lang)
         for fmt, made in r.by_format.items():
             cache.put(unit.game.id, unit.aid.model.id, key(unit, r.job.lang, fmt),
-                      {**made, "digest": digests[(n, r.job.lang)], "fallbacks": fallbacks, "seconds": r.seconds},
+                      {**made, "digest": digests[(n, r.job.lang)], "fallbacks": fallbacks, "seconds": r.seconds,
+                       "source": project.show(unit.aid.path), **r.shown},
                       [project.root / name for name in made["files"]])
         summary.built.append(Built.of(unit.game.id, r.job.edition, r.job.lang, unit.aid.model.id,
                                       list(r.by_format.values()), r.seconds + writing))
     return True
+
+
+def _failed(cache: Cache, unit: Unit, results: list[Result], first: AidsError) -> None:
+    """Each language of a unit not written: its last good files are kept, marked with its error (or the unit's
+    first, when another language failed)."""
+    for r in results:
+        outputs.mark_failed(cache, unit.game.id, unit.aid.model.id, edition_of(unit), r.job.lang,
+                            outputs.one_line(r.error or first))
 
 
 def _strict(project: Project, unit: Unit, result: Result) -> list[Problem]:

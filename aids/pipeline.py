@@ -24,7 +24,7 @@ from .localize import catalogs, ui
 from .localize.game import localize_game
 from .localize.localizer import PSEUDO, Fallback, Localizer, PseudoTranslations
 from .model.release import REMOVED, Change
-from .reading import read_aids, select_game_ids
+from .reading import Broken, read_game_aids, select_game_ids
 from .render.formats import Document, registry
 from .render.rendered import Rendered
 from .translators import complete
@@ -97,6 +97,7 @@ class Summary:
     catalog_problems: list[Problem] = field(default_factory=list)  # faulty entries of the UI catalogs, not used
     site: list[str] = field(default_factory=list)  # the web site's pages written (aids/site.py), as shown
     repaired: list[str] = field(default_factory=list)  # damaged state in the output folder, set aside (one line each)
+    removed: list[str] = field(default_factory=list)  # the files of aids gone from the sources, removed, as shown
     seconds: float = 0.0
 
 
@@ -114,6 +115,7 @@ class Plan:
     langs: list[str]
     formats: list[str]
     units: list[Unit] = field(default_factory=list)
+    read: list[tuple[Game, list[Aid], list[Broken]]] = field(default_factory=list)  # each game's aids, and the broken
 
 
 # --- model -> localized ------------------------------------------------------------------------
@@ -231,7 +233,9 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
         if not chosen:
             summary.skipped.append(f"{game.id}: no edition {', '.join(editions or [])}")
             continue
-        aids, errors = read_aids(project, game)
+        aids, broken = read_game_aids(project, game)
+        plan.read.append((game, aids, broken))
+        errors = [b.error for b in broken]
         if options.debug and errors:
             raise errors[0]  # with its traceback, as --debug asks
         summary.failed.extend(errors)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from .config import Game, Project
@@ -31,30 +32,44 @@ def read_aid(project: Project, game: Game, path: Path) -> Aid:
     return Aid(kind, model, path)
 
 
+@dataclass(frozen=True)
+class Broken:
+    """An aid of game.yaml that does not read or link: its source, the id it declares (None: none found), why."""
+    path: Path
+    id: str | None
+    error: AidsError
+
+
 def read_aids(project: Project, game: Game) -> tuple[list[Aid], list[AidsError]]:
-    """Every aid of `game` that reads cleanly, and the errors of those that do not.
+    """Every aid of `game` that reads cleanly, and the errors of those that do not."""
+    aids, broken = read_game_aids(project, game)
+    return aids, [b.error for b in broken]
+
+
+def read_game_aids(project: Project, game: Game) -> tuple[list[Aid], list[Broken]]:
+    """Every aid of `game` that reads cleanly, and those that do not, each with its error.
 
     After all are read, each kind links what it embeds from the game's other aids (a booklet
     embedding a table, say); an aid that failed to read is there as None, so that what embeds it
     can say so rather than call it unknown.
     """
     aids: list[Aid] = []
-    errors: list[AidsError] = []
+    failed: list[Broken] = []
     ids: dict[str, str] = {}
     broken: dict[str, Aid | None] = {}
     for path in game.aids:
         try:
             aid = read_aid(project, game, path)
         except AidsError as exc:
-            errors.append(exc)
             declared = _declared_id(path)
+            failed.append(Broken(path, declared, exc))
             if declared:
                 broken[declared] = None
             continue
         if aid.model.id in ids:
-            errors.append(AidsError(Problem(aid.model.source.at(aid.model.source.data, "id", value=True),
-                                            f"duplicate aid id '{aid.model.id}' (also in {ids[aid.model.id]})",
-                                            "aid ids unique within a game")))
+            failed.append(Broken(path, aid.model.id, AidsError(Problem(
+                aid.model.source.at(aid.model.source.data, "id", value=True),
+                f"duplicate aid id '{aid.model.id}' (also in {ids[aid.model.id]})", "aid ids unique within a game"))))
             continue
         ids[aid.model.id] = project.show(path)
         aids.append(aid)
@@ -64,10 +79,10 @@ def read_aids(project: Project, game: Game) -> tuple[list[Aid], list[AidsError]]
         problems = Problems()
         aid.kind.link(aid.model, by_id, problems)
         if problems:
-            errors.append(AidsError(problems.items))
+            failed.append(Broken(aid.path, aid.model.id, AidsError(problems.items)))
         else:
             linked.append(aid)
-    return linked, errors
+    return linked, failed
 
 
 def _declared_id(path: Path) -> str | None:

@@ -68,6 +68,9 @@ def summary_text(summary: Summary, verbose: bool = False) -> str:
     if summary.site:  # the web site's pages (aids/site.py) that changed
         more = ", ..." if summary.site[1:] else ""
         lines.append(f"site: {len(summary.site)} page(s) written ({summary.site[0]}{more})")
+    if summary.removed:  # the files of aids no longer in their game.yaml (aids/outputs.py)
+        more = ", ..." if summary.removed[1:] else ""
+        lines.append(f"removed {len(summary.removed)} file(s) of aids gone from game.yaml ({summary.removed[0]}{more})")
     files = sum(len(b.files) for b in summary.built)
     unchanged = f", {summary.unchanged} up to date" if summary.unchanged else ""
     lines.append(f"{files} file(s) written{unchanged}, {len(summary.failed)} aid(s) failed, in {summary.seconds:.1f} s")

@@ -14,7 +14,8 @@ any path of a web server; with `site_url` the canonical and alternate links are 
 
 The pages are made from the build's plan and the games of `site:` (every game and language by default),
 not from what was rebuilt: a build with nothing stale writes a complete site. A site page lists the files
-found in the output folder, with the page count of the PDF (from the build cache, or the PDF itself).
+found in the output folder, with the page count of the PDF (from the build cache, or the PDF itself); an aid
+that failed since keeps its last good files listed, marked "not rebuilt" with the error (aids/outputs.py).
 """
 from __future__ import annotations
 
@@ -22,12 +23,12 @@ import functools
 import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from babel import Locale
+from markupsafe import Markup, escape
 
 from .config import Edition, Game, Project
 from .errors import AidsError
@@ -37,9 +38,10 @@ from .localize.changes import changelog, changelog_title
 from .localize.localizer import PSEUDO, Localizer
 from .model.release import Change
 from .model.text import Text
-from .reading import read_aids
+from .outputs import Pages, aid_path, failure, file_labels, identified, one_line
+from .publishing import Publishing
+from .reading import Broken, read_game_aids
 from .render.html import render_template
-from .translators import Catalog, complete
 from .write.cache import Cache
 from .write.files import output_folder, write_all
 
@@ -66,10 +68,6 @@ def home_path(project: Project, lang: str) -> str:
 
 def game_path(game_id: str, lang: str) -> str:
     return f"{game_id}/{lang}/index.html"
-
-
-def aid_path(game_id: str, edition: str | None, lang: str, aid_id: str, suffix: str = ".html") -> str:
-    return "/".join([game_id, *([edition] if edition else []), lang, aid_id + suffix])
 
 
 def href(here: str, target: str) -> str:
@@ -116,31 +114,6 @@ def aid_titles(aids: list[Aid], lz: Localizer) -> dict[str, str]:
             title = getattr(model, "title", None)
             titles.setdefault(model.id, lz.shown(title) if isinstance(title, Text) else model.id)
     return titles
-
-
-# --- which aid is published in which language -------------------------------------------------
-
-class Publishing:
-    """The publishing threshold and each aid's share translated, per language (computed once)."""
-
-    def __init__(self, threshold: float | None, catalog: Callable[[Game, str], Catalog]):
-        self.threshold, self.catalog = threshold, catalog
-        self._shares: dict[tuple[str, str, str], float] = {}
-
-    def share(self, game: Game, aid: Aid, lang: str) -> float:
-        if lang == game.source_language:
-            return 100.0
-        key = (game.id, aid.model.id, lang)
-        if key not in self._shares:
-            self._shares[key] = complete(game, aid, self.catalog(game, lang))
-        return self._shares[key]
-
-    def published(self, game: Game, aid: Aid, lang: str) -> bool:
-        return self.threshold is None or lang == game.source_language or self.share(game, aid, lang) >= self.threshold
-
-    def unavailable(self, game: Game, aid: Aid, langs: Iterable[str]) -> tuple[str, ...]:
-        """The languages `aid` is not built in: too little of it translated."""
-        return tuple(lang for lang in langs if not self.published(game, aid, lang))
 
 
 # --- the navigation of a page -------------------------------------------------------------------
@@ -203,9 +176,11 @@ def aid_navigation(project: Project, game: Game, edition: Edition | None, aid_id
 
 @dataclass
 class Listed:
-    """A game of the site with its aids (those built on their own), in the order game.yaml lists them."""
+    """A game of the site with its aids (those built on their own), in the order game.yaml lists them, and those
+    that do not read (listed with their last good files, if any)."""
     game: Game
     aids: list[Aid] = field(default_factory=list)
+    broken: list[Broken] = field(default_factory=list)
 
     @property
     def editions(self) -> list[Edition | None]:
@@ -223,42 +198,11 @@ def listed_games(project: Project, known: dict[str, Listed], skipped: list[str])
             except AidsError:
                 skipped.append(f"site: {game_id} not listed, its game.yaml has errors")
                 continue
-            aids, _ = read_aids(project, game)
-            known[game_id] = Listed(game, [aid for aid in aids if aid.kind.standalone])
+            aids, broken = read_game_aids(project, game)
+            known[game_id] = Listed(game, [aid for aid in aids if aid.kind.standalone],
+                                    identified(project, game_id, broken))
         found.append(known[game_id])
     return found
-
-
-def file_labels(lz: Localizer) -> list[tuple[str, str]]:
-    """The files of an aid a site page links, by suffix, as it names them."""
-    return [(".html", lz.pgettext("web site: a file of an aid", "Web page")),
-            (".pdf", lz.pgettext("web site: a file of an aid", "PDF")),
-            ("-sheet.pdf", lz.pgettext("web site: a file of an aid", "Card sheet")),
-            ("-duplex-test.pdf", lz.pgettext("web site: a file of an aid", "Duplex test")),
-            ("-press.pdf", lz.pgettext("web site: a file of an aid", "PDF for the press")),
-            ("-imposed.pdf", lz.pgettext("web site: a file of an aid", "Booklet for a duplex printer")),
-            ("-imposed-press.pdf", lz.pgettext("web site: a file of an aid", "Imposed booklet for the press"))]
-
-
-class Pages:
-    """Page counts of the PDFs in the output folder: the build cache's, or read from the file."""
-
-    def __init__(self, project: Project, cache: Cache):
-        self.project, self.cache = project, cache
-
-    def count(self, game: str, edition: str | None, lang: str, aid: str) -> int | None:
-        path = aid_path(game, edition, lang, aid, ".pdf")
-        record = self.cache.get(game, aid, f"{edition or '-'}/{lang}/pdf") or {}
-        stat = self.cache.folder.regular(path)  # never a link's target
-        if stat is None:
-            return None
-        if record.get("outputs", {}).get(path) == [stat.st_size, stat.st_mtime_ns] and record.get("pages"):
-            return int(record["pages"])
-        try:
-            from pypdf import PdfReader
-            return len(PdfReader(BytesIO(self.cache.folder.read(path) or b"")).pages)
-        except Exception:  # not a PDF pypdf can read: no count shown
-            return None
 
 
 def aid_entry(project: Project, listed: Listed, edition: Edition | None, aid: Aid, lz: Localizer,
@@ -271,23 +215,17 @@ def aid_entry(project: Project, listed: Listed, edition: Edition | None, aid: Ai
     if published:
         facts.append(lz.date(published))
     files: list[dict[str, Any]] = []
-    status = ""
+    status, error = "", None
     share = publishing.share(game, aid, lz.lang)
     if not publishing.published(game, aid, lz.lang):
         status = lz.pgettext("web site: an aid below the publishing threshold; %(percent)s is a percentage",
                              "not published: %(percent)s translated") % {"percent": lz.percent(share)}
     else:
-        for suffix, label in file_labels(lz):
-            path = aid_path(game.id, ed, lz.lang, aid.model.id, suffix)
-            if (project.output / path).is_file():
-                files.append({"label": label, "href": href(here, path), "pdf": suffix.endswith(".pdf")})
-        if not files:
-            status = lz.pgettext("web site: an aid not built in this language yet", "not built yet")
-        elif (project.output / aid_path(game.id, ed, lz.lang, aid.model.id, ".pdf")).is_file():
-            count = pages.count(game.id, ed, lz.lang, aid.model.id)
-            if count:
-                facts.append(lz.npgettext("web site: the pages of an aid's PDF", "%(count)s page", "%(count)s pages",
-                                          count) % {"count": lz.number(count)})
+        files, counted = aid_files(project, game.id, ed, aid.model.id, lz, pages, here)
+        facts += counted
+        error = failure(pages.cache, game.id, aid.model.id, ed, lz.lang) if files else None
+        status = not_rebuilt(lz, error) if error else "" if files else \
+            lz.pgettext("web site: an aid not built in this language yet", "not built yet")
     if lz.lang == game.source_language:
         facts.append(lz.pgettext("web site: an aid in the language it was written in", "original"))
     else:
@@ -295,7 +233,54 @@ def aid_entry(project: Project, listed: Listed, edition: Edition | None, aid: Ai
                                  "translated %(percent)s") % {"percent": lz.percent(share)})
     page = next((f["href"] for f in files if not f["pdf"]), None)
     return {"id": aid.model.id, "title": aid_title(aid, lz), "kind": aid.kind.display_name(lz), "facts": facts,
-            "files": files, "page": page, "status": status}
+            "files": files, "page": page, "status": status, "stale": bool(error)}
+
+
+def aid_files(project: Project, game: str, ed: str | None, aid: str, lz: Localizer, pages: Pages,
+              here: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """The files of an aid in one edition and `lz`'s language in the output folder, linked from `here`, and the
+    page count of its PDF as a fact."""
+    files = [{"label": label, "href": href(here, path), "pdf": suffix.endswith(".pdf")}
+             for suffix, label in file_labels(lz)
+             if (project.output / (path := aid_path(game, ed, lz.lang, aid, suffix))).is_file()]
+    pdf = project.output / aid_path(game, ed, lz.lang, aid, ".pdf")
+    count = pages.count(game, ed, lz.lang, aid) if pdf.is_file() else None
+    return files, [lz.npgettext("web site: the pages of an aid's PDF", "%(count)s page", "%(count)s pages", count) % {
+        "count": lz.number(count)}] if count else []
+
+
+def not_rebuilt(lz: Localizer, error: str) -> Markup:
+    """What an aid's entry says when its files are an earlier build's: the aid failed since (the error as it is,
+    not set as text)."""
+    return escape(lz.pgettext("web site: an aid that failed to build, listed with its earlier files; %(error)s is the "
+                              "error (in English)", "not rebuilt: %(error)s")) % {
+        "error": Markup('<code class="site-error">{}</code>').format(error)}
+
+
+def broken_entry(project: Project, game: Game, edition: Edition | None, item: Broken, lz: Localizer, pages: Pages,
+                 here: str) -> dict[str, Any] | None:
+    """An aid that does not read, in one edition, on its game's page: its last good files, marked; None when it
+    has none there (its title and kind are those its last build recorded)."""
+    ed, aid = edition.id if edition else None, str(item.id)
+    files, facts = aid_files(project, game.id, ed, aid, lz, pages, here)
+    if not files:
+        return None
+    last = next((r for f in ("html", "pdf") if (r := pages.cache.get(game.id, aid, f"{ed or '-'}/{lz.lang}/{f}"))), {})
+    return {"id": aid, "title": last.get("title") or aid, "kind": last.get("kind") or "", "facts": facts,
+            "files": files, "page": next((f["href"] for f in files if not f["pdf"]), None),
+            "status": not_rebuilt(lz, one_line(item.error)), "stale": True}
+
+
+def aid_entries(project: Project, listed: Listed, edition: Edition | None, lz: Localizer, publishing: Publishing,
+                pages: Pages, here: str) -> list[dict[str, Any]]:
+    """The entries of a game's page in one edition: its aids, and those that do not read, in game.yaml's order."""
+    order = {path: n for n, path in enumerate(listed.game.aids)}
+    ids = {aid.model.id for aid in listed.aids}
+    broken = {item.id: item for item in listed.broken if item.id and item.id not in ids}
+    items: list[Aid | Broken] = sorted([*listed.aids, *broken.values()], key=lambda i: order.get(i.path, len(order)))
+    found = [aid_entry(project, listed, edition, i, lz, publishing, pages, here) if isinstance(i, Aid) else
+             broken_entry(project, listed.game, edition, i, lz, pages, here) for i in items]
+    return [entry for entry in found if entry]
 
 
 def _missing(pairs: list[tuple[Game, Aid]], langs: list[str], publishing: Publishing) -> dict[str, str]:
@@ -344,7 +329,7 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
     editions = [{"id": edition.id if edition else None,
                  "label": lz.pgettext("web site: an edition of a game", "Edition %(edition)s") % {
                      "edition": edition.id} if edition else "",
-                 "aids": [aid_entry(project, listed, edition, aid, lz, publishing, pages, here) for aid in listed.aids]}
+                 "aids": aid_entries(project, listed, edition, lz, publishing, pages, here)}
                 for edition in listed.editions]
     # the search box searches every edition: the first one's index, the others' merged into it
     bundles = [href(here, "/".join([game.id, *([edition.id] if edition else []), "pagefind"])) + "/"
@@ -415,19 +400,22 @@ def wanted(project: Project, options: Options, formats: Iterable[str]) -> bool:
 
 
 def publish(project: Project, units: Iterable[Unit], localizer: Callable[[Game, str], Localizer],
-            publishing: Publishing, cache: Cache, skipped: list[str], released: Released) -> list[str]:
-    """Write the site's pages that changed (all together, or none): the games of the plan as it read them, the
-    site's other games read now; `released(game)` gives a game's changes since its last release. Their paths
-    as shown."""
+            publishing: Publishing, cache: Cache, skipped: list[str], released: Released,
+            broken: dict[str, list[Broken]] | None = None) -> list[str]:
+    """Write the site's pages that changed (all together, or none): the games of the plan as it read them (with
+    `broken`, their aids that do not read), the site's other games read now; `released(game)` gives a game's
+    changes since its last release. Their paths as shown."""
     known: dict[str, Listed] = {}
     for unit in units:
-        listed = known.setdefault(unit.game.id, Listed(unit.game))
+        listed = known.setdefault(unit.game.id, Listed(unit.game, [], identified(
+            project, unit.game.id, (broken or {}).get(unit.game.id, []))))
         if all(aid.model.id != unit.aid.model.id for aid in listed.aids):
             listed.aids.append(unit.aid)
     games = listed_games(project, known, skipped)
-    if not any((project.output / aid_path(listed.game.id, edition.id if edition else None, lang, aid.model.id,
+    if not any((project.output / aid_path(listed.game.id, edition.id if edition else None, lang, aid,
                                           suffix)).is_file()
-               for listed in games for edition in listed.editions for aid in listed.aids
+               for listed in games for edition in listed.editions
+               for aid in [*(a.model.id for a in listed.aids), *(b.id for b in listed.broken if b.id)]
                for lang in site_languages(project) for suffix in (".html", ".pdf")):
         return []  # nothing built yet (or every aid failed): no site of nothing
     pages = site_pages(project, games, localizer, publishing, cache, skipped, released)

@@ -49,6 +49,22 @@ class Cache:
             self._aids[(game, aid)] = records
         return self._aids[(game, aid)]
 
+    def aids(self, game: str) -> list[str]:
+        """The ids of the aids of `game` it holds records of."""
+        folder = self.folder / CACHE
+        names = folder.names(game) if folder.is_dir(game) else []
+        return sorted(n[:-5] for n in names if n.endswith(".json") and folder.is_file(f"{game}/{n}"))
+
+    def records(self, game: str, aid: str) -> dict[str, Record]:
+        """Every record of `aid` (key -> record); none when its file is damaged."""
+        return dict(self._records(game, aid))
+
+    def forget(self, game: str, aid: str) -> None:
+        """Drop every record of `aid` (an aid gone from its game), its file too."""
+        self._aids[(game, aid)] = {}
+        self._changed.discard((game, aid))
+        self.folder.remove(PurePosixPath(CACHE, game, f"{aid}.json"))
+
     def get(self, game: str, aid: str, key: str) -> Record | None:
         return self._records(game, aid).get(key)
 
@@ -87,7 +103,8 @@ class Cache:
 _NUMBER = (int, float)
 _FIELDS: dict[str, Any] = {  # what a record may hold, by type (checked before any of it is used)
     "digest": str, "files": list, "pages": int, "warnings": list, "notes": list, "fitted": dict,
-    "last_page": (*_NUMBER, type(None)), "seconds": _NUMBER, "fallbacks": list, "outputs": dict}
+    "last_page": (*_NUMBER, type(None)), "seconds": _NUMBER, "fallbacks": list, "outputs": dict,
+    "error": (str, type(None)), "title": str, "kind": str, "source": str}  # error: why its last build failed
 
 
 def _valid(records: Any) -> bool:
@@ -96,7 +113,7 @@ def _valid(records: Any) -> bool:
 
 
 def _valid_record(record: Any) -> bool:
-    if not isinstance(record, dict) or not isinstance(record.get("digest"), str):
+    if not isinstance(record, dict):
         return False
     if any(name in record and (type(record[name]) is bool or not isinstance(record[name], kind))
            for name, kind in _FIELDS.items()):
