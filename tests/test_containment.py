@@ -355,3 +355,17 @@ def test_a_full_disk_while_indexing_is_one_line_and_leaves_no_staging(scene, cap
     code, said = build(root, capsys)
     assert code == 1 and "cannot be written: the disk is full (expected: free space on the disk)" in said, said
     assert not (root / "build/.aids-staging").exists()
+
+
+def test_the_record_of_an_aid_gone_removes_nothing_outside(scene, capsys):
+    """An aid gone from game.yaml has its recorded files removed: a crafted record naming files outside the
+    output folder, or a link to one, removes nothing there."""
+    root, outside = scene
+    before = tree_digest(outside)
+    link(root / "build/demo/pl/gone.html", outside / "secret.txt")
+    (root / "build/.aids-cache/demo/gone.json").write_text(json.dumps({"-/pl/html": {
+        "digest": "x", "outputs": {"../../outside/secret.txt": [1, 0], str(outside / "page.html"): [1, 0],
+                                   "demo/pl/gone.html": [1, 0], "../outside/sub": [1, 0]}}}))
+    code, said = build(root, capsys)
+    assert code == 0, said
+    assert tree_digest(outside) == before
