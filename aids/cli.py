@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .errors import AidsError
+from .errors import AidsError, visible
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 FORMATS = ("html", "pdf")  # pipeline.FORMATS, named here so that --help imports nothing of the pipeline
@@ -210,7 +210,7 @@ def run(args) -> int:
             summary = builder.build(project, options, progress=progress)
         finally:
             progress.close()  # the bar is gone before the summary prints
-        print(report.summary_text(summary, args.verbose))
+        print(visible(report.summary_text(summary, args.verbose)))  # a game folder may hold a bidi override
         # a catalog's fault fails every aid of its language: say it once
         for message in dict.fromkeys(str(error) for error in summary.failed):
             print(message, file=sys.stderr)

@@ -1,0 +1,134 @@
+"""Inputs made to break aids, run as a user runs them on a project `aids init` made: a scheduler that is not one,
+names too long for a file system, a bidi override in a game's folder, a release file that names another game or
+version, an empty --since. Each ends in one line (after argparse's usage, for a mistake of the command line),
+exit 1 or 2, no traceback, and nothing written."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from aids.cli import main
+
+GAME = "mill-skirmish"
+BIDI = "mill\u202eskirmish"  # shown as "millhsimriks"
+ID_EXPECTED = "(expected: lowercase letters, digits and '-', at most 64 of them, e.g. heavy-cavalry)"
+
+
+@pytest.fixture(scope="module")
+def initial(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("init") / "project"
+    assert main(["init", str(root)]) == 0
+    assert main(["--project", str(root), "release", "1.0", "--date", "2026-11-23"]) == 0
+    return root
+
+
+@pytest.fixture
+def project(initial, tmp_path) -> Path:
+    root = tmp_path / "project"
+    shutil.copytree(initial, root)
+    return root
+
+
+def tree(root: Path) -> dict[str, bytes | None]:
+    """Every file and folder under `root`, with what each file holds."""
+    return {str(p.relative_to(root)): None if p.is_dir() else p.read_bytes() for p in sorted(root.rglob("*"))}
+
+
+def run(capsys, root: Path, *args: str) -> tuple[int, list[str]]:
+    """`aids --project ROOT ARGS...`: its exit status and what it printed on stderr, checked to leave the project as
+    it was and to show no traceback."""
+    capsys.readouterr()
+    before = tree(root)
+    try:
+        status = main(["--project", str(root), *args])
+    except SystemExit as stop:  # argparse's usage error
+        status = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    assert tree(root) == before, "nothing may be written"
+    return status, err.splitlines()
+
+
+def one_line(status: int, lines: list[str], expected: str, exit: int = 1) -> None:
+    assert status == exit
+    assert lines == [expected]
+
+
+def usage_error(status: int, lines: list[str], expected: str) -> None:
+    """argparse's usage (one or more lines, the first `usage:`), then the one line of the error."""
+    assert status == 2
+    assert lines[0].startswith("usage: aids ") and all(line.startswith(" ") for line in lines[1:-1])
+    assert lines[-1] == "aids: error: " + expected
+
+
+def test_an_aid_id_too_long_for_a_file_name(project, capsys):
+    one_line(*run(capsys, project, "new", "table", "a" * 300),
+             "command line: aid id of 300 characters " + ID_EXPECTED)
+
+
+def test_an_id_of_64_characters_is_one(project, capsys):
+    name = "a" * 64
+    status, lines = run_writing(capsys, project, "new", "table", name)
+    assert status == 0, lines
+    assert (project / "games" / GAME / f"{name}.yaml").is_file()
+
+
+def run_writing(capsys, root: Path, *args: str) -> tuple[int, list[str]]:
+    capsys.readouterr()
+    status = main(["--project", str(root), *args])
+    return status, capsys.readouterr().err.splitlines()
+
+
+def test_an_aid_id_too_long_in_its_source(project, capsys):
+    source = project / "games" / GAME / "terrain.yaml"
+    text = source.read_text(encoding="utf-8")
+    source.write_text(text.replace("\nid: terrain\n", f"\nid: {'t' * 65}\n"), encoding="utf-8")
+    line = text.split("\nid: terrain\n")[0].count("\n") + 2
+    status, lines = run(capsys, project, "build", "--format", "html")
+    assert status == 1
+    assert f"games/{GAME}/terrain.yaml:{line}:5: table id of 65 characters {ID_EXPECTED}" in lines
+
+
+def test_a_game_id_too_long(project, capsys):
+    long = "m" * 65
+    (project / "games" / GAME).rename(project / "games" / long)
+    game_yaml = project / "games" / long / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace(f"id: {GAME}", f"id: {long}"), "utf-8")
+    one_line(*run(capsys, project, "build", "--format", "html"),
+             f"games/{long}/game.yaml:4:5: game id of 65 characters {ID_EXPECTED}")
+
+
+# --- a bidi override in a name that becomes a path ----------------------------------------------------------
+
+def rename_game(root: Path, folder: str, game_id: str) -> None:
+    (root / "games" / GAME).rename(root / "games" / folder)
+    game_yaml = root / "games" / folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace(f"id: {GAME}", f"id: {game_id}"), "utf-8")
+
+
+def test_a_game_id_and_folder_with_a_bidi_override(project, capsys):
+    rename_game(project, BIDI, BIDI)
+    one_line(*run(capsys, project, "build", "--format", "html"),
+             "games/mill\\u202eskirmish/game.yaml:4:5: malformed game id 'mill\\u202eskirmish' " + ID_EXPECTED)
+
+
+def test_a_game_folder_with_a_bidi_override(project, capsys):
+    rename_game(project, BIDI, GAME)
+    one_line(*run(capsys, project, "build", "--format", "html"),
+             "games/mill\\u202eskirmish: malformed game folder name 'mill\\u202eskirmish' " + ID_EXPECTED)
+
+
+def test_an_edition_id_with_a_bidi_override(project, capsys):
+    game_yaml = project / "games" / GAME / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    game_yaml.write_text(text + "editions:\n  - id: cm\n  - id: \"h\u202ecni\"\n", "utf-8")
+    line = text.count("\n") + 3
+    one_line(*run(capsys, project, "build", "--format", "html"),
+             f"games/{GAME}/game.yaml:{line}:9: malformed edition id 'h\\u202ecni' {ID_EXPECTED}")
+
+
+def test_an_aid_id_with_a_bidi_override(project, capsys):
+    one_line(*run(capsys, project, "new", "table", "a\u202eb"),
+             "command line: malformed aid id 'a\\u202eb' " + ID_EXPECTED)
