@@ -14,6 +14,7 @@ from aids.cli import main
 GAME = "mill-skirmish"
 BIDI = "mill\u202eskirmish"  # shown as "millhsimriks"
 ID_EXPECTED = "(expected: lowercase letters, digits and '-', at most 64 of them, e.g. heavy-cavalry)"
+VERSION_EXPECTED = "(expected: digits, letters, '.', '-' or '+', at most 64 of them, e.g. 1.4)"
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +62,13 @@ def usage_error(status: int, lines: list[str], expected: str) -> None:
     assert status == 2
     assert lines[0].startswith("usage: aids ") and all(line.startswith(" ") for line in lines[1:-1])
     assert lines[-1] == "aids: error: " + expected
+
+
+# --- names too long for a file system ---------------------------------------------------------------------
+
+def test_a_version_too_long_for_a_file_name(project, capsys):
+    usage_error(*run(capsys, project, "release", "1" * 5000),
+                "argument version: version of 5000 characters " + VERSION_EXPECTED)
 
 
 def test_an_aid_id_too_long_for_a_file_name(project, capsys):
@@ -129,6 +137,42 @@ def test_an_edition_id_with_a_bidi_override(project, capsys):
              f"games/{GAME}/game.yaml:{line}:9: malformed edition id 'h\\u202ecni' {ID_EXPECTED}")
 
 
+def test_a_version_with_a_bidi_override(project, capsys):
+    usage_error(*run(capsys, project, "release", "1.\u202e1"),
+                "argument version: malformed version '1.\\u202e1' " + VERSION_EXPECTED)
+
+
 def test_an_aid_id_with_a_bidi_override(project, capsys):
     one_line(*run(capsys, project, "new", "table", "a\u202eb"),
              "command line: malformed aid id 'a\\u202eb' " + ID_EXPECTED)
+
+
+# --- a release file that says another game or version than its place ------------------------------------------
+
+@pytest.mark.parametrize("old, new, expected", [
+    (f"game: {GAME}\n", "game: other\n",
+     "4:7: this release file records game 'other', not 'mill-skirmish' (its folder) (expected: game: "
+     "'mill-skirmish', as `aids release` wrote it)"),
+    ("version: '1.0'\n", "version: '2.0'\n",
+     "5:10: this release file records version '2.0', not '1.0' (its file name) (expected: version: '1.0', as "
+     "`aids release` wrote it)"),
+])
+@pytest.mark.parametrize("command", [["changes"], ["build", "--format", "html"]])
+def test_a_release_file_of_another_game_or_version(project, capsys, old, new, expected, command):
+    release = project / "games" / GAME / "releases" / "1.0.yaml"
+    text = release.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    release.write_text(text.replace(old, new), encoding="utf-8")
+    status, lines = run(capsys, project, *command)
+    assert status == 1
+    assert lines == [f"games/{GAME}/releases/1.0.yaml:{expected}"]
+
+
+# --- --since ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("since, expected", [
+    ("", "an empty version " + VERSION_EXPECTED),
+    ("../game", "malformed version '../game' " + VERSION_EXPECTED),
+])
+def test_since_names_a_version(project, capsys, since, expected):
+    usage_error(*run(capsys, project, "changes", "--since", since), "argument --since: " + expected)
