@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import pipeline, release, site
+from . import cluster, pipeline, release, site
 from .config import Game, Project, read_project
 from .errors import AidsError, Position, Problem
 from .fingerprint import Fingerprints
@@ -183,7 +183,7 @@ def in_shard(unit: Unit, shard: tuple[int, int] | None) -> bool:
 def executor(options: Options, count: int) -> cf.Executor | None:
     """Where jobs run: None for this process (one job, or --jobs 1), a process pool, or a Dask cluster."""
     if options.scheduler:
-        return DaskPool(options.scheduler)
+        return cluster.DaskPool(options.scheduler)
     workers = min(options.jobs or os.cpu_count() or 1, count)
     if workers <= 1:
         return None
@@ -205,30 +205,6 @@ def _die_with_parent(parent: int) -> None:
             os._exit(1)
 
 
-class DaskPool(cf.Executor):
-    """A Dask cluster through its `concurrent.futures` executor; the client closed with the pool."""
-
-    def __init__(self, address: str):
-        try:
-            from distributed import Client
-        except ImportError:
-            raise AidsError(Problem(Position("command line"), "--scheduler needs Dask's distributed package",
-                                    "pip install 'aids[dask]'")) from None
-        try:
-            self.client = Client(address, timeout=10)
-        except OSError as exc:
-            raise AidsError(Problem(Position("command line"), f"no Dask scheduler at {address}: {exc}",
-                                    "the address of a running scheduler, e.g. tcp://10.0.0.5:8786")) from None
-        self.executor = self.client.get_executor()
-
-    def submit(self, fn, /, *args, **kwargs):
-        return self.executor.submit(fn, *args, **kwargs)
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self.executor.shutdown(wait=wait)
-        self.client.close()
-
-
 def build(project: Project, options: Options = Options(), progress: Progress | None = None) -> Summary:
     """Build every aid of the chosen games in every chosen language, edition and format.
 
@@ -236,6 +212,8 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
     fails leaves its previous outputs as they were; the other aids (and games) are still built.
     """
     started = time.monotonic()
+    if options.scheduler:  # a scheduler that is not there fails before anything is read or written
+        cluster.check(options.scheduler)
     summary = Summary()
     recover(project.output)  # an earlier build stopped halfway: its aids are finished or left as they were
     plan = pipeline.plan_build(project, options, summary)

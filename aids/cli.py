@@ -59,7 +59,7 @@ def make_parser() -> Parser:
                        help="mark what changed since the game's last release: a bar in the margin (the default), "
                             "colour, both, or none")
     build.add_argument("--shard", metavar="K/N", help="build only the K-th of N stable parts (for a CI matrix)")
-    build.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+    build.add_argument("--scheduler", type=scheduler, metavar="tcp://HOST:PORT",
                        help="run the jobs on this Dask cluster (pip install 'aids[dask]')")
     stats = sub.add_parser("stats", help="how complete each aid is in each language (translated, fuzzy, untranslated)")
     games(stats)
@@ -142,6 +142,13 @@ def version(text: str) -> str:
         raise argparse.ArgumentTypeError(f"an empty version (expected: {VERSION_EXPECTED})")
     if fault := name_fault(text, "version", version=True):
         raise argparse.ArgumentTypeError(visible("{} (expected: {})".format(*fault)))
+    return text
+
+
+def scheduler(text: str) -> str:
+    from .cluster import EXPECTED_ADDRESS, address_fault
+    if fault := address_fault(text):
+        raise argparse.ArgumentTypeError(visible(f"{fault} (expected: {EXPECTED_ADDRESS})"))
     return text
 
 

@@ -4,17 +4,22 @@ version, an empty --since. Each ends in one line (after argparse's usage, for a 
 exit 1 or 2, no traceback, and nothing written."""
 from __future__ import annotations
 
+import http.server
 import shutil
+import socket
+import threading
 from pathlib import Path
 
 import pytest
 
+from aids import cluster
 from aids.cli import main
 
 GAME = "mill-skirmish"
 BIDI = "mill\u202eskirmish"  # shown as "millhsimriks"
 ID_EXPECTED = "(expected: lowercase letters, digits and '-', at most 64 of them, e.g. heavy-cavalry)"
 VERSION_EXPECTED = "(expected: digits, letters, '.', '-' or '+', at most 64 of them, e.g. 1.4)"
+SCHEDULER_EXPECTED = "(expected: the address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786)"
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +67,58 @@ def usage_error(status: int, lines: list[str], expected: str) -> None:
     assert status == 2
     assert lines[0].startswith("usage: aids ") and all(line.startswith(" ") for line in lines[1:-1])
     assert lines[-1] == "aids: error: " + expected
+
+
+# --- aids build --scheduler ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("address, expected", [
+    ("not a url", "'not a url' is not a Dask scheduler's address"),
+    ("http://127.0.0.1:8786", "'http://127.0.0.1:8786' is not a Dask scheduler's address"),
+    ("tcp://127.0.0.1", "'tcp://127.0.0.1' is not a Dask scheduler's address"),
+    ("127.0.0.1:8786", "'127.0.0.1:8786' is not a Dask scheduler's address"),
+    ("tcp://127.0.0.1:70000", "port 70000 of 'tcp://127.0.0.1:70000' is not from 1 to 65535"),
+    ("tcp://\u202e1.0.0.721:8786", "'tcp://\\u202e1.0.0.721:8786' is not a Dask scheduler's address"),
+])
+def test_a_scheduler_address_of_another_form_is_a_usage_error(project, capsys, address, expected):
+    usage_error(*run(capsys, project, "build", "--format", "html", "--scheduler", address),
+                f"argument --scheduler: {expected} (expected: tcp://HOST:PORT or tls://HOST:PORT, e.g. "
+                "tcp://10.0.0.5:8786)")
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # nothing on stderr but aids'
+        pass
+
+
+@pytest.fixture
+def http_port():
+    """A web server on a free port of this host, answering HTTP (or waiting for a request line to answer)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_port_that_answers_http_is_no_scheduler(project, capsys, monkeypatch, http_port):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(cluster, "SECONDS", 1)
+    address = f"tcp://127.0.0.1:{http_port}"
+    one_line(*run(capsys, project, "build", "--format", "html", "--scheduler", address),
+             f"command line: no Dask scheduler at {address}: no answer as a Dask scheduler within 1 s "
+             + SCHEDULER_EXPECTED)
+
+
+def test_a_closed_port_is_no_scheduler_at_once(project, capsys):
+    pytest.importorskip("distributed")
+    with socket.socket() as probe:  # a port free a moment ago: nothing listens on it
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    one_line(*run(capsys, project, "build", "--format", "html", "--scheduler", address),
+             f"command line: no Dask scheduler at {address}: Connection refused " + SCHEDULER_EXPECTED)
 
 
 # --- names too long for a file system ---------------------------------------------------------------------
