@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import re
+from typing import NoReturn
 
 from .errors import AidsError, Position, Problem
 
@@ -29,7 +30,9 @@ def check(address: str, seconds: float | None = None) -> None:
     that does not answer, or a server of another protocol (which distributed would wait on, or misread)."""
     import asyncio
     import socket
-    connect = _distributed().comm.connect
+    distributed = _distributed()
+    connect = distributed.comm.connect
+    security = distributed.Security().get_connection_args("client")  # tls://: the certificates Client would use
     seconds = SECONDS if seconds is None else seconds
     found = ADDRESS.fullmatch(address)
     if found:  # a closed port fails at once (distributed would try it again and again until the time is up)
@@ -39,7 +42,7 @@ def check(address: str, seconds: float | None = None) -> None:
             _fail(address, exc.strerror or str(exc) or type(exc).__name__)
 
     async def shake_hands() -> None:
-        comm = await connect(address, timeout=seconds)
+        comm = await connect(address, timeout=seconds, **security)
         await comm.close()
 
     try:
@@ -50,7 +53,7 @@ def check(address: str, seconds: float | None = None) -> None:
         _fail(address, str(exc).splitlines()[0] if str(exc).strip() else type(exc).__name__)
 
 
-def _fail(address: str, why: str) -> None:
+def _fail(address: str, why: str) -> NoReturn:
     raise AidsError(Problem(COMMAND_LINE, f"no Dask scheduler at {address}: {why}", EXPECTED_SCHEDULER))
 
 
