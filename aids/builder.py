@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import outputs, pipeline, release, site
+from . import cluster, outputs, pipeline, release, site
 from .config import Game, Project, read_project
 from .errors import AidsError, Position, Problem
 from .fingerprint import Fingerprints
@@ -186,6 +186,8 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
     fails leaves its previous outputs as they were; the other aids (and games) are still built.
     """
     started = time.monotonic()
+    if options.scheduler:  # a scheduler that is not there fails before anything is read or written
+        cluster.check(options.scheduler)
     summary = Summary()
     summary.repaired += recover(project.output)  # a build stopped halfway: its aids are finished or left as they were
     plan = pipeline.plan_build(project, options, summary)

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .errors import AidsError
+from .errors import AidsError, visible
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 FORMATS = ("html", "pdf")  # pipeline.FORMATS, named here so that --help imports nothing of the pipeline
@@ -59,7 +59,7 @@ def make_parser() -> Parser:
                        help="mark what changed since the game's last release: a bar in the margin (the default), "
                             "colour, both, or none")
     build.add_argument("--shard", metavar="K/N", help="build only the K-th of N stable parts (for a CI matrix)")
-    build.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+    build.add_argument("--scheduler", type=scheduler, metavar="tcp://HOST:PORT",
                        help="run the jobs on this Dask cluster (pip install 'aids[dask]')")
     stats = sub.add_parser("stats", help="how complete each aid is in each language (translated, fuzzy, untranslated)")
     games(stats)
@@ -96,12 +96,13 @@ def make_parser() -> Parser:
                                          "language, against which the build and `aids changes` compare, and sets "
                                          "the game's version and date in game.yaml. Refused while `aids check` "
                                          "finds errors or a language is below the publishing threshold.")
-    release.add_argument("version", help="the version released, e.g. 1.5")
+    release.add_argument("version", type=version, help="the version released, e.g. 1.5")
     release.add_argument("--game", metavar="G", help="the game (default: the project's only game)")
     release.add_argument("--date", type=iso_date, metavar="YYYY-MM-DD", help="its date (default: today)")
     changes = sub.add_parser("changes", help="what changed since a release, for release notes and errata")
     games(changes)
-    changes.add_argument("--since", metavar="VERSION", help="the release to compare with (default: the latest)")
+    changes.add_argument("--since", type=version, metavar="VERSION",
+                         help="the release to compare with (default: the latest)")
     changes.add_argument("--format", choices=["md", "json"], default="md", help="Markdown (default) or JSON")
     schema = sub.add_parser("schema", help="the JSON Schema of aids.yaml, game.yaml or a kind of aid, for editors",
                             description="Prints one schema; --write puts every schema in the project's schemas/ "
@@ -132,6 +133,23 @@ def iso_date(text: str):
         return dt.date.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a date like 2026-11-23") from None
+
+
+def version(text: str) -> str:
+    """A version as the name of its release file (games/<game>/releases/<version>.yaml)."""
+    from .source.shape import VERSION_EXPECTED, name_fault
+    if not text:
+        raise argparse.ArgumentTypeError(f"an empty version (expected: {VERSION_EXPECTED})")
+    if fault := name_fault(text, "version", version=True):
+        raise argparse.ArgumentTypeError(visible("{} (expected: {})".format(*fault)))
+    return text
+
+
+def scheduler(text: str) -> str:
+    from .cluster import EXPECTED_ADDRESS, address_fault
+    if fault := address_fault(text):
+        raise argparse.ArgumentTypeError(visible(f"{fault} (expected: {EXPECTED_ADDRESS})"))
+    return text
 
 
 def port(text: str) -> int:
@@ -210,7 +228,7 @@ def run(args) -> int:
             summary = builder.build(project, options, progress=progress)
         finally:
             progress.close()  # the bar is gone before the summary prints
-        print(report.summary_text(summary, args.verbose))
+        print(visible(report.summary_text(summary, args.verbose)))  # a game folder may hold a bidi override
         # a catalog's fault fails every aid of its language: say it once
         for message in dict.fromkeys(str(error) for error in summary.failed):
             print(message, file=sys.stderr)

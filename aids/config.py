@@ -13,7 +13,7 @@ from .errors import AidsError, Position, Problem, Problems, display_path
 from .model.quantity import MEASURE, read_measure
 from .model.site import SITE, Site, read_site
 from .model.text import Text, forms_at, text_at
-from .source.shape import ID_PATTERN, Field, Shape, choice, date, flag, ident, list_of, num, string, text
+from .source.shape import ID_PATTERN, Field, Shape, choice, date, flag, ident, list_of, name_fault, num, string, text
 from .source.yamlfile import Source, check_map, is_text, read_yaml
 
 MAX_LINE = 200  # a game's title, version, copyright or author: printed in every footer
@@ -65,7 +65,8 @@ PROJECT = Shape(PROJECT_FILE, (
     Field("date_style", DATE_STYLE),
     Field("print", PRINT),
 ), doc="An aids project: what to publish and where to write it.")
-EDITION = Shape("edition", (Field("id", string(), True), *MEASURE), doc="one printing of the game's aids")
+EDITION = Shape("edition", (Field("id", string(pattern=ID_PATTERN), True), *MEASURE),
+                doc="one printing of the game's aids")
 GLOSSARY_TERM = Shape("glossary term", (Field("id", ident(), True), Field("term", text(), True),
                                         Field("forms", list_of(string()), doc="other forms of it in the source")))
 LINE = {"type": ["string", "integer"], "minLength": 1, "maxLength": MAX_LINE}  # printed on every page
@@ -336,9 +337,7 @@ def read_game(project: Project, folder: Path) -> Game:
     top = Position(shown, 1, 1)
     if not check_map(src, data, problems, GAME, where=top):
         problems.raise_if_any()
-    if data["id"] != folder.name:
-        problems.add(src.at(data, "id", value=True),
-                     f"game id '{data['id']}' differs from its folder name", f"id: {folder.name}")
+    _check_game_id(project, folder, src, problems)
     if isinstance(data.get("version"), float):  # 1.10 unquoted is the number 1.1
         problems.add(src.at(data, "version", value=True), f"version {data['version']} is read as a number "
                      "(unquoted, 1.10 would print as 1.1)", 'the version in quotes, as it is to be printed, e.g. '
@@ -370,6 +369,9 @@ def read_game(project: Project, folder: Path) -> Game:
             if hasattr(ed, "get") and ed.get("id") is not None and not is_text(ed["id"]):
                 problems.add(src.at(ed, "id", value=True), "an edition id must be text", "id: cm")
             continue
+        if fault := name_fault(ed["id"], "edition id"):  # the name of its output folder
+            problems.add(src.at(ed, "id", value=True), *fault)
+            continue
         if any(e.id == str(ed["id"]) for e in editions):
             problems.add(src.at(ed, "id", value=True), f"duplicate edition id '{ed['id']}'", "unique edition ids")
             continue
@@ -383,6 +385,19 @@ def read_game(project: Project, folder: Path) -> Game:
         author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
         printing=project.print_for(folder.name), change_colour=colour, copyright=str(data.get("copyright", "")),
     )
+
+
+def _check_game_id(project: Project, folder: Path, src: Source, problems: Problems) -> None:
+    """The game's id is the name of its folder, of its catalogs and of its output folder: an id, that folder's."""
+    given = src.data["id"]
+    if fault := name_fault(given, "game id"):
+        problems.add(src.at(src.data, "id", value=True), *fault)
+    elif given != folder.name:
+        if fault := name_fault(folder.name, "game folder name"):
+            problems.add(Position(project.show(folder)), *fault)
+        else:
+            problems.add(src.at(src.data, "id", value=True), f"game id '{given}' differs from its folder name",
+                         f"id: {folder.name}")
 
 
 def _check_lines(src: Source, data: Any, problems: Problems) -> None:

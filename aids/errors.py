@@ -33,11 +33,15 @@ class Problem:
 
 # Control characters print as nothing or garble a terminal: never part of a text (tab and line ends are fine).
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# ... nor, in a message, a bidi embedding, override or isolate, which reorders what follows it on the line.
+UNSHOWN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
 
 def visible(text: str) -> str:
-    """`text` with every control character written as an escape (\\x1b), so a message cannot drive a terminal."""
-    return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """`text` with every control character written as an escape (\\x1b, \\u202e), so a message cannot drive a
+    terminal or reorder its line."""
+    return UNSHOWN.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                       text)
 
 
 class AidsError(Exception):

@@ -7,7 +7,7 @@ import multiprocessing
 import os
 import sys
 
-from .errors import AidsError, Position, Problem
+from .cluster import DaskPool
 from .pipeline import Options
 
 
@@ -34,27 +34,3 @@ def _die_with_parent(parent: int) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         if os.getppid() != parent:  # the build ended before the line above
             os._exit(1)
-
-
-class DaskPool(cf.Executor):
-    """A Dask cluster through its `concurrent.futures` executor; the client closed with the pool."""
-
-    def __init__(self, address: str):
-        try:
-            from distributed import Client
-        except ImportError:
-            raise AidsError(Problem(Position("command line"), "--scheduler needs Dask's distributed package",
-                                    "pip install 'aids[dask]'")) from None
-        try:
-            self.client = Client(address, timeout=10)
-        except OSError as exc:
-            raise AidsError(Problem(Position("command line"), f"no Dask scheduler at {address}: {exc}",
-                                    "the address of a running scheduler, e.g. tcp://10.0.0.5:8786")) from None
-        self.executor = self.client.get_executor()
-
-    def submit(self, fn, /, *args, **kwargs):
-        return self.executor.submit(fn, *args, **kwargs)
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self.executor.shutdown(wait=wait)
-        self.client.close()

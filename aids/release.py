@@ -14,16 +14,17 @@ from pathlib import Path
 from ruamel.yaml import YAML
 
 from .config import Game, Project
-from .errors import AidsError, Position, Problem
+from .errors import AidsError, Position, Problem, Problems
 from .files import Folder
 from .localize.changes import awaited, short, text_of
 from .localize.localizer import Localizer
 from .model.release import REMOVED, WHAT, AidState, Change, Snapshot, by_aid, compare, from_data, to_data, version_key
 from .reading import read_aids
-from .source.yamlfile import MAX_BYTES, decode, load_yaml
+from .source.shape import name_fault
+from .source.yamlfile import MAX_BYTES, Source, decode, load_yaml
 
 FOLDER = "releases"
-_VERSION = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+-]*")
+COMMAND_LINE = Position("command line")
 
 
 def releases_dir(game: Game) -> Path:
@@ -74,11 +75,28 @@ def read_release(project: Project, game: Game, version: str) -> Snapshot:
                                 f"game {game.id} has no release {version}", f"one of: {known}"))
     shown = project.show(path)
     src = load_yaml(decode(releases.read(f"{version}.yaml", MAX_BYTES + 1) or b"", shown), path, shown)
+    _check_names(src, game, version)
     try:
         return from_data(src.data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise AidsError(Problem(Position(src.shown, 1, 1), f"this release file is damaged ({exc!r})",
                                 "the file as `aids release` wrote it (restore it from version control)")) from None
+
+
+def _check_names(src: Source, game: Game, version: str) -> None:
+    """A release file says which game and version it records: those its folder and its name say."""
+    data, problems = src.data, Problems()
+    for key, want, where in (("game", game.id, "its folder"), ("version", version, "its file name")):
+        if hasattr(data, "get") and key in data and str(data[key]) != want:
+            problems.add(src.at(data, key, value=True), f"this release file records {key} '{data[key]}', not "
+                         f"'{want}' ({where})", f"{key}: '{want}', as `aids release` wrote it")
+    problems.raise_if_any()
+
+
+def check_version(version: str) -> None:
+    """A version names its release file: refused when it cannot."""
+    if fault := name_fault(version, "version", version=True):
+        raise AidsError(Problem(COMMAND_LINE, *fault))
 
 
 def latest(game: Game) -> str | None:
@@ -88,6 +106,8 @@ def latest(game: Game) -> str | None:
 
 def changes(project: Project, game: Game, since: str | None = None) -> tuple[str | None, list[Change]]:
     """(the release compared with, every change since it); (None, []) for a game never released."""
+    if since is not None:
+        check_version(since)
     version = since or latest(game)
     if version is None:
         return None, []
@@ -122,8 +142,7 @@ def release(project: Project, game_id: str, version: str, date: dt.date) -> list
     from . import translators
     game = project.read_game(game_id)
     where = Position(project.show(game.source.path), 1, 1)
-    if not _VERSION.fullmatch(version):
-        raise AidsError(Problem(where, f"'{version}' is not a version", "digits, letters, '.', '-' or '+': 1.4"))
+    check_version(version)
     path = release_path(game, version)
     if path.exists():
         raise AidsError(Problem(Position(project.show(path), 1, 1), f"release {version} is already recorded",

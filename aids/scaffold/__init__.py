@@ -16,6 +16,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from ..errors import AidsError, Position, Problem
+from ..source.shape import name_fault
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -26,7 +27,6 @@ KINDS = {"sequence": "sequence.yaml", "table": "table.yaml", "playsheet": "plays
          "booklet": "booklet.yaml"}
 CHAPTER = "introduction.md"
 SCHEMAS = "schemas"  # the folder aids.schemas.write_schemas fills
-ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 _NAME = re.compile(r"\$\{([a-z0-9._-]+)\}")
 COMMAND_LINE = Position("command line")
 
@@ -85,6 +85,6 @@ def with_modeline(name: str, root: Path, path: Path, text: str) -> str:
 
 
 def check_id(value: str, what: str) -> None:
-    if not ID.match(value):
-        raise AidsError(Problem(COMMAND_LINE, f"malformed {what} '{value}'",
-                                "lowercase letters, digits and '-', e.g. quick-ref"))
+    fault = name_fault(value, what)
+    if fault:
+        raise AidsError(Problem(COMMAND_LINE, *fault))

@@ -19,7 +19,24 @@ JSON = dict[str, Any]
 Value = Union[JSON, "Shape", "AnyOf", Callable[[], Any]]
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
-ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+# An id or a version names a file, a folder and an anchor: ASCII only (no space, no bidi override to disguise
+# it) and short enough for every file system (a name is at most 255 bytes) and address.
+MAX_ID = 64
+ID_CHARS = rf"[a-z0-9][a-z0-9-]{{0,{MAX_ID - 1}}}"
+ID_PATTERN = rf"^{ID_CHARS}$"
+VERSION_CHARS = rf"[0-9A-Za-z][0-9A-Za-z.+-]{{0,{MAX_ID - 1}}}"
+ID_EXPECTED = f"lowercase letters, digits and '-', at most {MAX_ID} of them, e.g. heavy-cavalry"
+VERSION_EXPECTED = f"digits, letters, '.', '-' or '+', at most {MAX_ID} of them, e.g. 1.4"
+
+
+def name_fault(value: Any, what: str, version: bool = False) -> tuple[str, str] | None:
+    """(what is wrong, what is expected) when `value` cannot be an id (or a version): None when it can."""
+    text = str(value)
+    if len(text) > MAX_ID:
+        return f"{what} of {len(text)} characters", VERSION_EXPECTED if version else ID_EXPECTED
+    if not re.fullmatch(VERSION_CHARS if version else ID_CHARS, text):
+        return f"malformed {what} '{text}'", VERSION_EXPECTED if version else ID_EXPECTED
+    return None
 
 
 @dataclass(frozen=True)

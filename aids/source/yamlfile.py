@@ -12,7 +12,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from ..errors import CONTROL, AidsError, Position, Problem
-from .shape import Field, Shape
+from .shape import ID_CHARS, ID_EXPECTED, MAX_ID, Field, Shape
 
 
 class Source:
@@ -248,12 +248,16 @@ def is_text(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")  # ids of aids, phases, rows, ...: stable, so they make msgctxt
+ID = re.compile(ID_CHARS + r"\Z")  # ids of aids, phases, rows, ...: stable, so they make msgctxt
 
 
 def check_id(src: Source, node: Any, key: str, problems, seen: dict | None = None, what: str = "") -> bool:
     """`node[key]` is a well-formed id, and (with `seen`, id -> line) not used before among its siblings."""
     value = node.get(key)
+    if value is not None and len(str(value)) > MAX_ID:
+        problems.add(src.at(node, key, value=True), f"{what + ' ' if what else ''}id of {len(str(value))} characters",
+                     ID_EXPECTED)
+        return False
     if value is None or not ID.match(str(value)):
         problems.add(src.at(node, key, value=True) if key in node else src.at(node),
                      f"missing or malformed {what + ' ' if what else ''}id '{value if value is not None else ''}'",
