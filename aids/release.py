@@ -38,8 +38,9 @@ def release_path(game: Game, version: str) -> Path:
 def versions(game: Game) -> list[str]:
     """The versions released, oldest first."""
     folder = Folder(game.folder) / FOLDER
-    found = [name[:-5] for name in folder.names() if name.endswith(".yaml") and folder.is_file(name)] \
-        if folder.is_dir() else []  # a link among them is not a release (never followed)
+    found = [name[:-5] for name in folder.names() if name.endswith(".yaml") and folder.is_file(name)
+             and not name_fault(name[:-5], "version", version=True)] \
+        if folder.is_dir() else []  # a link among them, or a name that is no version, is not a release
     return sorted(found, key=version_key)
 
 
