@@ -142,12 +142,15 @@ def _moved(fresh: list[tuple[Entry, Key]], orphans: dict[Key, Entry]) -> set[Key
         if o.sure:
             by_text.setdefault(o.key[1], []).append(o)
     used = set()
-    for entry, k in list(fresh):
+    left = []  # kept in order and rebuilt once: list.remove was a scan per moved text, comparing entries
+    for entry, k in fresh:
         found = by_text.get(k[1], [])
         if found and len({o.strings for o in found}) == 1:
             _take(entry, found[0], k, moved=True)
             used |= {po.key(o.entry) for o in found}
-            fresh.remove((entry, k))
+        else:
+            left.append((entry, k))
+    fresh[:] = left
     return used
 
 
