@@ -107,3 +107,55 @@ def test_moved_texts_are_taken_without_comparing_entries(monkeypatch):
     assert [k for _, k in fresh] == [(f"new/{i}", f"Tekst {i}") for i in range(0, count, 2)]
     assert not any(po.translated(new) for new, _ in fresh)
     assert [(po.strings(new), new.isfuzzy()) for new in moved] == [([f"Text {i}"], False) for i in range(1, count, 2)]
+
+
+WORDS = ("unit move attack hex river bridge cavalry infantry artillery fire retreat rout rally supply leader turn "
+         "phase step enemy friendly adjacent zone control terrain forest town road march column line square charge "
+         "melee morale check roll die result table modifier").split()
+
+
+def edited_texts(count: int) -> list[str]:
+    """Pairs of texts: an even one, and the odd one after it the same with one word changed."""
+    import random
+    texts = []
+    for i in range(count):
+        first = random.Random(i - i % 2)
+        words = first.choices(WORDS, k=first.randint(6, 14))
+        if i % 2:
+            edit = random.Random(i)
+            words[edit.randrange(len(words))] = edit.choice(WORDS)
+        texts.append(" ".join(words) + f" {i - i % 2}")
+    return texts
+
+
+def half_translated(count: int, template: bool) -> po.Catalog:
+    """Every even text translated, every odd one (an edit of the even one before it) not: `aids update` looks
+    for a similar text anywhere for each odd one."""
+    body = "".join(f'\nmsgctxt "k{i}"\nmsgid "{text}"\nmsgstr "{"" if template or i % 2 else "T " + text}"\n'
+                   for i, text in enumerate(edited_texts(count)))
+    return po.Catalog.parsestring((HEADER + body).encode("utf-8"))
+
+
+def merged(old: po.Catalog, template: po.Catalog) -> list[tuple]:
+    return [(po.key(e), str(e.target), e.isfuzzy(), str(e.prev_source)) for e in po.entries(merge.merge(old, template))]
+
+
+def test_a_similar_text_anywhere_is_found_among_few_candidates_as_among_all(monkeypatch):
+    """Step 4 of the merge (a similar text in another msgctxt) compares each text with a few candidates that
+    share its rarer trigrams (merge._Index), not with every translated text, which made `aids update`
+    quadratic (4,000 half-translated entries: 199 s); it finds what the search among all of them finds."""
+    old, template = half_translated(600, False), half_translated(600, True)
+    found = merged(old, template)
+    assert sum(1 for _, target, fuzzy, _ in found if fuzzy and target) == 300  # every edited text, its neighbour's
+    monkeypatch.setattr(merge._Index, "near", lambda self, text: list(self.origins))  # every former text
+    assert merged(old, template) == found
+
+
+def test_the_search_for_a_similar_text_compares_a_bounded_number_per_text(monkeypatch):
+    compared = []
+    ratio = merge._ratio
+    monkeypatch.setattr(merge, "_ratio", lambda a, b: compared.append(a) or ratio(a, b))
+    for count in (400, 1600):
+        compared.clear()
+        merge.merge(half_translated(count, False), half_translated(count, True))
+        assert len(compared) <= merge.CANDIDATES * count // 2  # at most CANDIDATES for each untranslated text
