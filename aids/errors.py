@@ -79,8 +79,9 @@ def display_path(path: Path | str, root: Path | None = None) -> str:
     """A path as the user would type it: relative to the project root when inside it."""
     path = Path(path)
     if root is not None:
-        try:
-            return str(path.resolve().relative_to(root.resolve()))
-        except ValueError:
-            pass
+        for inside, base in ((path, root), (path.absolute(), root.absolute()), (path.resolve(), root.resolve())):
+            try:  # as written first: a link in the path is shown where it is, not where it leads
+                return str(inside.relative_to(base))
+            except ValueError:
+                pass
     return str(path)

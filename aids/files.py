@@ -59,6 +59,14 @@ class Folder:
         self.shown = shown if shown is not None else str(root)
         self.parts = parts
 
+    @classmethod
+    def holding(cls, root: Path, path: Path, shown: str | None = None) -> tuple[Folder, str]:
+        """The Folder `root` and the name of `path` in it; shown as `shown` (the file as the user sees it, e.g.
+        "i18n/pl/LC_MESSAGES/demo.po") shows the folder."""
+        name = path.relative_to(root).as_posix()
+        prefix = shown[:-len(name)].rstrip("/") if shown is not None and shown.endswith(name) else str(root)
+        return cls(root, prefix), name
+
     def __truediv__(self, name: str | PurePosixPath) -> Folder:
         return Folder(self.root, self.shown, self.parts + self._parts(name))
 
@@ -149,6 +157,16 @@ class Folder:
             raise
         except Unsafe:
             return None
+
+    def exists(self, name: str | PurePosixPath) -> bool:
+        """Whether there is an entry `name` (a link counts); a link or a file among the folders on its way is
+        refused (Unsafe), not taken for absence."""
+        try:
+            with self._leaf(name) as (fd, leaf, _):
+                os.stat(leaf, dir_fd=fd, follow_symlinks=False)
+                return True
+        except FileNotFoundError:
+            return False
 
     def regular(self, name: str | PurePosixPath) -> os.stat_result | None:
         """The entry `name` when it is a regular file (not a link to one), else None."""
@@ -303,7 +321,8 @@ def _quietly(function, *args, **kwargs) -> None:
         pass
 
 
-def write_atomic(path: Path, data: bytes, within: Path | None = None) -> None:
-    """Write one file of the folder `within` (by default the file's own folder) through a Folder."""
-    root = within if within is not None else path.parent
-    Folder(root, str(root)).write(PurePosixPath(path.relative_to(root).as_posix()), data)
+def write_atomic(path: Path, data: bytes, within: Path | None = None, shown: str | None = None) -> None:
+    """Write one file of the folder `within` (by default the file's own folder) through a Folder; `shown`: the
+    file as messages show it."""
+    folder, name = Folder.holding(within if within is not None else path.parent, path, shown)
+    folder.write(name, data)

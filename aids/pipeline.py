@@ -127,8 +127,8 @@ def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> L
     translations = {}
     if lang != game.source_language:
         po = catalogs.po_path(project.catalogs, lang, game.id)
-        if po.exists():
-            translations = catalogs.translations_of(catalogs.read_catalog(po, project.show(po)))
+        if catalogs.present(project.catalogs, po, project.show(po)):
+            translations = catalogs.translations_of(catalogs.read_catalog(po, project.show(po), project.catalogs))
     return Localizer(lang, game.source_language, translations, ui.ui_translations(lang), draft=draft,
                      style=project.date_styles.get(lang))
 

@@ -25,11 +25,12 @@ def extract(project: Project, games: list[str] | None = None) -> list[str]:
             raise AidsError([p for e in errors for p in e.problems])
         template = catalogs.template(messages(project, game, aids), project=game.title, version=game.version)
         path = catalogs.pot_path(project.catalogs, game.id)
-        if catalogs.save(path, template, project.catalogs):
+        if catalogs.save(path, template, project.catalogs, project.show(path)):
             changed.append(project.show(path))
     if project.ui_domain:
         path = catalogs.pot_path(project.catalogs, ui.DOMAIN)
-        if catalogs.save(path, ui.extract_ui(project.root, __version__), project.catalogs):
+        if catalogs.save(path, ui.extract_ui(project.root, __version__), project.catalogs,
+                         project.show(path)):
             changed.append(project.show(path))
     return changed
 
@@ -69,7 +70,7 @@ def update(project: Project, games: list[str] | None = None) -> list[str]:
         pot = catalogs.pot_path(project.catalogs, domain)
         if not pot.exists():
             raise AidsError(Problem(Position(project.show(pot)), "no template catalog", "run `aids extract` first"))
-        template = catalogs.read_catalog(pot, project.show(pot))
+        template = catalogs.read_catalog(pot, project.show(pot), project.catalogs)
         for lang in langs:
             po = catalogs.po_path(project.catalogs, lang, domain)
             if catalogs.update_catalog(po, project.show(po), template, lang, project.catalogs)[0]:
@@ -83,7 +84,7 @@ def compile(project: Project, games: list[str] | None = None) -> list[str]:
     for domain, langs in domains(project, games):
         for lang in langs:
             po = catalogs.po_path(project.catalogs, lang, domain)
-            if po.exists():
+            if catalogs.present(project.catalogs, po, project.show(po)):
                 try:
                     written.append(project.show(catalogs.compile_catalog(po, project.show(po), project.catalogs)))
                 except AidsError as exc:

@@ -90,9 +90,9 @@ class Stats:
 
 def read_catalog(project: Project, game: Game, lang: str) -> tuple[Catalog, po.Catalog | None, Path]:
     path = catalogs.po_path(project.catalogs, lang, game.id)
-    if not path.exists():
+    if not catalogs.present(project.catalogs, path, project.show(path)):
         return {}, None, path
-    catalog = catalogs.read_catalog(path, project.show(path))
+    catalog = catalogs.read_catalog(path, project.show(path), project.catalogs)
     return catalogs.translations_of(catalog), catalog, path
 
 
@@ -154,7 +154,7 @@ def check(project: Project, games: list[str] | None, langs: list[str] | None) ->
         for lang in langs or project.languages:
             path = ui.catalog_path(lang)
             if path.exists() and lang != ui.SOURCE_LANGUAGE:
-                catalog = catalogs.read_catalog(path, project.show(path))
+                catalog = catalogs.read_catalog(path, project.show(path), project.catalogs)
                 found += _at_msgstr(project, path, checks.check_catalog(catalog, lang, ui.SOURCE_LANGUAGE, []))
     return found
 

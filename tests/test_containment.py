@@ -369,3 +369,34 @@ def test_the_record_of_an_aid_gone_removes_nothing_outside(scene, capsys):
     code, said = build(root, capsys)
     assert code == 0, said
     assert tree_digest(outside) == before
+
+
+@pytest.fixture
+def translated(tmp_path, capsys):
+    """A project in pl and en with its catalogs extracted and updated, and a sentinel folder beside it."""
+    root = make_project(tmp_path / "project", languages=("pl", "en"))
+    assert main(["--project", str(root), "extract"]) == 0 and main(["--project", str(root), "update"]) == 0
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text(f'msgid "{SECRET}"\nmsgstr ""\n')
+    capsys.readouterr()
+    return root, outside
+
+
+@pytest.mark.parametrize("command, planted", [
+    ("update", "i18n/en/LC_MESSAGES"), ("update", "i18n/en"), ("update", "i18n/en/LC_MESSAGES/demo.po"),
+    ("compile", "i18n/en/LC_MESSAGES"), ("compile", "i18n/en/LC_MESSAGES/demo.po"),
+    ("extract", "i18n/templates/demo.pot")])
+def test_catalogs_are_never_read_nor_written_through_a_link(translated, capsys, command, planted):
+    root, outside = translated
+    target = outside / "secret.txt" if planted.endswith(("po", "pot")) else outside
+    before = tree_digest(outside)
+    link(root / planted, target)
+    code, said = run(root, capsys, command)
+    assert tree_digest(outside) == before, said
+    assert SECRET not in said
+    if planted.endswith(".pot"):  # a template aids writes whole: the link is replaced by the file, its target untouched
+        assert code == 0 and not (root / planted).is_symlink(), said
+    else:
+        assert code == 1 and f"{planted}: is a symbolic link, which aids does not follow" in said, said
+        assert len(said.strip().splitlines()) == 1 and said.startswith(planted), said

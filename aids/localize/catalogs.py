@@ -22,7 +22,7 @@ from translate.misc.multistring import multistring
 from translate.tools.pocompile import POCompile
 
 from ..errors import AidsError, Position, Problem
-from ..files import write_atomic
+from ..files import Folder, write_atomic
 from ..model.text import Text, placeholder_mismatch
 from . import merge, po
 from .po import Catalog, Entry, read_catalog, save
@@ -135,12 +135,20 @@ def catalog_for(template_catalog: Catalog, lang: str) -> Catalog:
     ], template_catalog.header().getnotes("translator").rstrip("\n"))
 
 
+def present(within: Path, path: Path, shown: str | None = None) -> bool:
+    """Whether the catalog `path` of the catalogs folder `within` is there; a link among its folders is an
+    AidsError (one line), not taken for absence, so nothing is read or written through it."""
+    folder, name = Folder.holding(within, path, shown)
+    return folder.exists(name)
+
+
 def update_catalog(path: Path, shown: str, template_catalog: Catalog, lang: str,
                    within: Path | None = None) -> tuple[bool, Catalog]:
     """Bring the catalog at `path` in line with the template, keeping every translation (see `merge`)."""
-    old = read_catalog(path, shown) if path.exists() else catalog_for(template_catalog, lang)
+    there = present(within, path, shown) if within is not None else path.exists()
+    old = read_catalog(path, shown, within) if there else catalog_for(template_catalog, lang)
     catalog = merge.merge(old, template_catalog)
-    return save(path, catalog, within), catalog
+    return save(path, catalog, within, shown), catalog
 
 
 # -- checks and .mo files ------------------------------------------------------------------------
@@ -202,12 +210,12 @@ def mo_bytes(catalog: Catalog) -> bytes:
 
 def compile_catalog(path: Path, shown: str, within: Path | None = None) -> Path:
     """Write the .mo beside the .po; a catalog with faulty entries is refused, every fault named."""
-    catalog = read_catalog(path, shown)
+    catalog = read_catalog(path, shown, within)
     problems = check_catalog(catalog, shown)
     if problems:
         raise AidsError(problems)
     mo = path.with_suffix(".mo")
-    write_atomic(mo, mo_bytes(catalog), within)
+    write_atomic(mo, mo_bytes(catalog), within, shown[:-3] + ".mo" if shown.endswith(".po") else None)
     return mo
 
 

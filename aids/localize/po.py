@@ -18,8 +18,8 @@ from translate.storage import pypo
 from translate.storage.poparser import PoParseError
 
 from ..errors import CONTROL, AidsError, Position, Problem
-from ..files import write_atomic
-from ..source.yamlfile import read_bytes
+from ..files import Folder
+from ..source.yamlfile import MAX_BYTES, read_bytes
 
 Catalog = pypo.pofile
 Entry = pypo.pounit
@@ -32,14 +32,14 @@ DATE_HEADERS = ("POT-Creation-Date", "PO-Revision-Date")
 
 # -- reading -------------------------------------------------------------------------------------
 
-def read_catalog(path: Path, shown: str) -> Catalog:
+def read_catalog(path: Path, shown: str, within: Path | None = None) -> Catalog:
     """The catalog at `path`; a malformed one is an AidsError with its path, line and column.
 
     Beyond what translate-toolkit refuses, this refuses what GNU msgfmt refuses and a lenient
     reader would take for something else: bytes that are not UTF-8, a string left unclosed or
     unquoted, text after a closing quote, and a second definition of the same message.
     """
-    data = read_bytes(path, shown)
+    data = _read(path, shown, within)
     problems = lint(data, shown)
     if problems:
         raise AidsError(problems)
@@ -198,16 +198,38 @@ def layout(catalog: Catalog) -> bytes:
     return done.stdout
 
 
+def _read(path: Path, shown: str, within: Path | None) -> bytes:
+    """A catalog's bytes; inside `within` (the catalogs folder), never through a link: a catalog is aids' to
+    write, and one that is a link to /etc/passwd is not read."""
+    if within is None:
+        return read_bytes(path, shown)
+    folder, name = Folder.holding(within, path, shown)
+    try:
+        data = folder.read(name, MAX_BYTES + 1)
+    except AidsError as exc:
+        raise AidsError(exc.problems) from None
+    if data is None:
+        raise AidsError(Problem(Position(shown), "file not found"))
+    if len(data) > MAX_BYTES:
+        raise AidsError(Problem(Position(shown), "file larger than the limit", f"at most {MAX_BYTES // 1048576} MB"))
+    return data
+
+
 def _without_dates(data: bytes) -> bytes:
     return b"\n".join(line for line in data.split(b"\n")
                       if not any(line.startswith(f'"{h}:'.encode()) for h in DATE_HEADERS))
 
 
-def save(path: Path, catalog: Catalog, within: Path | None = None) -> bool:
+def save(path: Path, catalog: Catalog, within: Path | None = None, shown: str | None = None) -> bool:
     """Write `catalog` in GNU's layout unless only its dates would change; returns whether the file changed.
     `within`: the folder it is written in (the catalogs folder), never through a link inside it."""
     data = layout(catalog)
-    if path.exists() and _without_dates(path.read_bytes()) == _without_dates(data):
+    folder, name = Folder.holding(within if within is not None else path.parent, path, shown)
+    try:
+        there = folder.read(name)
+    except AidsError:  # a link, or not a file: written anew (never through a link among its folders)
+        there = None
+    if there is not None and _without_dates(there) == _without_dates(data):
         return False
-    write_atomic(path, data, within)
+    folder.write(name, data)
     return True

@@ -139,11 +139,11 @@ def translate(project, source: str) -> None:
             continue
         known = translations_of(source, lang)
         path = catalogs.po_path(project.catalogs, lang, GAME)
-        catalog = catalogs.read_catalog(path, project.show(path))
+        catalog = catalogs.read_catalog(path, project.show(path), project.catalogs)
         for entry in po.entries(catalog):
             if not po.translated(entry) and po.msgid(entry) in known:
                 entry.target = known[po.msgid(entry)]
-        po.save(path, catalog, project.catalogs)
+        po.save(path, catalog, project.catalogs, project.show(path))
 
 
 def init_command(args) -> int:
