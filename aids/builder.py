@@ -3,12 +3,13 @@ nothing they are made of changed, and written an aid at a time.
 
     plan = pipeline.plan_build(...)          # every aid read and linked, once, in this process
     jobs = one per aid x edition x language  # each with a digest of what it is made of
-    stale jobs -> executor -> results        # a worker renders one job: pipeline.document + render
+    stale jobs -> executor -> results        # a worker renders one job: jobs.run_job, the one path
     an aid's results -> write_all            # when all its languages are in: all of them, or none
     search.index(publications)               # then each publication's search index, if its pages changed
 
-A job names its project folder and ids only, so it runs in a forked worker (which inherits what this
-process read), in a spawned one or on another machine (which reads the project itself).
+A job (aids/jobs.py) names its project folder, ids and the digest of the sources it was planned from, so it
+runs in a forked worker (which inherits what this process read), in a spawned one or on another machine (which
+reads the project itself, and fails the job if it finds other sources).
 """
 from __future__ import annotations
 
@@ -17,155 +18,24 @@ import hashlib
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from . import cluster, outputs, pipeline, release, site
-from .config import Game, Project, read_project
+from . import cluster, outputs, pipeline, site
+from .config import Project
 from .errors import AidsError, Position, Problem
-from .fingerprint import Fingerprints
-from .kind import Aid
+from .fingerprint import Fingerprints, sources_digest
+from .jobs import Job, Result, held, hold, run_job
 from .localize import catalogs
-from .localize.changes import changelog, localize_changes
-from .localize.localizer import Fallback, Localizer
-from .model.release import Change
+from .localize.localizer import Fallback
 from .model.text import Text
 from .pipeline import Built, Options, Summary, Unit
 from .pool import executor
-from .reading import read_aids
 from .write import search
 from .write.cache import Cache, Record
 from .write.files import recover, write_all
 
 Progress = Callable[[int], Callable[[str], None]]
 WEIGHT = {"booklet": 8, "playsheet": 4, "card": 2}  # a first guess at a job's cost, before it was timed
-
-
-@dataclass(frozen=True)
-class Job:
-    """One aid in one edition and language, in the formats that are stale."""
-    root: str
-    game: str
-    edition: str | None
-    aid: str
-    lang: str
-    formats: tuple[str, ...]
-    debug: bool = False
-    draft: bool = False
-    site: bool = False  # its HTML page carries the web site's navigation (not in the pseudo-locale)
-    unavailable: tuple[str, ...] = ()  # the languages its aid is not published in: not linked by that navigation
-    marks: str = "bars"  # how it marks what changed since the game's last release (localize/changes.py)
-
-
-@dataclass
-class Result:
-    job: Job
-    files: dict[str, bytes] = field(default_factory=dict)  # path as shown (from the project root) -> bytes
-    by_format: dict[str, dict[str, Any]] = field(default_factory=dict)  # format -> record of what it made
-    fallbacks: list[Fallback] = field(default_factory=list)
-    shown: dict[str, str] = field(default_factory=dict)  # its title and kind as its game's page shows them
-    error: AidsError | None = None
-    seconds: float = 0.0
-
-
-# --- the worker side ---------------------------------------------------------------------------
-
-class Loaded:
-    """What one process has read of a project: games, their aids, a localizer per game and language."""
-
-    def __init__(self, project: Project):
-        self.project = project
-        self.games: dict[str, Game] = {}
-        self.aids: dict[tuple[str, str], Aid] = {}
-        self.localizers: dict[tuple[str, str, bool], Localizer] = {}
-        self.releases: dict[str, tuple[str | None, list[Change]]] = {}
-
-    def game(self, game_id: str) -> Game:
-        if game_id not in self.games:
-            game = self.games[game_id] = self.project.read_game(game_id)
-            aids, _ = read_aids(self.project, game)  # an aid with errors has no job (the plan left it out)
-            self.aids.update(((game_id, aid.model.id), aid) for aid in aids)
-        return self.games[game_id]
-
-    def aid(self, game_id: str, aid_id: str) -> Aid:
-        self.game(game_id)
-        return self.aids[(game_id, aid_id)]
-
-    def localizer(self, game: Game, lang: str, draft: bool = False) -> Localizer:
-        if (game.id, lang, draft) not in self.localizers:
-            self.localizers[(game.id, lang, draft)] = pipeline.localizer(self.project, game, lang, draft)
-        return self.localizers[(game.id, lang, draft)]
-
-    def changes(self, game: Game) -> tuple[str | None, list[Change]]:
-        """(the game's last release, what changed since it), once per process: (None, []) if never released."""
-        if game.id not in self.releases:
-            self.releases[game.id] = release.changes(self.project, game)
-        return self.releases[game.id]
-
-    def changes_if_readable(self, game: Game) -> tuple[str | None, list[Change]]:
-        """`changes`, or none for a game with a damaged release: its aids' jobs say why."""
-        try:
-            return self.changes(game)
-        except AidsError:
-            return None, []
-
-
-_LOADED: dict[str, Loaded] = {}
-
-
-def loaded(root: str) -> Loaded:
-    if root not in _LOADED:
-        _LOADED[root] = Loaded(read_project(Path(root)))
-    return _LOADED[root]
-
-
-def run_job(job: Job) -> Result:
-    """Render one job: in this process, a worker process or a Dask worker."""
-    started = time.perf_counter()
-    state = loaded(job.root)
-    project = state.project
-    try:
-        game = state.game(job.game)
-        aid = state.aid(job.game, job.aid)
-        edition = next(e for e in game.editions if e.id == job.edition) if job.edition else None
-        lz = state.localizer(game, job.lang, job.draft)
-        lz.recent()
-        nav = site.aid_navigation(project, game, edition, aid.model.id, lz, job.unavailable) if job.site else None
-        since, changes = state.changes(game)
-        marks = None
-        if since:
-            game_aids = [other for (g, _), other in state.aids.items() if g == game.id]
-            on_page = {aid.model.id, *(part.id for part in aid.kind.parts(aid.model))}
-            log = changelog(changes, lz, site.aid_titles(game_aids, lz),
-                            lambda other, anchor: f"#{anchor}" if other in on_page and anchor else None,
-                            site.aid_numbers(game_aids, lz)) if aid.kind.changelog else None
-            marks = localize_changes(since, pipeline.aid_changes(aid, changes), job.marks, lz, log,
-                                     pipeline.citing(aid, game_aids, changes, lz.lang))
-        doc = pipeline.document(game, aid, lz, edition, nav, marks)
-        result = Result(job, shown={"title": site.aid_title(aid, lz), "kind": aid.kind.display_name(lz)})
-        folder = pipeline.output_dir(project, game, edition, job.lang)
-        for name in job.formats:
-            rendered = pipeline.render(doc, [name])
-            files = []
-            for suffix, item in rendered.items():
-                path = folder / f"{aid.model.id}{suffix}"
-                result.files[project.show(path)] = item.data
-                files.append(project.show(path))
-            result.by_format[name] = pipeline.made(files, rendered)
-        result.fallbacks = lz.recent()
-    except AidsError as exc:
-        if job.debug:
-            raise
-        result = Result(job, error=exc)
-    except Exception as exc:  # a bug of aids: this aid fails, the others are still built
-        if job.debug:
-            raise
-        known = state.aids.get((job.game, job.aid))
-        path = known.path if known else project.games_dir / job.game / job.aid
-        result = Result(job, error=pipeline.internal_error(project, path, exc))
-    result.seconds = time.perf_counter() - started
-    return result
 
 
 # --- the parent side ---------------------------------------------------------------------------
@@ -190,9 +60,10 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
         cluster.check(options.scheduler)
     summary = Summary()
     summary.repaired += recover(project.output)  # a build stopped halfway: its aids are finished or left as they were
+    sources = sources_digest(project)  # before the plan reads them: a worker checks that it reads the same
     plan = pipeline.plan_build(project, options, summary)
     units = [unit for unit in plan.units if in_shard(unit, options.shard)]
-    state = _LOADED[str(project.root)] = Loaded(project)  # forked workers inherit what was read here
+    state = hold(project, sources)  # forked workers inherit what was read here
     for unit in units:
         state.games[unit.game.id] = unit.game
         state.aids[(unit.game.id, unit.aid.model.id)] = unit.aid
@@ -225,7 +96,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
             if not stale:  # up to date: whatever failed in between, its files are the current ones
                 outputs.mark_built(cache, unit.game.id, unit.aid.model.id, edition_of(unit), lang)
             if stale:
-                todo.append(Job(str(project.root), unit.game.id, unit.edition.id if unit.edition else None,
+                todo.append(Job(str(project.root), sources, unit.game.id, unit.edition.id if unit.edition else None,
                                 unit.aid.model.id, lang, stale, options.debug, options.draft, not options.pseudo,
                                 unavailable, options.marks))
             known[(n, lang)] = tuple(cache.get(unit.game.id, unit.aid.model.id, key(unit, lang, f)) or {}
@@ -278,7 +149,7 @@ def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: li
     cache.save()
     summary.repaired += cache.notes
     if site.wanted(project, options, plan.formats):
-        state = _LOADED[str(project.root)]
+        state = held(str(project.root))
         summary.site = site.publish(project, plan.units, lambda game, lang: state.localizer(game, lang), publishing,
                                     cache, summary.skipped, state.changes_if_readable,
                                     {game.id: broken for game, _, broken in plan.read})
@@ -324,7 +195,7 @@ def _run(jobs: list[Job], options: Options, cache: Cache) -> Iterator[tuple[Job,
     the other jobs go on rendering while the caller writes what is done."""
     def cost(job: Job) -> float:
         record = cache.get(job.game, job.aid, f"{job.edition or '-'}/{job.lang}/{job.formats[0]}") or {}
-        return record.get("seconds") or WEIGHT.get(loaded(job.root).aid(job.game, job.aid).kind.name, 1)
+        return record.get("seconds") or WEIGHT.get(held(job.root).aid(job.game, job.aid).kind.name, 1)
     if not jobs:
         return
     jobs = sorted(jobs, key=cost, reverse=True)

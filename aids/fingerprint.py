@@ -49,6 +49,22 @@ def tool_digest() -> str:
     return h.hexdigest()
 
 
+def sources_digest(project: Project) -> str:
+    """Every source and catalog of the project as one digest (names and bytes): what a process that renders
+    jobs keeps of a project is keyed by it (jobs.loaded), so a long-lived worker never renders an earlier
+    state under a later build's digest."""
+    h = hashlib.sha256()
+    files = [project.root / "aids.yaml", *_files(project.games_dir), *_files(project.catalogs)]
+    for path in files:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = b"\0missing"
+        h.update(f"{path.relative_to(project.root) if path.is_relative_to(project.root) else path}\0".encode())
+        h.update(hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
 class Fingerprints:
     """Digests of the jobs of one build; files are hashed once however many jobs read them."""
 

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import site
 from .config import Edition, Game, Project
 from .errors import AidsError, Position, Problem
 from .kind import Aid
@@ -176,15 +175,6 @@ def citing(aid: Aid, aids: Iterable[Aid], changes: Iterable[Change], lang: str) 
                  if (other.model.id, anchor) in changed}
     return sorted(anchor for anchor, targets in aid.kind.citations(aid.model).items()
                   if anchor and any(t in own or t in elsewhere for t in targets))
-
-
-def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
-               formats: Iterable[str]) -> dict[str, Rendered]:
-    """One aid in one language, as `aids build` renders it (its page with the site's navigation)."""
-    publishing = site.Publishing(project.min_complete, lambda g, lang: localizer(project, g, lang).catalog)
-    nav = site.aid_navigation(project, game, edition, aid.model.id, lz, publishing.unavailable(game, aid,
-                                                                                               project.languages))
-    return render(document(game, aid, lz, edition, nav), formats)
 
 
 # --- the build ---------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import argparse
 import time
 from pathlib import Path
 
-from aids import pipeline, reading
+from aids import jobs, pipeline, reading
 from aids.config import read_project
 from aids.render.pdf import print_css, weasyprint
 
@@ -45,7 +45,7 @@ def main() -> None:
     print(f"{'lang':<5} {'aids s':>8} {'raw s':>8} {'ratio':>6} {'pages':>6}")
     for lang in project.languages:
         lz = pipeline.localizer(project, game, lang)
-        aids_time = best(lambda: pipeline.render_aid(project, game, aid, lz, None, ["pdf"]), args.repeat)
+        aids_time = best(lambda: jobs.render_aid(project, game, aid, lz, None, ["pdf"]), args.repeat)
 
         # The same HTML and print CSS aids renders, handed to WeasyPrint directly.
         doc = pipeline.document(game, aid, lz, None)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from aids import pipeline, reading
+from aids import jobs, pipeline, reading
 from aids.config import read_project
 from aids.localize.rich import Rich
 from aids.render.html import to_html
@@ -255,7 +255,7 @@ def rerender(project, game_id: str, lang: str) -> dict:
     game = project.read_game(game_id)
     aids, _ = reading.read_aids(project, game)
     lz = pipeline.localizer(project, game, lang)
-    return pipeline.render_aid(project, game, aids[0], lz, None, ["html", "pdf"])
+    return jobs.render_aid(project, game, aids[0], lz, None, ["html", "pdf"])
 
 
 def built_files(output: Path) -> dict[Path, bytes]:

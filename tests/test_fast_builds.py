@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from aids import builder, pipeline
+from aids import builder, jobs, pipeline
 from aids.config import read_project
 from aids.localize.catalogs import po_path
 from aids.render.fitting import largest_fitting
@@ -123,6 +123,52 @@ def test_a_dask_cluster_builds_the_same_files(demo, tmp_path):
     assert len(summary.built) == 12
     assert {p.relative_to(demo): d for p, d in built_files(demo / "build").items()} == \
         {p.relative_to(plain): d for p, d in built_files(plain / "build").items()}
+
+
+def test_every_way_of_running_jobs_renders_an_edited_source_alike(demo, tmp_path):
+    """One path from sources to files: in this process, a pool of forked workers and a long-lived Dask cluster
+    give the same bytes, before and after a source is edited; a Dask worker that read the project for the
+    first build does not render the edited one from what it kept (it did: the HTML came out without the
+    new word, recorded as fresh under the new digest)."""
+    distributed = pytest.importorskip("distributed")
+    copies = {way: tmp_path / way for way in ("inline", "pool", "dask")}
+    for folder in copies.values():
+        shutil.copytree(demo, folder)
+    ways = {"inline": {"jobs": 1}, "pool": {"jobs": 2}}
+
+    def edit(root):
+        source = root / "games/demo/sequence.yaml"
+        source.write_text(source.read_text(encoding="utf-8").replace("Przygotowanie", "Przygotowanie wojsk"),
+                          encoding="utf-8")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        ways["dask"] = {"scheduler": cluster.scheduler_address}
+        for way, root in copies.items():
+            build(root, formats=["html"], **ways[way])
+        first = {way: {p.relative_to(root): d for p, d in built_files(root / "build").items()}
+                 for way, root in copies.items()}
+        for root in copies.values():
+            edit(root)
+        for way, root in copies.items():
+            summary = build(root, formats=["html"], **ways[way])
+            assert {b.lang for b in summary.built if b.aid == "seq"} == {"pl", "en", "ru"}
+        second = {way: {p.relative_to(root): d for p, d in built_files(root / "build").items()}
+                  for way, root in copies.items()}
+    assert first["inline"] == first["pool"] == first["dask"]
+    assert second["inline"] == second["pool"] == second["dask"] != first["inline"]
+    page = second["dask"][next(p for p in second["dask"] if p.as_posix() == "build/demo/cm/pl/seq.html")]
+    assert "Przygotowanie wojsk" in page.decode("utf-8")
+
+
+def test_a_worker_never_renders_sources_other_than_those_its_job_was_planned_from(demo):
+    """A job names the digest of the sources it was planned from; a worker that finds others fails the job
+    (its aid keeps its previous files) rather than render them under the plan's digest."""
+    project = read_project(demo)
+    job = jobs.Job(str(demo), "0" * 64, "demo", "cm", "seq", "pl", ("html",))
+    jobs._LOADED.pop(str(demo), None)
+    result = jobs.run_job(job)
+    assert result.error is not None and "the sources changed while they were built" in str(result.error)
+    good = jobs.Job(str(demo), jobs.sources_digest(project), "demo", "cm", "seq", "pl", ("html",))
+    assert jobs.run_job(good).error is None
 
 
 @pytest.mark.parametrize("fits_from, tries", [(0, 1), (1, 4), (3, 5), (4, 4), (5, 5), (6, 5), (None, 2)])

@@ -6,7 +6,7 @@ import pytest
 from markupsafe import Markup
 from pypdf import PdfReader
 
-from aids import builder, pipeline
+from aids import builder, jobs, pipeline
 from aids.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
@@ -205,7 +205,7 @@ def long_text(words: int) -> str:
 def render(root, lang="pl"):
     aid, project, game = read(root)
     lz = pipeline.localizer(project, game, lang)
-    return pipeline.render_aid(project, game, aid, lz, None, ["pdf"])
+    return jobs.render_aid(project, game, aid, lz, None, ["pdf"])
 
 
 def test_a_card_with_room_to_spare_grows_to_the_maximum(tmp_path):

@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import pytest
 from pypdf import PdfReader
 
-from aids import builder, pipeline, reading
+from aids import builder, jobs, pipeline, reading
 from aids.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
@@ -211,7 +211,7 @@ def render(root, lang="pl"):
     aids, errors = reading.read_aids(project, game)
     assert not errors, errors
     card = next(a for a in aids if a.model.id == "ref")
-    return pipeline.render_aid(project, game, card, pipeline.localizer(project, game, lang), game.editions[0], ["pdf"])
+    return jobs.render_aid(project, game, card, pipeline.localizer(project, game, lang), game.editions[0], ["pdf"])
 
 
 @pytest.mark.parametrize("lang, mark", [("pl", "(cd.)"), ("en", "(cont.)"), ("ru", "(продолж.)")])

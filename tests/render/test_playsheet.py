@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from aids import builder, pipeline, reading, translations
+from aids import builder, jobs, pipeline, reading, translations
 from aids.config import read_project
 
 from ..helpers import REPO, page_sizes_mm, pdf_fonts, pdf_text
@@ -172,7 +172,7 @@ def test_same_sources_same_bytes(sample):
     aids, _ = reading.read_aids(project, game)
     sheet = next(a for a in aids if a.model.id == "playsheet")
     inch = next(e for e in game.editions if e.id == "inch")
-    again = pipeline.render_aid(project, game, sheet, pipeline.localizer(project, game, "ru"), inch, ["pdf"])
+    again = jobs.render_aid(project, game, sheet, pipeline.localizer(project, game, "ru"), inch, ["pdf"])
     assert again[".pdf"].data == pdf_of(project, "inch", "ru").read_bytes()
 
 

@@ -13,7 +13,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from aids import builder, pipeline, reading
+from aids import builder, jobs, pipeline, reading
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.localize import po
@@ -338,7 +338,7 @@ def test_site_url_makes_canonical_and_alternate_links_absolute(tmp_path):
     project = read_project(root)
     game = project.read_game("demo")
     aids, _ = reading.read_aids(project, game)
-    page = pipeline.render_aid(project, game, aids[0], pipeline.localizer(project, game, "en"), None, ["html"])
+    page = jobs.render_aid(project, game, aids[0], pipeline.localizer(project, game, "en"), None, ["html"])
     (tmp_path / "seq.html").write_bytes(page[".html"].data)
     parsed = Page(tmp_path / "seq.html")
     base = "https://rules.example.org/aids/demo"

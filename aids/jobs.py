@@ -1,0 +1,203 @@
+"""The worker side of a build: one job (an aid in one edition and language) from its sources to its bytes.
+
+The one path from sources to rendered files: `run_job` for the build's own process, its forked workers and a
+Dask cluster alike, and `render_aid` (the same path, not written) for the tests and the benchmarks. A job names
+its project folder, ids and the digest of the sources it was planned from, so it runs in a forked worker (which
+inherits what the build read), in a spawned one or on another machine (which reads the project itself); what a
+process keeps of a project between jobs is keyed by that digest, so a long-lived worker never renders an
+earlier state of the sources.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import pipeline, release, site
+from .config import Edition, Game, Project, read_project
+from .errors import AidsError, Position, Problem
+from .fingerprint import sources_digest
+from .kind import Aid
+from .localize.changes import changelog, localize_changes
+from .localize.localizer import Fallback, Localizer
+from .model.release import Change
+from .reading import read_aids
+from .render.rendered import Rendered
+
+
+@dataclass(frozen=True)
+class Job:
+    """One aid in one edition and language, in the formats that are stale."""
+    root: str
+    sources: str  # the digest of the project's sources it was planned from: what a worker keeps is keyed by it
+    game: str
+    edition: str | None
+    aid: str
+    lang: str
+    formats: tuple[str, ...]
+    debug: bool = False
+    draft: bool = False
+    site: bool = False  # its HTML page carries the web site's navigation (not in the pseudo-locale)
+    unavailable: tuple[str, ...] = ()  # the languages its aid is not published in: not linked by that navigation
+    marks: str = "bars"  # how it marks what changed since the game's last release (localize/changes.py)
+
+
+@dataclass
+class Result:
+    job: Job
+    files: dict[str, bytes] = field(default_factory=dict)  # path as shown (from the project root) -> bytes
+    by_format: dict[str, dict[str, Any]] = field(default_factory=dict)  # format -> record of what it made
+    fallbacks: list[Fallback] = field(default_factory=list)
+    shown: dict[str, str] = field(default_factory=dict)  # its title and kind as its game's page shows them
+    error: AidsError | None = None
+    seconds: float = 0.0
+
+
+# --- the worker side ---------------------------------------------------------------------------
+
+class Loaded:
+    """What one process has read of a project whose sources had the digest `sources`: games, their aids, a
+    localizer per game and language."""
+
+    def __init__(self, project: Project, sources: str):
+        self.project, self.sources = project, sources
+        self.games: dict[str, Game] = {}
+        self.aids: dict[tuple[str, str], Aid] = {}
+        self.localizers: dict[tuple[str, str, bool], Localizer] = {}
+        self.releases: dict[str, tuple[str | None, list[Change]]] = {}
+
+    def game(self, game_id: str) -> Game:
+        if game_id not in self.games:
+            game = self.games[game_id] = self.project.read_game(game_id)
+            aids, _ = read_aids(self.project, game)  # an aid with errors has no job (the plan left it out)
+            self.aids.update(((game_id, aid.model.id), aid) for aid in aids)
+        return self.games[game_id]
+
+    def aid(self, game_id: str, aid_id: str) -> Aid:
+        self.game(game_id)
+        return self.aids[(game_id, aid_id)]
+
+    def localizer(self, game: Game, lang: str, draft: bool = False) -> Localizer:
+        if (game.id, lang, draft) not in self.localizers:
+            self.localizers[(game.id, lang, draft)] = pipeline.localizer(self.project, game, lang, draft)
+        return self.localizers[(game.id, lang, draft)]
+
+    def changes(self, game: Game) -> tuple[str | None, list[Change]]:
+        """(the game's last release, what changed since it), once per process: (None, []) if never released."""
+        if game.id not in self.releases:
+            self.releases[game.id] = release.changes(self.project, game)
+        return self.releases[game.id]
+
+    def changes_if_readable(self, game: Game) -> tuple[str | None, list[Change]]:
+        """`changes`, or none for a game with a damaged release: its aids' jobs say why."""
+        try:
+            return self.changes(game)
+        except AidsError:
+            return None, []
+
+
+_LOADED: dict[str, Loaded] = {}  # project root -> what this process read of it, for the digest of its sources
+
+
+def hold(project: Project, sources: str) -> Loaded:
+    """A new state of `project` (its sources of digest `sources`), kept for the jobs of this process and for the
+    workers it forks, which inherit it."""
+    state = _LOADED[str(project.root)] = Loaded(project, sources)
+    return state
+
+
+def held(root: str) -> Loaded:
+    """What this process holds of the project at `root` (after `hold`)."""
+    return _LOADED[root]
+
+
+def loaded(root: str, sources: str) -> Loaded:
+    """What this process has read of the project at `root` when its sources had the digest `sources`. A process
+    that read an earlier state (a long-lived Dask worker, between two builds) reads it again, and a job planned
+    from other sources than those it finds fails rather than render them under the plan's digest."""
+    found = _LOADED.get(root)
+    if found is None or found.sources != sources:
+        project = read_project(Path(root))
+        now = sources_digest(project)
+        if now != sources:
+            raise AidsError(Problem(Position(project.show(project.root)), "the sources changed while they were "
+                                    "built: this aid was not rendered from them", "aids build again"))
+        found = _LOADED[root] = Loaded(project, now)
+    return found
+
+
+def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
+               formats: Iterable[str]) -> dict[str, Rendered]:
+    """One aid in one language as `aids build` renders it, by the build's own path (its page with the site's
+    navigation and its change marks), not written: for the tests and the benchmarks."""
+    state = Loaded(project, "")
+    state.games[game.id] = game
+    state.aids.update(((game.id, other.model.id), other) for other in read_aids(project, game)[0])
+    state.aids[(game.id, aid.model.id)] = aid
+    state.localizers[(game.id, lz.lang, lz.draft)] = lz
+    publishing = site.Publishing(project.min_complete, lambda g, lang: state.localizer(g, lang).catalog)
+    found = rendered(state, game, aid, edition, lz, list(formats), publishing.unavailable(game, aid, project.languages))
+    return {suffix: item for by_suffix in found.values() for suffix, item in by_suffix.items()}
+
+
+def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: Localizer, formats: list[str],
+             unavailable: tuple[str, ...] | None, marks_style: str = "bars") -> dict[str, dict[str, Rendered]]:
+    """The one path from an aid read to its bytes: localized with its change marks, then rendered in each format
+    (format -> suffix -> rendered); `unavailable`: the languages its page's navigation does not link (None: a
+    page without the site's navigation)."""
+    project = state.project
+    nav = site.aid_navigation(project, game, edition, aid.model.id, lz, unavailable) if unavailable is not None \
+        else None
+    since, changes = state.changes(game)
+    marks = None
+    if since:
+        game_aids = [other for (g, _), other in state.aids.items() if g == game.id]
+        on_page = {aid.model.id, *(part.id for part in aid.kind.parts(aid.model))}
+        log = changelog(changes, lz, site.aid_titles(game_aids, lz),
+                        lambda other, anchor: f"#{anchor}" if other in on_page and anchor else None,
+                        site.aid_numbers(game_aids, lz)) if aid.kind.changelog else None
+        marks = localize_changes(since, pipeline.aid_changes(aid, changes), marks_style, lz, log,
+                                 pipeline.citing(aid, game_aids, changes, lz.lang))
+    doc = pipeline.document(game, aid, lz, edition, nav, marks)
+    return {name: pipeline.render(doc, [name]) for name in formats}
+
+
+def run_job(job: Job) -> Result:
+    """Render one job: in this process, a worker process or a Dask worker."""
+    started = time.perf_counter()
+    state: Loaded | None = None
+    try:
+        state = loaded(job.root, job.sources)
+        project = state.project
+        game = state.game(job.game)
+        aid = state.aid(job.game, job.aid)
+        edition = next(e for e in game.editions if e.id == job.edition) if job.edition else None
+        lz = state.localizer(game, job.lang, job.draft)
+        lz.recent()
+        made = rendered(state, game, aid, edition, lz, list(job.formats), job.unavailable if job.site else None,
+                        job.marks)
+        result = Result(job, shown={"title": site.aid_title(aid, lz), "kind": aid.kind.display_name(lz)})
+        folder = pipeline.output_dir(project, game, edition, job.lang)
+        for name in job.formats:
+            files = []
+            rendered_now = made[name]
+            for suffix, item in rendered_now.items():
+                path = folder / f"{aid.model.id}{suffix}"
+                result.files[project.show(path)] = item.data
+                files.append(project.show(path))
+            result.by_format[name] = pipeline.made(files, rendered_now)
+        result.fallbacks = lz.recent()
+    except AidsError as exc:
+        if job.debug:
+            raise
+        result = Result(job, error=exc)
+    except Exception as exc:  # a bug of aids: this aid fails, the others are still built
+        if job.debug or state is None:
+            raise
+        known = state.aids.get((job.game, job.aid))
+        path = known.path if known else state.project.games_dir / job.game / job.aid
+        result = Result(job, error=pipeline.internal_error(state.project, path, exc))
+    result.seconds = time.perf_counter() - started
+    return result
