@@ -1,6 +1,8 @@
 """Fast builds: the same bytes in parallel, on shards, on a Dask cluster; only what changed is rebuilt."""
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 import sys
@@ -84,6 +86,62 @@ def test_without_the_cache_the_same_outputs(demo, tmp_path):
     shutil.rmtree(demo / "build/.aids-cache")
     rebuilt = build(demo)
     assert len(rebuilt.built) == 12 and built_files(demo / "build") == cached
+
+
+def copied(folder, to):
+    """`folder` copied as `cp -r` does: the same bytes, every file new (its own inode and times)."""
+    shutil.copytree(folder, to, copy_function=shutil.copyfile)
+
+
+def stamps(output):
+    """Every file of an output folder but the build cache: its bytes, modification time and inode."""
+    return {p.relative_to(output): (p.read_bytes(), p.stat().st_mtime_ns, p.stat().st_ino)
+            for p in sorted(output.rglob("*")) if p.is_file() and ".aids-cache" not in p.parts}
+
+
+def test_a_copied_output_folder_builds_nothing(demo):
+    """A CI cache restore, an artifact download: files of other times and inodes, the same bytes."""
+    build(demo)
+    copied(demo / "build", demo / "copy")
+    shutil.rmtree(demo / "build")
+    (demo / "copy").rename(demo / "build")
+    before = stamps(demo / "build")
+    assert any(p.parts[-2] == "pagefind" for p in before) and (demo / "build/demo/pl/index.html").is_file()
+    summary = build(demo)
+    assert summary.built == [] and summary.unchanged == 12 and summary.site == [] and summary.removed == []
+    assert stamps(demo / "build") == before  # nothing rewritten: pages, PDFs, the site, the search index
+    records = {p: p.stat().st_mtime_ns for p in (demo / "build/.aids-cache").rglob("*.json")}
+    time.sleep(0.01)
+    assert build(demo).built == []  # the copies' stat was recorded: now a look at each file, nothing rewritten
+    assert {p: p.stat().st_mtime_ns for p in (demo / "build/.aids-cache").rglob("*.json")} == records
+
+
+def test_a_file_changed_in_place_is_built_again_even_to_the_same_size_and_time(demo):
+    build(demo)
+    page = demo / "build/demo/cm/en/seq.html"
+    data, info = page.read_bytes(), page.stat()
+    at = data.index(b"<html")
+    page.write_bytes(data[:at] + b"<HTML" + data[at + 5:])  # same size
+    os.utime(page, ns=(info.st_atime_ns, info.st_mtime_ns))  # same time
+    assert page.stat().st_size == info.st_size and page.stat().st_mtime_ns == info.st_mtime_ns
+    summary = build(demo)
+    assert [(b.edition, b.aid, b.lang) for b in summary.built] == [("cm", "seq", "en")]
+    assert page.read_bytes() == data
+
+
+def test_a_cache_of_the_earlier_layout_costs_one_build(demo):
+    """`.aids-cache/<game>/<aid>.json`, whose files were checked by size and time only: not read, then gone."""
+    build(demo)
+    cache = demo / "build/.aids-cache"
+    shutil.rmtree(cache)
+    (cache / "demo").mkdir(parents=True)
+    for aid in ("seq", "sheet"):
+        (cache / f"demo/{aid}.json").write_text(json.dumps({"cm/pl/html": {"digest": "x", "outputs": {
+            f"demo/cm/pl/{aid}.html": [1, 2]}}}))
+    (cache / "search.json").write_text(json.dumps({"demo": {"digest": "x", "files": {}}}))
+    assert len(build(demo).built) == 12
+    assert not (cache / "demo").exists() and not (cache / "search.json").exists()
+    assert build(demo).built == []
 
 
 def test_shards_split_the_aids_and_merge_by_copying_folders(demo, tmp_path):
