@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from . import cluster, outputs, pipeline, site
+from . import cluster, outputs, pipeline, shards, site
 from .config import Project
 from .errors import AidsError, Position, Problem
 from .fingerprint import Fingerprints, sources_digest
@@ -40,15 +40,6 @@ WEIGHT = {"booklet": 8, "playsheet": 4, "card": 2}  # a first guess at a job's c
 
 # --- the parent side ---------------------------------------------------------------------------
 
-def in_shard(unit: Unit, shard: tuple[int, int] | None) -> bool:
-    """A stable split by aid and edition (an aid's languages stay together): shard K of N."""
-    if not shard:
-        return True
-    k, n = shard
-    key = f"{unit.game.id}/{unit.edition.id if unit.edition else ''}/{unit.aid.model.id}".encode()
-    return int(hashlib.sha256(key).hexdigest(), 16) % n == k - 1
-
-
 def build(project: Project, options: Options = Options(), progress: Progress | None = None) -> Summary:
     """Build every aid of the chosen games in every chosen language, edition and format.
 
@@ -62,12 +53,13 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
     summary.repaired += recover(project.output)  # a build stopped halfway: its aids are finished or left as they were
     sources = sources_digest(project)  # before the plan reads them: a worker checks that it reads the same
     plan = pipeline.plan_build(project, options, summary)
-    units = [unit for unit in plan.units if in_shard(unit, options.shard)]
+    cache, prints = Cache(project.output), Fingerprints(project)
+    units, shard = shards.select(plan.units, options.shard, shards.recorded(cache, plan.langs, WEIGHT))
+    summary.skipped += [shard] if shard else []  # what this shard builds of the whole
     state = hold(project, sources)  # forked workers inherit what was read here
     for unit in units:
         state.games[unit.game.id] = unit.game
         state.aids[(unit.game.id, unit.aid.model.id)] = unit.aid
-    cache, prints = Cache(project.output), Fingerprints(project)
     todo: list[Job] = []
     known: dict[tuple[int, str], tuple[Record, ...]] = {}  # (unit, lang) -> per format: fresh records
     digests: dict[tuple[int, str], str] = {}

@@ -58,7 +58,8 @@ def make_parser() -> Parser:
     build.add_argument("--marks", choices=["none", "bars", "colour", "both"], default="bars",
                        help="mark what changed since the game's last release: a bar in the margin (the default), "
                             "colour, both, or none")
-    build.add_argument("--shard", metavar="K/N", help="build only the K-th of N stable parts (for a CI matrix)")
+    build.add_argument("--shard", metavar="K/N", help="build only the K-th of N parts of about the same cost, as "
+                       "the build cache timed them (for a CI matrix)")
     build.add_argument("--scheduler", type=scheduler, metavar="tcp://HOST:PORT",
                        help="run the jobs on this Dask cluster (pip install 'aids[dask]')")
     stats = sub.add_parser("stats", help="how complete each aid is in each language (translated, fuzzy, untranslated)")

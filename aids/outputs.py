@@ -9,8 +9,7 @@ An aid that fails keeps its last good files (nothing of it is written), and the 
 `<edition>/<lang>/failed`), until the aid is built there again (or found up to date); an aid that does not read
 at all is known by the id its source declares, or else by the source the cache's records name. An aid no longer
 in its game.yaml has the files the cache recorded of it removed, and its cache with them: no file of the output
-folder is left that no page links. The cache's layout (one JSON file an aid) is read here for those two lookups,
-the API having no listing of an aid's records.
+folder is left that no page links.
 """
 from __future__ import annotations
 
@@ -54,11 +53,11 @@ class Pages:
 
     def count(self, game: str, edition: str | None, lang: str, aid: str) -> int | None:
         path = aid_path(game, edition, lang, aid, ".pdf")
-        record = self.cache.get(game, aid, f"{edition or '-'}/{lang}/pdf") or {}
-        stat = self.cache.folder.regular(path)  # never a link's target
-        if stat is None:
+        key = f"{edition or '-'}/{lang}/pdf"
+        record = self.cache.get(game, aid, key) or {}
+        if self.cache.folder.regular(path) is None:  # never a link's target
             return None
-        if record.get("outputs", {}).get(path) == [stat.st_size, stat.st_mtime_ns] and record.get("pages"):
+        if record.get("pages") and self.cache.holds(game, aid, key, path):
             return int(record["pages"])
         try:
             from pypdf import PdfReader

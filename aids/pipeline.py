@@ -41,7 +41,7 @@ class Options:
     strict: bool = False  # fail an aid, unwritten, when any of its text falls back to the source language
     debug: bool = False  # let an internal error (a bug of aids) through, with its traceback
     jobs: int | None = None  # worker processes (None: one a core; 1: this process only)
-    shard: tuple[int, int] | None = None  # (K, N): build only the K-th of N stable parts of the units
+    shard: tuple[int, int] | None = None  # (K, N): build only the K-th of N parts of the units, of about one cost
     scheduler: str | None = None  # a Dask scheduler's address: run the jobs on its cluster
     force: bool = False  # render everything, whatever the build cache says
     min_complete: float | None = None  # an aid less translated (percent of words) is not built in that language

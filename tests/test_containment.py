@@ -125,7 +125,7 @@ def _journal_staged_link(root, outside):
 def _journal_into_own_state(root, outside):
     folder = staging(root)
     (folder / "1").write_text("{}")
-    (folder / "journal.json").write_text(json.dumps([["1", ".aids-cache/demo/seq.json"]]))
+    (folder / "journal.json").write_text(json.dumps([["1", ".aids-cache/records/demo/seq/-/pl/html.json"]]))
 
 
 @pytest.mark.parametrize("text", ["not json", "{}", '{"1": "demo/pl/x.html"}', "[1, 2]", '[["1"]]',
@@ -150,15 +150,15 @@ def _cache_link(root, outside):
 
 
 def _cache_record_link(root, outside):
-    link(root / "build/.aids-cache/demo/seq.json", outside / "secret.txt")
+    link(root / "build/.aids-cache/records/demo/seq/-/pl/html.json", outside / "secret.txt")
 
 
 def _cache_game_link(root, outside):
-    link(root / "build/.aids-cache/demo", outside)
+    link(root / "build/.aids-cache/records/demo", outside)
 
 
 def _search_state_link(root, outside):
-    link(root / "build/.aids-cache/search.json", outside / "secret.txt")
+    link(root / "build/.aids-cache/search/demo/index.json", outside / "secret.txt")
 
 
 def _index_folder_link(root, outside):
@@ -225,15 +225,15 @@ def test_planted_state_in_the_output_folder_is_never_followed(scene, capsys, pla
 
 
 @pytest.mark.parametrize("record", [
-    "[]", '"text"', '{"-/pl/html": []}', '{"-/pl/html": {"digest": 1}}',
-    '{"-/pl/html": {"digest": "x", "outputs": []}}', '{"-/pl/html": {"digest": "x", "outputs": {"a": "b"}}}',
-    '{"-/pl/html": {"digest": "x", "fallbacks": [[1]]}}', '{"-/pl/html": {"digest": "x", "pages": "2"}}',
-    '{"-/pl/html": {"digest": "x", "seconds": true}}', "{broken"])
+    "[]", '"text"', '{"digest": 1}', '{"digest": "x", "outputs": []}', '{"digest": "x", "outputs": {"a": "b"}}',
+    '{"digest": "x", "fallbacks": [[1]]}', '{"digest": "x", "pages": "2"}', '{"digest": "x", "seconds": true}',
+    '{"digest": "x", "outputs": {"demo/pl/seq.html": [1, 2]}}',  # the earlier layout's (size, mtime)
+    '{"digest": "x", "outputs": {"a": {"size": 1, "sha256": "../x", "stat": [1, 2, 3]}}}', "{broken"])
 def test_a_cache_record_of_the_wrong_shape_costs_a_rebuild(scene, capsys, record):
     root, outside = scene
-    (root / "build/.aids-cache/demo/seq.json").write_text(record)
+    (root / "build/.aids-cache/records/demo/seq/-/pl/html.json").write_text(record)
     code, said = build(root, capsys)
-    assert code == 0 and "build/.aids-cache/demo/seq.json: damaged cache record" in said, said
+    assert code == 0 and "build/.aids-cache/records/demo/seq/-/pl/html.json: damaged cache record" in said, said
     assert "1 file(s) written" in said  # the aid, built again
     code, said = build(root, capsys)
     assert code == 0 and "repaired" not in said and "0 file(s) written" in said
@@ -243,11 +243,11 @@ def test_a_cache_record_naming_files_outside_is_not_fresh(scene, capsys):
     """A record with the right digest whose files are named outside the output folder: never stat'ed there,
     never trusted; the aid is built again."""
     root, outside = scene
-    path = root / "build/.aids-cache/demo/seq.json"
-    records = json.loads(path.read_text())
-    for record in records.values():
-        record["outputs"] = {"../../outside/secret.txt": [len(SECRET) + 1, 0], "/etc/hostname": [1, 0]}
-    path.write_text(json.dumps(records))
+    path = root / "build/.aids-cache/records/demo/seq/-/pl/html.json"
+    record = json.loads(path.read_text())
+    written = next(iter(record["outputs"].values()))
+    record["outputs"] = {"../../outside/secret.txt": {**written, "size": len(SECRET) + 1}, "/etc/hostname": written}
+    path.write_text(json.dumps(record))
     code, said = build(root, capsys)
     assert code == 0 and "1 file(s) written" in said, said
 
@@ -363,9 +363,11 @@ def test_the_record_of_an_aid_gone_removes_nothing_outside(scene, capsys):
     root, outside = scene
     before = tree_digest(outside)
     link(root / "build/demo/pl/gone.html", outside / "secret.txt")
-    (root / "build/.aids-cache/demo/gone.json").write_text(json.dumps({"-/pl/html": {
-        "digest": "x", "outputs": {"../../outside/secret.txt": [1, 0], str(outside / "page.html"): [1, 0],
-                                   "demo/pl/gone.html": [1, 0], "../outside/sub": [1, 0]}}}))
+    written = {"size": 1, "sha256": "0" * 64, "stat": [0, 0, 0]}
+    (root / "build/.aids-cache/records/demo/gone/-/pl").mkdir(parents=True)
+    (root / "build/.aids-cache/records/demo/gone/-/pl/html.json").write_text(json.dumps({
+        "digest": "x", "outputs": {"../../outside/secret.txt": written, str(outside / "page.html"): written,
+                                   "demo/pl/gone.html": written, "../outside/sub": written}}))
     code, said = build(root, capsys)
     assert code == 0, said
     assert tree_digest(outside) == before

@@ -1,18 +1,22 @@
 """Fast builds: the same bytes in parallel, on shards, on a Dask cluster; only what changed is rebuilt."""
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 import sys
 import time
 from decimal import Decimal
+from types import SimpleNamespace
 
 import pytest
 
-from aids import builder, jobs, pipeline
+from aids import builder, jobs, pipeline, shards
 from aids.config import read_project
 from aids.localize.catalogs import po_path
 from aids.render.fitting import largest_fitting
+from aids.write.cache import Cache
 
 from .helpers import DEMO_PLAYSHEET, DEMO_SEQUENCE, built_files, make_project
 from .localize.test_catalogs import extract_update, translate
@@ -86,24 +90,121 @@ def test_without_the_cache_the_same_outputs(demo, tmp_path):
     assert len(rebuilt.built) == 12 and built_files(demo / "build") == cached
 
 
-def test_shards_split_the_aids_and_merge_by_copying_folders(demo, tmp_path):
+def copied(folder, to):
+    """`folder` copied as `cp -r` does: the same bytes, every file new (its own inode and times)."""
+    shutil.copytree(folder, to, copy_function=shutil.copyfile)
+
+
+def stamps(output):
+    """Every file of an output folder but the build cache: its bytes, modification time and inode."""
+    return {p.relative_to(output): (p.read_bytes(), p.stat().st_mtime_ns, p.stat().st_ino)
+            for p in sorted(output.rglob("*")) if p.is_file() and ".aids-cache" not in p.parts}
+
+
+def test_a_copied_output_folder_builds_nothing(demo):
+    """A CI cache restore, an artifact download: files of other times and inodes, the same bytes."""
+    build(demo)
+    copied(demo / "build", demo / "copy")
+    shutil.rmtree(demo / "build")
+    (demo / "copy").rename(demo / "build")
+    before = stamps(demo / "build")
+    assert any(p.parts[-2] == "pagefind" for p in before) and (demo / "build/demo/pl/index.html").is_file()
+    summary = build(demo)
+    assert summary.built == [] and summary.unchanged == 12 and summary.site == [] and summary.removed == []
+    assert stamps(demo / "build") == before  # nothing rewritten: pages, PDFs, the site, the search index
+    records = {p: p.stat().st_mtime_ns for p in (demo / "build/.aids-cache").rglob("*.json")}
+    time.sleep(0.01)
+    assert build(demo).built == []  # the copies' stat was recorded: now a look at each file, nothing rewritten
+    assert {p: p.stat().st_mtime_ns for p in (demo / "build/.aids-cache").rglob("*.json")} == records
+
+
+def test_a_file_changed_in_place_is_built_again_even_to_the_same_size_and_time(demo):
+    build(demo)
+    page = demo / "build/demo/cm/en/seq.html"
+    data, info = page.read_bytes(), page.stat()
+    at = data.index(b"<html")
+    page.write_bytes(data[:at] + b"<HTML" + data[at + 5:])  # same size
+    os.utime(page, ns=(info.st_atime_ns, info.st_mtime_ns))  # same time
+    assert page.stat().st_size == info.st_size and page.stat().st_mtime_ns == info.st_mtime_ns
+    summary = build(demo)
+    assert [(b.edition, b.aid, b.lang) for b in summary.built] == [("cm", "seq", "en")]
+    assert page.read_bytes() == data
+
+
+def test_a_cache_of_the_earlier_layout_costs_one_build(demo):
+    """`.aids-cache/<game>/<aid>.json`, whose files were checked by size and time only: not read, then gone."""
+    build(demo)
+    cache = demo / "build/.aids-cache"
+    shutil.rmtree(cache)
+    (cache / "demo").mkdir(parents=True)
+    for aid in ("seq", "sheet"):
+        (cache / f"demo/{aid}.json").write_text(json.dumps({"cm/pl/html": {"digest": "x", "outputs": {
+            f"demo/cm/pl/{aid}.html": [1, 2]}}}))
+    (cache / "search.json").write_text(json.dumps({"demo": {"digest": "x", "files": {}}}))
+    assert len(build(demo).built) == 12
+    assert not (cache / "demo").exists() and not (cache / "search.json").exists()
+    assert build(demo).built == []
+
+
+def test_shards_merge_by_copying_folders_and_a_build_of_the_merge_renders_nothing(demo, tmp_path):
+    """Two shards of one project, each in a folder of its own (a CI job), their output folders copied one over
+    the other (`cp -r`): a plain build of the merge renders no aid, writes the site and the search index, and
+    gives the bytes of a build in one go."""
     whole = tmp_path / "whole"
     shutil.copytree(demo, whole)
     build(whole)
-    merged = tmp_path / "merged"
-    shutil.copytree(demo, merged)
-    aids = []
-    for k in (1, 2, 3):
+    aids, splits = [], set()
+    for k in (1, 2):
         shard = tmp_path / f"shard{k}"
         shutil.copytree(demo, shard)
-        summary = build(shard, shard=(k, 3))
+        summary = build(shard, shard=(k, 2))
         aids += [(b.aid, b.edition) for b in summary.built if b.lang == "pl"]
-        if (shard / "build").exists():  # a shard may have no aid of such a small project
-            shutil.copytree(shard / "build", merged / "build", dirs_exist_ok=True)
-    assert sorted(aids, key=str) == sorted([("sheet", "cm"), ("sheet", "inch"), ("seq", "cm"), ("seq", "inch")],
-                                           key=str)  # each once, in exactly one shard
-    assert {p.relative_to(merged): d for p, d in built_files(merged / "build").items()} == \
-        {p.relative_to(whole): d for p, d in built_files(whole / "build").items()}
+        (line,) = [line for line in summary.skipped if f"shard {k}/2 builds 2 of 4 aid(s)" in line]
+        splits.add(line.split("(split ")[1].split(")")[0])
+        assert not (shard / "build/index.html").exists() and not (shard / "build/demo/cm/pagefind").exists()
+    assert sorted(aids) == [("seq", "cm"), ("seq", "inch"), ("sheet", "cm"), ("sheet", "inch")]  # each in one shard
+    assert len(splits) == 1  # both computed the same split
+    copied(tmp_path / "shard2/build", demo / "build")
+    shutil.copytree(tmp_path / "shard1/build", demo / "build", dirs_exist_ok=True, copy_function=shutil.copyfile)
+    merged = build(demo)
+    assert merged.built == [] and merged.unchanged == 12 and merged.site
+    assert (demo / "build/demo/cm/pagefind/pagefind-entry.json").is_file()
+    files = stamps(demo / "build")
+    assert {n: d for n, (d, _, _) in files.items()} == \
+        {n: d for n, (d, _, _) in stamps(whole / "build").items()}  # pages, PDFs, site, index: every byte
+    assert build(demo).built == [] and stamps(demo / "build") == files
+
+
+def test_shards_split_by_the_times_the_cache_recorded(demo):
+    """Longest first, each into the shard that costs least so far: the same split in every shard's process."""
+    build(demo)
+    project = read_project(demo)
+    records = demo / "build/.aids-cache/records/demo"
+    for record in records.rglob("*.json"):  # the sequence costs 10 s a language, the playsheet 1 s
+        data = json.loads(record.read_text())
+        record.write_text(json.dumps({**data, "seconds": 10.0 if record.parts[-4] == "seq" else 1.0}))
+    plan = pipeline.plan_build(project, pipeline.Options(), pipeline.Summary())
+    cost = shards.recorded(Cache(project.output), plan.langs, builder.WEIGHT)
+    assert sorted(cost(unit) for unit in plan.units) == [3.0, 3.0, 30.0, 30.0]
+    parts = [shards.select(plan.units, (k, 2), cost)[0] for k in (1, 2)]
+    assert [[shards.name(u) for u in part] for part in parts] == [["demo/cm/seq", "demo/cm/sheet"],
+                                                                 ["demo/inch/seq", "demo/inch/sheet"]]
+    assert shards.split(list(reversed(plan.units)), 2, cost) == [list(reversed(part)) for part in parts]
+    shutil.rmtree(demo / "build/.aids-cache")  # no times: a guess by kind, the same in every process
+    guess = shards.recorded(Cache(project.output), plan.langs, builder.WEIGHT)
+    assert sorted(guess(unit) for unit in plan.units) == [3, 3, 12, 12]  # a playsheet 4 a language, a sequence 1
+    assert shards.split(plan.units, 2, guess) == shards.split(plan.units, 2, guess)
+
+
+def test_the_longest_first_split_is_balanced():
+    units = [SimpleNamespace(game=SimpleNamespace(id="g"), edition=None, aid=SimpleNamespace(model=SimpleNamespace(
+        id=f"a{n:02}"))) for n in range(30)]
+    costs = {shards.name(u): float(1 + (n * 7919) % 23) for n, u in enumerate(units)}
+    for n in (2, 3, 4):
+        parts = shards.split(units, n, lambda u: costs[shards.name(u)])
+        assert sorted(u.aid.model.id for part in parts for u in part) == sorted(u.aid.model.id for u in units)
+        loads = [sum(costs[shards.name(u)] for u in part) for part in parts]
+        assert max(loads) - min(loads) <= max(costs.values())  # within one unit of each other
 
 
 def test_a_shard_out_of_range_is_a_usage_error(demo):

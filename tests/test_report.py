@@ -222,8 +222,9 @@ def test_a_build_steps_as_each_aid_is_written_and_sums_it_up(two_samples, monkey
         (row,) = [line for line in lines if line.startswith(name + " ")]
         assert re.match(rf"{re.escape(name)} +pl en ru +{files}  {re.escape(cell)} +\d+\.\d s", row), row
     # the card's type sizes, as its note in the build cache words them
-    records = json.loads((root / "build/.aids-cache/lwow-1920/referee-card.json").read_text(encoding="utf-8"))
-    notes = {lang: re.match(r"type ([\d.]+) pt", records[f"-/{lang}/pdf"]["notes"][0]) for lang in ("pl", "en", "ru")}
+    records = root / "build/.aids-cache/records/lwow-1920/referee-card/-"
+    notes = {lang: re.match(r"type ([\d.]+) pt", json.loads((records / lang / "pdf.json").read_text(encoding="utf-8"))
+                            ["notes"][0]) for lang in ("pl", "en", "ru")}
     sizes = {lang: note[1] for lang, note in notes.items()}  # one size for both faces
     expected = next(iter(sizes.values())) if len(set(sizes.values())) == 1 else \
         ", ".join(f"{lang} {size}" for lang, size in sizes.items())

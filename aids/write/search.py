@@ -9,12 +9,13 @@ aids adds to the index folder (`aids-search.js`, `aids-search.css`) start Pagefi
 
 The index is made again when a page of the publication changed, from all its pages (not only those this build
 wrote): a digest of the pages, Pagefind's version, this module and aids' files is kept in
-`.aids-cache/search.json`, with the size and time of every file of the index, as the build cache keeps an
-aid's. Pagefind writes into the staging folder (nothing outside the output folder); the new files then go into
-place, those `pagefind-entry.json` names before it, and the old ones it no longer needs are removed after it,
-so a reader's search finds the old index or the new one. A file the same in both is not touched. The same
-pages give the same bytes: Pagefind names its files by their contents; only the order of the languages in
-`pagefind-entry.json` varies between runs, and it is sorted here.
+`.aids-cache/search/<publication>/index.json`, with the size, sha256 and stat of every file of the index, as the
+build cache keeps an aid's (write/cache.py): an output folder copied, or the folders of builds of other
+publications merged, index nothing again. Pagefind writes into the staging folder (nothing outside the output
+folder); the new files then go into place, those `pagefind-entry.json` names before it, and the old ones it no
+longer needs are removed after it, so a reader's search finds the old index or the new one. A file the same in
+both is not touched. The same pages give the same bytes: Pagefind names its files by their contents; only the
+order of the languages in `pagefind-entry.json` varies between runs, and it is sorted here.
 """
 from __future__ import annotations
 
@@ -27,13 +28,17 @@ import uuid
 from collections.abc import Iterable, Sequence
 from importlib import metadata, resources
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from ..errors import AidsError, Position, Problem
 from ..files import Folder
+from .cache import file_record, matches, valid_output
 from .files import CACHE, STAGING, unlinked
 
 BUNDLE = "pagefind"  # the index folder in a publication
-STATE = "search.json"  # in the build cache: per publication, the digest of its pages and the index's files
+STATES = PurePosixPath(CACHE, "search")  # the digest of a publication's pages and its index's files: <pub>/STATE
+STATE = "index.json"
+LEGACY = "search.json"  # where an earlier aids kept the state of every publication: removed
 ENTRY = "pagefind-entry.json"  # Pagefind's table of the index: written last
 OWN = {"aids-search.js": "search.js", "aids-search.css": "search.css"}  # index file -> aids' template
 EXCLUDE = "nav, .permalink"  # contents lists (their words are the headings' again), a heading's link to itself
@@ -46,29 +51,27 @@ def index(output: Path, publications: Iterable[Path], languages: Sequence[str],
     """Index every publication whose pages changed since its index was made; the publications indexed. A link
     in an index folder (aids' alone) is removed, with a line in `notes`."""
     folder = Folder(output, output.name)
-    state_name = PurePosixPath(CACHE, STATE)
-    state = _read_state(folder, state_name)
     done = []
-    try:
-        for publication in sorted(set(publications)):
-            pub = folder / publication.relative_to(output).as_posix()
-            found = unlinked(pub, BUNDLE)
-            if notes is not None:
-                notes += found
-            pages = _pages(pub, languages)
-            if not pages:
-                continue
-            key = publication.relative_to(output).as_posix()
-            digest = _digest(pub, pages)
-            record = state.get(key)
-            if isinstance(record, dict) and record.get("digest") == digest and _intact(pub, record):
-                continue
-            _make(folder, pub, pages, languages)
-            state[key] = {"digest": digest, "files": _files(pub)}
-            done.append(publication)
-    finally:
-        if done:
-            folder.write(state_name, json.dumps(state, sort_keys=True, indent=1).encode("utf-8"))
+    for publication in sorted(set(publications)):
+        pub = folder / publication.relative_to(output).as_posix()
+        found = unlinked(pub, BUNDLE)
+        if notes is not None:
+            notes += found
+        pages = _pages(pub, languages)
+        if not pages:
+            continue
+        state_name = PurePosixPath(STATES, publication.relative_to(output).as_posix(), STATE)
+        record = _read_state(folder, state_name)
+        digest = _digest(pub, pages)
+        if record.get("digest") == digest and _intact(pub, record):
+            if record != _read_state(folder, state_name):  # its files' stat, new (a copied output folder)
+                folder.write(state_name, json.dumps(record, sort_keys=True, indent=1).encode("utf-8"))
+            continue
+        _make(folder, pub, pages, languages)
+        folder.write(state_name, json.dumps({"digest": digest, "files": _files(pub)}, sort_keys=True,
+                                            indent=1).encode("utf-8"))
+        folder.remove(PurePosixPath(CACHE, LEGACY))  # the state of every publication, of an earlier aids
+        done.append(publication)
     return done
 
 
@@ -117,25 +120,29 @@ def _digest(pub: Folder, pages: dict[str, bytes]) -> str:
     return h.hexdigest()
 
 
-def _files(pub: Folder) -> dict[str, list[int]]:
+def _files(pub: Folder) -> dict[str, dict[str, Any]]:
     found = {}
     bundle = pub / BUNDLE
     for name in bundle.files() if pub.is_dir(BUNDLE) else []:
-        there = bundle.lstat(name)
+        there = file_record(bundle, name)
         if there is not None:
-            found[name] = [there.st_size, there.st_mtime_ns]
+            found[name] = there
     return found
 
 
 def _intact(pub: Folder, record: dict) -> bool:
-    """The index is as it was made: the same files, of the same size and time."""
-    return pub.is_dir(BUNDLE) and _files(pub) == record.get("files")
+    """The index is as it was made: the same files, of the same bytes (a file of another stat is hashed: if its
+    bytes are the same, its stat now goes into `record`)."""
+    files = record.get("files")
+    if not pub.is_dir(BUNDLE) or not isinstance(files, dict) or set((pub / BUNDLE).files()) != set(files):
+        return False
+    return all(valid_output(written) and matches(pub / BUNDLE, name, written) for name, written in files.items())
 
 
 def _read_state(folder: Folder, name: PurePosixPath) -> dict:
     try:
         state = json.loads(folder.read(name) or b"{}")
-    except (AidsError, ValueError):  # damaged, or a link: every publication is indexed again
+    except (AidsError, ValueError):  # damaged, or a link: the publication is indexed again
         return {}
     return state if isinstance(state, dict) else {}
 

@@ -128,13 +128,13 @@ def test_an_aid_gone_from_its_game_leaves_no_file_behind(tmp_path):
     game = root / "games/cards/game.yaml"
     build(root)
     made = sorted(output.glob("cards/*/*/other*"))
-    assert len(made) == 2 * 2 * 4 and (output / ".aids-cache/cards/other.json").is_file()
+    assert len(made) == 2 * 2 * 4 and (output / ".aids-cache/records/cards/other").is_dir()
 
     game.write_text(game.read_text(encoding="utf-8").replace("  - other.yaml\n", ""), encoding="utf-8")
     summary = build(root)
     assert summary.removed == [f"build/{p.relative_to(output).as_posix()}" for p in made]
     assert f"removed 16 file(s) of aids gone from game.yaml ({summary.removed[0]}, ...)" in report.summary_text(summary)
-    assert not list(output.rglob("other*")) and not (output / ".aids-cache/cards/other.json").exists()
+    assert not list(output.rglob("other*")) and not (output / ".aids-cache/records/cards/other").exists()
     assert [key for key in entries(output, "cards", "en")] == [(f"edition-{e}", f"{e}-ref") for e in EDITIONS]
     assert orphans(output) == [] and broken_links(output, site_pages(output)) == []
     assert build(root).removed == []  # once
