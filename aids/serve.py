@@ -29,7 +29,7 @@ from typing import Any
 from . import builder
 from .config import Project, read_project
 from .errors import AidsError, Position, Problem
-from .fingerprint import tool_digest
+from .fingerprint import sources_digest, tool_digest
 from .localize.ui import load_ui
 from .pipeline import Options
 
@@ -249,13 +249,22 @@ def index(project: Project) -> str:
             f"<h1>aids preview</h1><ul>{''.join(rows)}</ul></body></html>")
 
 
-def watch(preview: Preview, stop: threading.Event, on_build: Callable[[], None] = lambda: None) -> None:
-    """Rebuild on every batch of changes until `stop` is set."""
+def watch(preview: Preview, stop: threading.Event, on_build: Callable[[], None] = lambda: None,
+          armed: threading.Event | None = None, built: str | None = None) -> None:
+    """Rebuild on every batch of changes until `stop` is set. Once the watch is in place, `armed` is set, and if
+    the sources are no longer those of digest `built` (taken before the first build: an edit made while it ran,
+    or before the watch was in place, which no event reports) they are built again."""
     from watchfiles import watch as changes
 
-    for _ in changes(*[p for p in preview.watched() if p.exists()], stop_event=stop, debounce=200, step=50):
-        preview.rebuild()
-        on_build()
+    for found in changes(*[p for p in preview.watched() if p.exists()], stop_event=stop, debounce=200, step=50,
+                         yield_on_timeout=True, rust_timeout=250):
+        missed = False
+        if armed is not None and not armed.is_set():
+            armed.set()
+            missed = sources_digest(preview.project) != built
+        if found or missed:
+            preview.rebuild()
+            on_build()
 
 
 def serve(root: Path, games: list[str] | None, langs: list[str] | None, port: int,
@@ -268,10 +277,13 @@ def serve(root: Path, games: list[str] | None, langs: list[str] | None, port: in
         raise AidsError(Problem(Position(f"--port {port}"), f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}",
                                 "a free port, or --port 0 for any")) from None
     server.daemon_threads = True
+    built = sources_digest(preview.project)  # before the first build: an edit while it runs is built after it
     preview.rebuild()
-    stop = threading.Event()
-    watcher = threading.Thread(target=watch, args=(preview, stop), daemon=True)
+    stop, armed = threading.Event(), threading.Event()
+    watcher = threading.Thread(target=watch, args=(preview, stop), kwargs={"armed": armed, "built": built},
+                               daemon=True)
     watcher.start()
+    armed.wait(10)  # "serving" means an edit from now on is seen
     ready(f"serving {preview.project.show(preview.project.output)} at http://127.0.0.1:{server.server_port}/ "
           f"(Ctrl-C to stop); errors: {len(preview.state.errors)}")
     try:

@@ -260,6 +260,39 @@ def test_every_way_of_running_jobs_renders_an_edited_source_alike(demo, tmp_path
     assert "Przygotowanie wojsk" in page.decode("utf-8")
 
 
+def test_the_preview_server_writes_what_a_build_writes_after_an_edit(demo, tmp_path):
+    """`aids serve` rebuilds through the same path: after a source edit its output folder holds the same bytes
+    as `aids build` of the same sources (HTML and PDF, the site and the search index)."""
+    import os
+
+    reference = tmp_path / "reference"
+    shutil.copytree(demo, reference)
+    serve = subprocess.Popen([sys.executable, "-m", "aids", "--project", str(demo), "serve", "--lang", "en",
+                              "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    try:
+        assert serve.stdout is not None and "serving build at" in serve.stdout.readline()
+        for root in (demo, reference):
+            source = root / "games/demo/sequence.yaml"
+            source.write_text(source.read_text(encoding="utf-8").replace("Przygotowanie", "Przygotowanie wojsk"),
+                              encoding="utf-8")
+        build(reference, langs=["en"])
+        expected = {p.relative_to(reference): d for p, d in built_files(reference / "build").items()}
+        deadline, found = time.monotonic() + 180, {}
+        while time.monotonic() < deadline:
+            found = {p.relative_to(demo): d for p, d in built_files(demo / "build").items()}
+            if found == expected:
+                break
+            time.sleep(0.5)
+        assert found.keys() == expected.keys()
+        assert [p for p in expected if found[p] != expected[p]] == []
+    finally:
+        serve.terminate()
+        serve.wait(10)
+        if serve.stdout:
+            serve.stdout.close()
+
+
 def test_a_worker_never_renders_sources_other_than_those_its_job_was_planned_from(demo):
     """A job names the digest of the sources it was planned from; a worker that finds others fails the job
     (its aid keeps its previous files) rather than render them under the plan's digest."""
