@@ -27,7 +27,6 @@ from .errors import AidsError, Position, Problem
 from .fingerprint import Fingerprints
 from .kind import Aid
 from .localize import catalogs
-from .localize.changes import changelog, localize_changes
 from .localize.localizer import Fallback, Localizer
 from .model.release import Change
 from .model.text import Text
@@ -78,14 +77,16 @@ class Loaded:
         self.project = project
         self.games: dict[str, Game] = {}
         self.aids: dict[tuple[str, str], Aid] = {}
+        self.game_aids: dict[str, list[Aid]] = {}  # game -> every aid of it that reads (parts too), in game.yaml order
         self.localizers: dict[tuple[str, str, bool], Localizer] = {}
-        self.releases: dict[str, tuple[str | None, list[Change]]] = {}
+        self.releases: dict[str, tuple[str | None, list[Change]] | AidsError] = {}
 
     def game(self, game_id: str) -> Game:
         if game_id not in self.games:
             game = self.games[game_id] = self.project.read_game(game_id)
             aids, _ = read_aids(self.project, game)  # an aid with errors has no job (the plan left it out)
             self.aids.update(((game_id, aid.model.id), aid) for aid in aids)
+            self.game_aids[game_id] = aids
         return self.games[game_id]
 
     def aid(self, game_id: str, aid_id: str) -> Aid:
@@ -98,10 +99,23 @@ class Loaded:
         return self.localizers[(game.id, lang, draft)]
 
     def changes(self, game: Game) -> tuple[str | None, list[Change]]:
-        """(the game's last release, what changed since it), once per process: (None, []) if never released."""
+        """(the game's last release, what changed since it), once per process: (None, []) if never released;
+        AidsError, each time it is asked, for a damaged release or an aid in error."""
         if game.id not in self.releases:
-            self.releases[game.id] = release.changes(self.project, game)
-        return self.releases[game.id]
+            try:
+                self.releases[game.id] = release.changes(self.project, game)
+            except AidsError as exc:
+                self.releases[game.id] = exc
+        found = self.releases[game.id]
+        if isinstance(found, AidsError):
+            raise found
+        return found
+
+    def marks(self, game: Game, aid: Aid, lz: Localizer, mode: str) -> dict[str, Any] | None:
+        """What the aid's page marks as changed since the game's last release (pipeline.page_marks); raises
+        AidsError for a game whose release or aids do not read."""
+        since, changes = self.changes(game)
+        return pipeline.page_marks(aid, self.game_aids[game.id], since, changes, mode, lz)
 
     def changes_if_readable(self, game: Game) -> tuple[str | None, list[Change]]:
         """`changes`, or none for a game with a damaged release: its aids' jobs say why."""
@@ -132,17 +146,7 @@ def run_job(job: Job) -> Result:
         lz = state.localizer(game, job.lang, job.draft)
         lz.recent()
         nav = site.aid_navigation(project, game, edition, aid.model.id, lz, job.unavailable) if job.site else None
-        since, changes = state.changes(game)
-        marks = None
-        if since:
-            game_aids = [other for (g, _), other in state.aids.items() if g == game.id]
-            on_page = {aid.model.id, *(part.id for part in aid.kind.parts(aid.model))}
-            log = changelog(changes, lz, site.aid_titles(game_aids, lz),
-                            lambda other, anchor: f"#{anchor}" if other in on_page and anchor else None,
-                            site.aid_numbers(game_aids, lz)) if aid.kind.changelog else None
-            marks = localize_changes(since, pipeline.aid_changes(aid, changes), job.marks, lz, log,
-                                     pipeline.citing(aid, game_aids, changes, lz.lang))
-        doc = pipeline.document(game, aid, lz, edition, nav, marks)
+        doc = pipeline.document(game, aid, lz, edition, nav, state.marks(game, aid, lz, job.marks))
         result = Result(job, shown={"title": site.aid_title(aid, lz), "kind": aid.kind.display_name(lz)})
         folder = pipeline.output_dir(project, game, edition, job.lang)
         for name in job.formats:
@@ -196,6 +200,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
     for unit in units:
         state.games[unit.game.id] = unit.game
         state.aids[(unit.game.id, unit.aid.model.id)] = unit.aid
+    state.game_aids.update((game.id, aids) for game, aids, _ in plan.read)  # what change marks draw on
     cache, prints = Cache(project.output), Fingerprints(project)
     todo: list[Job] = []
     known: dict[tuple[int, str], tuple[Record, ...]] = {}  # (unit, lang) -> per format: fresh records

@@ -21,6 +21,7 @@ from .config import Edition, Game, Project
 from .errors import AidsError, Position, Problem
 from .kind import Aid
 from .localize import catalogs, ui
+from .localize.changes import changelog, localize_changes
 from .localize.game import localize_game
 from .localize.localizer import PSEUDO, Fallback, Localizer, PseudoTranslations
 from .model.release import REMOVED, Change
@@ -176,6 +177,21 @@ def citing(aid: Aid, aids: Iterable[Aid], changes: Iterable[Change], lang: str) 
                  if (other.model.id, anchor) in changed}
     return sorted(anchor for anchor, targets in aid.kind.citations(aid.model).items()
                   if anchor and any(t in own or t in elsewhere for t in targets))
+
+
+def page_marks(aid: Aid, game_aids: list[Aid], since: str | None, changes: list[Change], mode: str,
+               lz: Localizer) -> dict[str, Any] | None:
+    """What the page of `aid` marks as changed since the game's last release `since` in `lz`'s language, as
+    localize_changes gives it: its own changes and its parts', the items citing a changed one, and a booklet's
+    changelog; None for a game never released. All it shows of the game's other aids (`game_aids`, every aid
+    of the game) is in it: which rules it cites changed, and a changelog's titles, numbers and texts."""
+    if not since:
+        return None
+    on_page = {aid.model.id, *(part.id for part in aid.kind.parts(aid.model))}
+    log = changelog(changes, lz, site.aid_titles(game_aids, lz),
+                    lambda other, anchor: f"#{anchor}" if other in on_page and anchor else None,
+                    site.aid_numbers(game_aids, lz)) if aid.kind.changelog else None
+    return localize_changes(since, aid_changes(aid, changes), mode, lz, log, citing(aid, game_aids, changes, lz.lang))
 
 
 def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
