@@ -221,7 +221,8 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
                 below.add((n, lang))
                 known[(n, lang)] = ()
                 continue
-            digest = prints.digest(unit.game, unit.aid, unit.edition, lz, options.marks)
+            digest = prints.digest(unit.game, unit.aid, unit.edition, lz, options.marks,
+                                   _marks_shown(state, unit, lz, options.marks))
             if unavailable:
                 digest = hashlib.sha256(f"{digest}\0unpublished\0{' '.join(unavailable)}".encode()).hexdigest()
             digests[(n, lang)] = digest
@@ -309,6 +310,14 @@ def _index(project: Project, units: list[Unit], options: Options, summary: Summa
         summary.failed.append(AidsError(Problem(Position(project.show(project.output)), "cannot write the search "
                                                 f"index: {exc.strerror or exc} ({exc.filename})",
                                                 "an output folder aids may write to")))
+
+
+def _marks_shown(state: Loaded, unit: Unit, lz: Localizer, mode: str) -> Any:
+    """What a job's page will mark as changed (Loaded.marks), or the error its job will fail with."""
+    try:
+        return state.marks(unit.game, unit.aid, lz, mode)
+    except AidsError as exc:
+        return f"error: {exc}"
 
 
 def key(unit: Unit, lang: str, fmt: str) -> str:
