@@ -24,9 +24,9 @@ from . import cluster, outputs, pipeline, shards, site
 from .config import Project
 from .errors import AidsError, Position, Problem
 from .fingerprint import Fingerprints, sources_digest
-from .jobs import Job, Result, held, hold, run_job
+from .jobs import Job, Loaded, Result, held, hold, run_job
 from .localize import catalogs
-from .localize.localizer import Fallback
+from .localize.localizer import Fallback, Localizer
 from .model.text import Text
 from .pipeline import Built, Options, Summary, Unit
 from .pool import executor
@@ -60,6 +60,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
     for unit in units:
         state.games[unit.game.id] = unit.game
         state.aids[(unit.game.id, unit.aid.model.id)] = unit.aid
+    state.game_aids.update((game.id, aids) for game, aids, _ in plan.read)  # what change marks draw on
     todo: list[Job] = []
     known: dict[tuple[int, str], tuple[Record, ...]] = {}  # (unit, lang) -> per format: fresh records
     digests: dict[tuple[int, str], str] = {}
@@ -79,7 +80,8 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
                 below.add((n, lang))
                 known[(n, lang)] = ()
                 continue
-            digest = prints.digest(unit.game, unit.aid, unit.edition, lz, options.marks)
+            digest = prints.digest(unit.game, unit.aid, unit.edition, lz, options.marks,
+                                   _marks_shown(state, unit, lz, options.marks))
             if unavailable:
                 digest = hashlib.sha256(f"{digest}\0unpublished\0{' '.join(unavailable)}".encode()).hexdigest()
             digests[(n, lang)] = digest
@@ -167,6 +169,14 @@ def _index(project: Project, units: list[Unit], options: Options, summary: Summa
         summary.failed.append(AidsError(Problem(Position(project.show(project.output)), "cannot write the search "
                                                 f"index: {exc.strerror or exc} ({exc.filename})",
                                                 "an output folder aids may write to")))
+
+
+def _marks_shown(state: Loaded, unit: Unit, lz: Localizer, mode: str) -> Any:
+    """What a job's page will mark as changed (Loaded.marks), or the error its job will fail with."""
+    try:
+        return state.marks(unit.game, unit.aid, lz, mode)
+    except AidsError as exc:
+        return f"error: {exc}"
 
 
 def key(unit: Unit, lang: str, fmt: str) -> str:

@@ -2,17 +2,25 @@
 
 A digest covers the tool (aids' own code, templates, fonts and UI catalogs, the kinds of other
 packages, and the versions of the libraries that render), the project file, the game file, every
-file the aid and the aids it embeds were read from, the edition and language, and the text of every
-catalog entry the aid shows in that language. An entry it does not show changes nothing, so a new
-msgstr makes stale only the aids that print it.
+file the aid and the aids it embeds were read from, the edition and language, the text of every
+catalog entry the aid shows in that language, and what its page marks as changed since the game's
+last release, as resolved for that language (jobs.page_marks: its changed items, those citing a
+changed rule of another aid, a booklet's changelog).
+
+Nothing else of the game counts: an entry it does not show, another language's catalog, a paragraph
+of another aid it cites nothing of. So a new msgstr makes stale only the aids that print it, in its
+language (and those whose marks or changelog it changes there); a booklet's paragraph, the booklet
+(and an aid that cites that very rule, if its change marks it).
 """
 from __future__ import annotations
 
 import functools
 import hashlib
 import inspect
+import json
 from importlib import metadata, resources
 from pathlib import Path
+from typing import Any
 
 from .config import Edition, Game, Project
 from .kind import Aid, registry
@@ -81,23 +89,21 @@ class Fingerprints:
         return self._hashes[path]
 
     def inputs(self, game: Game, aid: Aid) -> list[Path]:
-        parts = aid.kind.parts(aid.model)
-        releases = sorted((game.folder / "releases").glob("*.yaml"))  # what its change marks compare with
-        # a booklet of a released game lists every change of the game (its changelog), and an aid citing another's
-        # rules marks what cites a changed rule: all the game's sources count
-        cites = any(":" in target for targets in aid.kind.citations(aid.model).values() for target in targets)
-        everything = [*sorted(p for p in game.folder.rglob("*") if p.is_file()),
-                      *sorted(self.project.catalogs.glob(f"*/LC_MESSAGES/{game.id}.po"))] \
-            if releases and (aid.kind.changelog or cites) else []
+        """The files an aid's pages are made from: the project's and game's, its own, those of the aids it embeds.
+        The other aids of its game and the release count through what its page marks (`digest`'s `shown`)."""
         return [self.project.root / "aids.yaml", game.source.path, *aid.kind.inputs(aid.model),
-                *(part.source.path for part in parts), *releases, *everything]
+                *(part.source.path for part in aid.kind.parts(aid.model))]
 
-    def digest(self, game: Game, aid: Aid, edition: Edition | None, lz: Localizer, marks: str = "bars") -> str:
+    def digest(self, game: Game, aid: Aid, edition: Edition | None, lz: Localizer, marks: str = "bars",
+               shown: Any = None) -> str:
+        """`shown`: what the page marks as changed since the last release (jobs.page_marks, plain data), or
+        the error its job will fail with."""
         h = hashlib.sha256()
         h.update(tool_digest().encode())
         for path in self.inputs(game, aid):
             h.update(self.project.show(path).encode() + b"\0" + self.file(path).encode())
         h.update(f"\0{edition.id if edition else ''}\0{lz.lang}\0{'draft' if lz.draft else ''}\0{marks}\0".encode())
+        h.update(json.dumps(shown, sort_keys=True, ensure_ascii=False, default=repr).encode() + b"\0")
         # what the catalog holds decides what is shown and what the build reports
         for text in [game.title_text, *aid.kind.shown_texts(aid.model)]:
             entry = lz.catalog.get((text.context, text.msgid))

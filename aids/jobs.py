@@ -65,14 +65,16 @@ class Loaded:
         self.project, self.sources = project, sources
         self.games: dict[str, Game] = {}
         self.aids: dict[tuple[str, str], Aid] = {}
+        self.game_aids: dict[str, list[Aid]] = {}  # game -> every aid of it that reads (parts too), in game.yaml order
         self.localizers: dict[tuple[str, str, bool], Localizer] = {}
-        self.releases: dict[str, tuple[str | None, list[Change]]] = {}
+        self.releases: dict[str, tuple[str | None, list[Change]] | AidsError] = {}
 
     def game(self, game_id: str) -> Game:
         if game_id not in self.games:
             game = self.games[game_id] = self.project.read_game(game_id)
             aids, _ = read_aids(self.project, game)  # an aid with errors has no job (the plan left it out)
             self.aids.update(((game_id, aid.model.id), aid) for aid in aids)
+            self.game_aids[game_id] = aids
         return self.games[game_id]
 
     def aid(self, game_id: str, aid_id: str) -> Aid:
@@ -85,10 +87,23 @@ class Loaded:
         return self.localizers[(game.id, lang, draft)]
 
     def changes(self, game: Game) -> tuple[str | None, list[Change]]:
-        """(the game's last release, what changed since it), once per process: (None, []) if never released."""
+        """(the game's last release, what changed since it), once per process: (None, []) if never released;
+        AidsError, each time it is asked, for a damaged release or an aid in error."""
         if game.id not in self.releases:
-            self.releases[game.id] = release.changes(self.project, game)
-        return self.releases[game.id]
+            try:
+                self.releases[game.id] = release.changes(self.project, game)
+            except AidsError as exc:
+                self.releases[game.id] = exc
+        found = self.releases[game.id]
+        if isinstance(found, AidsError):
+            raise found
+        return found
+
+    def marks(self, game: Game, aid: Aid, lz: Localizer, mode: str) -> dict[str, Any] | None:
+        """What the aid's page marks as changed since the game's last release (page_marks); raises AidsError for
+        a game whose release or aids do not read."""
+        since, changes = self.changes(game)
+        return page_marks(aid, self.game_aids[game.id], since, changes, mode, lz)
 
     def changes_if_readable(self, game: Game) -> tuple[str | None, list[Change]]:
         """`changes`, or none for a game with a damaged release: its aids' jobs say why."""
@@ -99,6 +114,22 @@ class Loaded:
 
 
 _LOADED: dict[str, Loaded] = {}  # project root -> what this process read of it, for the digest of its sources
+
+
+def page_marks(aid: Aid, game_aids: list[Aid], since: str | None, changes: list[Change], mode: str,
+               lz: Localizer) -> dict[str, Any] | None:
+    """What the page of `aid` marks as changed since the game's last release `since` in `lz`'s language, as
+    localize_changes gives it: its own changes and its parts', the items citing a changed one, and a booklet's
+    changelog; None for a game never released. All it shows of the game's other aids (`game_aids`, every aid
+    of the game) is in it: which rules it cites changed, and a changelog's titles, numbers and texts."""
+    if not since:
+        return None
+    on_page = {aid.model.id, *(part.id for part in aid.kind.parts(aid.model))}
+    log = changelog(changes, lz, site.aid_titles(game_aids, lz),
+                    lambda other, anchor: f"#{anchor}" if other in on_page and anchor else None,
+                    site.aid_numbers(game_aids, lz)) if aid.kind.changelog else None
+    return localize_changes(since, pipeline.aid_changes(aid, changes), mode, lz, log,
+                            pipeline.citing(aid, game_aids, changes, lz.lang))
 
 
 def hold(project: Project, sources: str) -> Loaded:
@@ -134,7 +165,8 @@ def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: E
     navigation and its change marks), not written: for the tests and the benchmarks."""
     state = Loaded(project, "")
     state.games[game.id] = game
-    state.aids.update(((game.id, other.model.id), other) for other in read_aids(project, game)[0])
+    state.game_aids[game.id] = read_aids(project, game)[0]
+    state.aids.update(((game.id, other.model.id), other) for other in state.game_aids[game.id])
     state.aids[(game.id, aid.model.id)] = aid
     state.localizers[(game.id, lz.lang, lz.draft)] = lz
     publishing = site.Publishing(project.min_complete, lambda g, lang: state.localizer(g, lang).catalog)
@@ -150,17 +182,7 @@ def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: L
     project = state.project
     nav = site.aid_navigation(project, game, edition, aid.model.id, lz, unavailable) if unavailable is not None \
         else None
-    since, changes = state.changes(game)
-    marks = None
-    if since:
-        game_aids = [other for (g, _), other in state.aids.items() if g == game.id]
-        on_page = {aid.model.id, *(part.id for part in aid.kind.parts(aid.model))}
-        log = changelog(changes, lz, site.aid_titles(game_aids, lz),
-                        lambda other, anchor: f"#{anchor}" if other in on_page and anchor else None,
-                        site.aid_numbers(game_aids, lz)) if aid.kind.changelog else None
-        marks = localize_changes(since, pipeline.aid_changes(aid, changes), marks_style, lz, log,
-                                 pipeline.citing(aid, game_aids, changes, lz.lang))
-    doc = pipeline.document(game, aid, lz, edition, nav, marks)
+    doc = pipeline.document(game, aid, lz, edition, nav, state.marks(game, aid, lz, marks_style))
     return {name: pipeline.render(doc, [name]) for name in formats}
 
 

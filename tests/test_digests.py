@@ -1,0 +1,134 @@
+"""The build cache on the real samples: an edit rewrites exactly the outputs it changes, and never leaves one stale.
+
+Each case copies the samples as built (`sample`, its build cache with it), makes one edit, builds, and looks at
+every file of build/: which were rewritten (time or bytes), and that a build of the same sources from nothing
+(--force) gives the same bytes."""
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from aids import builder, pipeline
+from aids.config import read_project
+from aids.reading import read_aids
+
+from .test_release import marked
+
+GAME = "gcacw"
+SEQUENCE, BOOKLET = "sequence-of-play", "system-rules"
+LANGS = ("pl", "en", "ru")
+
+
+def files(root: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file of build/ but the build cache: (mtime, bytes) by path from the project root."""
+    output = root / "build"
+    return {p.relative_to(root).as_posix(): (p.stat().st_mtime_ns, p.read_bytes()) for p in sorted(output.rglob("*"))
+            if p.is_file() and ".aids-cache" not in p.parts}
+
+
+def build(root: Path, **options) -> list[tuple[str, str]]:
+    summary = builder.build(read_project(root), pipeline.Options(**options))
+    assert not summary.failed, "\n".join(map(str, summary.failed))
+    return sorted((b.aid, b.lang) for b in summary.built)
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, (path, old)
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def en_msgstr(root: Path) -> None:
+    """The English msgstr of the booklet's first paragraph (its introduction)."""
+    po = root / "i18n/en/LC_MESSAGES" / f"{GAME}.po"
+    text = po.read_text(encoding="utf-8")
+    at = text.index('msgstr "', text.index(f'\nmsgctxt "{BOOKLET}/intro"')) + len('msgstr "')
+    po.write_text(text[:at] + "In short: " + text[at:], encoding="utf-8")
+
+
+def paragraph(root: Path) -> None:
+    """A paragraph of rule 2 (basics), which the sequence does not cite."""
+    edit(root / "games" / GAME / "rules/basics.md", "Gra w pojedynkę nie sprawia", "Gra w pojedynkę zwykle nie sprawia")
+
+
+def retitled(root: Path) -> None:
+    """Rule 4.2, which a step of the sequence cites: a new title."""
+    edit(root / "games" / GAME / "rules/play.md", "## Segment inicjatywy {#initiative}",
+         "## Segment inicjatywy i remisy {#initiative}")
+
+
+def renumbered(root: Path) -> None:
+    """A rule inserted before 4.2: what the sequence cites as 4.2 is now another, new rule."""
+    edit(root / "games" / GAME / "rules/play.md", "## Segment inicjatywy {#initiative}",
+         "## Rzut kośćmi {#dice}\n\nKażdy gracz rzuca jedną kością.\n\n## Segment inicjatywy {#initiative}")
+
+
+def citing_42(root: Path) -> list[str]:
+    """The anchors of the sequence's items that cite rule 4.2."""
+    project = read_project(root)
+    aids, _ = read_aids(project, project.read_game(GAME))
+    sequence = next(a for a in aids if a.model.id == SEQUENCE)
+    return [anchor for anchor, targets in sequence.kind.citations(sequence.model).items() if "rule:4.2" in targets]
+
+
+def language_pages(path: str, lang: str) -> bool:
+    """The site's pages and search index in `lang`, which list (and index) what that language's pages print."""
+    name = path.rpartition("/")[2]
+    return path in (f"build/{GAME}/{lang}/index.html", f"build/{GAME}/pagefind/pagefind-entry.json") or (
+        "/pagefind/" in path and name.startswith((f"{lang}_", f"pagefind.{lang}_")))
+
+
+def outputs(aid: str, langs: tuple[str, ...] = LANGS) -> set[str]:
+    return {f"build/{GAME}/{lang}/{aid}.{suffix}" for lang in langs for suffix in ("html", "pdf")}
+
+
+CASES: dict[str, tuple[Callable[[Path], None], list[tuple[str, str]], set[str], str]] = {
+    # edit: (what is built, the outputs rewritten, the language whose site pages and search index may change too)
+    "en-msgstr": (en_msgstr, [(BOOKLET, "en")], outputs(BOOKLET, ("en",)), "en"),
+    "paragraph": (paragraph, [(BOOKLET, lang) for lang in LANGS], outputs(BOOKLET), "*"),
+    "retitled": (retitled, sorted((aid, lang) for aid in (SEQUENCE, BOOKLET) for lang in LANGS),
+                 outputs(BOOKLET) | outputs(SEQUENCE), "*"),
+    "renumbered": (renumbered, sorted((aid, lang) for aid in (SEQUENCE, BOOKLET) for lang in LANGS),
+                   outputs(BOOKLET) | outputs(SEQUENCE), "*"),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_an_edit_rewrites_exactly_what_it_changes_and_the_same_as_a_full_build(sample, tmp_path, case):
+    change, built, rewritten, site_lang = CASES[case]
+    root = tmp_path / "project"
+    shutil.copytree(sample[0].root, root)  # the samples as built, build cache and file times with them
+    before = files(root)
+    change(root)
+    assert build(root) == sorted(built)
+    after = files(root)
+    touched = {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
+    langs = LANGS if site_lang == "*" else (site_lang,)
+    others = touched - rewritten
+    assert rewritten <= touched and all(any(language_pages(p, lang) for lang in langs) for p in others), sorted(others)
+    if site_lang == "en":  # the other languages' files: not one byte, not one file time
+        assert not [p for p in touched if {"pl", "ru"} & set(p.split("/")) or "/pagefind/pl_" in p
+                    or "/pagefind/ru_" in p or "/pagefind/pagefind.pl_" in p or "/pagefind/pagefind.ru_" in p]
+    if case in ("retitled", "renumbered"):  # the steps citing rule 4.2 are marked as changed, in every language
+        anchors = citing_42(root)
+        assert anchors
+        for lang in LANGS:
+            page = f"build/{GAME}/{lang}/{SEQUENCE}.html"
+            assert not set(anchors) & set(marked(before[page][1].decode())[0])
+            assert set(anchors) <= set(marked(after[page][1].decode())[0]), lang
+    # no stale byte: every output of the game rendered again (--force) is the same, byte for byte
+    forced = tmp_path / "forced"
+    shutil.copytree(root, forced)
+    build(forced, force=True, games=[GAME])
+    assert {p: data for p, (_, data) in files(forced).items()} == {p: data for p, (_, data) in after.items()}
+
+def test_the_samples_copy_is_up_to_date(sample, tmp_path):
+    """The cases above start from a build with nothing stale: a build of the copy writes nothing."""
+    root = tmp_path / "project"
+    shutil.copytree(sample[0].root, root)
+    before = files(root)
+    assert build(root) == []
+    assert files(root) == before
