@@ -82,6 +82,16 @@ def test_a_second_build_writes_nothing_and_one_msgstr_rebuilds_only_its_language
     assert sorted((b.aid, b.lang) for b in fourth.built) == sorted([("seq", lang) for lang in ("pl", "en", "ru")] * 2)
 
 
+def test_a_rendered_file_that_holds_the_same_bytes_is_not_rewritten(demo):
+    """--force renders everything again; a file whose new bytes are those already there keeps its time (and
+    inode): a sync tool or a web server's cache sees no change where there is none."""
+    build(demo, formats=["html", "pdf"])
+    before = {p: (p.stat().st_mtime_ns, p.stat().st_ino) for p in built_files(demo / "build")}
+    summary = build(demo, formats=["html", "pdf"], force=True)
+    assert summary.built  # rendered again
+    assert {p: (p.stat().st_mtime_ns, p.stat().st_ino) for p in built_files(demo / "build")} == before
+
+
 def test_without_the_cache_the_same_outputs(demo, tmp_path):
     build(demo)
     cached = built_files(demo / "build")

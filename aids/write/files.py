@@ -35,11 +35,15 @@ def output_folder(output: Path) -> Folder:
 
 
 def write_all(outputs: dict[Path, bytes], output: Path) -> None:
-    """Write every file of one aid (all inside `output`): all of them, or none."""
+    """Write every file of one aid (all inside `output`): all of them, or none. A file that already holds these
+    very bytes is left as it is (its time too: a reader's copy, a sync tool, a web server's cache see no change)."""
     folder = output_folder(output)
     names = {PurePosixPath(path.relative_to(output).as_posix()): data for path, data in outputs.items()}
     for name in names:
         folder.lstat(name)  # refuses a name outside the folder before anything is staged
+    names = {name: data for name, data in names.items() if not _holds(folder, name, data)}
+    if not names:
+        return
     staging = folder / STAGING / uuid.uuid4().hex
     try:
         moves = []
@@ -52,6 +56,16 @@ def write_all(outputs: dict[Path, bytes], output: Path) -> None:
         folder.remove(PurePosixPath(STAGING, *staging.parts[-1:]))
         raise
     _switch(folder, staging.parts[-1], moves)
+
+
+def _holds(folder: Folder, name: PurePosixPath, data: bytes) -> bool:
+    found = folder.regular(name)
+    if found is None or found.st_size != len(data):
+        return False
+    try:
+        return folder.read(name) == data
+    except AidsError:
+        return False
 
 
 def _switch(folder: Folder, name: str, moves: list[tuple[str, str]]) -> None:
