@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -27,16 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from samples import scratch  # benchmarks/samples.py (a script's own folder is on sys.path)
+
 GAME = "gcacw"
 
-
-def scratch(into: Path) -> Path:
-    root = into / "project"
-    for name in ("games", "i18n"):
-        shutil.copytree(ROOT / name, root / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
-    (root / "aids.yaml").write_text((ROOT / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
-    return root
 
 
 def build(python: str, root: Path) -> float:

@@ -23,20 +23,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from samples import scratch  # benchmarks/samples.py (a script's own folder is on sys.path)
+
 from aids import builder, pipeline, shards
 from aids.config import read_project
 from aids.write.cache import Cache
 
-ROOT = Path(__file__).resolve().parent.parent
 AIDS = [sys.executable, "-m", "aids"]
 
-
-def scratch(into: Path) -> Path:
-    root = into / "project"
-    for name in ("games", "i18n"):
-        shutil.copytree(ROOT / name, root / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
-    (root / "aids.yaml").write_text((ROOT / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
-    return root
 
 
 def aids(root: Path, *args: str) -> tuple[float, str]:
