@@ -177,6 +177,14 @@ def _language_folder_link(root, outside):
     link(root / "build/demo/pl", outside)
 
 
+def _committed_then_link(root, outside):
+    """A journal committed by a build stopped while switching, then a link planted where it moves a file."""
+    folder = staging(root)
+    (folder / "1").write_text("staged\n")
+    (folder / "journal.json").write_text(json.dumps([["1", "demo/pl/seq.html"]]))
+    _language_folder_link(root, outside)
+
+
 def _planted_page(root, outside):
     link(root / "build/demo/pl/planted.html", outside / "page.html")  # not indexed, not read
     shutil.rmtree(root / "build/demo/pagefind")  # the index is made again, over the pages there
@@ -193,7 +201,7 @@ def _temporary_folder_link(root, outside):
 STATE = [_staging_area_link, _staging_folder_link, _journal_up_and_out, _journal_absolute,
          _journal_moves_from_outside, _journal_staged_link, _journal_into_own_state, _cache_link,
          _cache_record_link, _cache_game_link, _search_state_link, _index_folder_link, _page_link, _site_page_link,
-         _language_folder_link, _planted_page, _temporary_file_link, _temporary_folder_link]
+         _language_folder_link, _committed_then_link, _planted_page, _temporary_file_link, _temporary_folder_link]
 
 
 @pytest.mark.parametrize("plant", STATE, ids=[p.__name__.strip("_") for p in STATE])
@@ -203,10 +211,14 @@ def test_planted_state_in_the_output_folder_is_never_followed(scene, capsys, pla
     plant(root, outside)
     code, said = build(root, capsys, "--force")
     assert tree_digest(outside) == before, said
-    if plant in (_language_folder_link,):
+    if plant in (_language_folder_link, _committed_then_link):
         # build/demo/pl is a link: the aid's files cannot be written there; one line, and nothing outside
         assert code == 1 and "build/demo/pl: the files of 'seq' not written: is a symbolic link, which aids does " \
             "not follow" in said, said
+        assert not (root / "build/.aids-staging").exists()  # refused before staging: no other language moved
+        code, said = build(root, capsys)  # the same one line, never a stuck recovery
+        assert code == 1 and said.count("is a symbolic link") == 1 and "repaired" not in said, said
+        assert tree_digest(outside) == before
         return
     assert code == 0, said
     built = root / "build/demo/pl/seq.html"

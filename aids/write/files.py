@@ -39,8 +39,8 @@ def write_all(outputs: dict[Path, bytes], output: Path) -> None:
     very bytes is left as it is (its time too: a reader's copy, a sync tool, a web server's cache see no change)."""
     folder = output_folder(output)
     names = {PurePosixPath(path.relative_to(output).as_posix()): data for path, data in outputs.items()}
-    for name in names:
-        folder.lstat(name)  # refuses a name outside the folder before anything is staged
+    for name in names:  # before anything is staged: a name outside, a link or a file among its folders is refused
+        folder.exists(name)
     names = {name: data for name, data in names.items() if not _holds(folder, name, data)}
     if not names:
         return
@@ -93,10 +93,13 @@ def recover(output: Path) -> list[str]:
         notes.append(f"{folder.show(STAGING)}: not a folder aids made (a link or a file): removed, not followed")
     for name in folder.names(STAGING) if area is not None and stat.S_ISDIR(area.st_mode) else []:
         moves = _journal(folder, name, notes)
-        if moves is not None:
-            _switch(folder, name, moves)
-        else:
-            folder.remove(PurePosixPath(STAGING, name))
+        try:
+            if moves is not None:
+                _switch(folder, name, moves)
+        except AidsError as exc:  # a link made on the way since it was committed: its aid is built again
+            notes.append(f"{folder.show(PurePosixPath(STAGING, name))}: not finished ({exc}): discarded, "
+                         "its aid is built again")
+        folder.remove(PurePosixPath(STAGING, name))
     folder.remove(STAGING)
     notes += unlinked(folder, CACHE)
     for stale in list(folder.files()):
