@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import hashlib
+import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -23,14 +24,14 @@ from typing import Any
 from . import cluster, outputs, pipeline, shards, site
 from .config import Project
 from .errors import AidsError, Position, Problem
-from .fingerprint import Fingerprints, sources_digest
+from .fingerprint import Fingerprints, sources_digest, tool_digest
 from .jobs import Job, Loaded, Result, held, hold, run_job
 from .localize import catalogs
 from .localize.localizer import Fallback, Localizer
 from .model.text import Text
 from .pipeline import Built, Options, Summary, Unit
 from .pool import executor
-from .write import search
+from .write import search, stamp
 from .write.cache import Cache, Record
 from .write.files import recover, write_all
 
@@ -52,6 +53,20 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
     summary = Summary()
     summary.repaired += recover(project.output)  # a build stopped halfway: its aids are finished or left as they were
     sources = sources_digest(project)  # before the plan reads them: a worker checks that it reads the same
+    whole = whole_key(options, sources)
+    done = _as_stamped(project, options, summary, whole)
+    if done is None:
+        done = summary
+        covered = _built(project, options, progress, summary, sources)
+        if covered and not summary.failed and not summary.catalog_problems:
+            stamp.record(project.output, whole, report_of(summary))  # the next build of these sources: nothing to do
+    done.seconds = time.monotonic() - started
+    return done
+
+
+def _built(project: Project, options: Options, progress: Progress | None, summary: Summary, sources: str) -> bool:
+    """The whole way, into `summary`: every aid planned, the stale ones rendered and written, the site and index.
+    Whether every file it read is one the key of the build's stamp covers (`sources`)."""
     plan = pipeline.plan_build(project, options, summary)
     cache, prints = Cache(project.output), Fingerprints(project)
     units, shard = shards.select(plan.units, options.shard, shards.recorded(cache, plan.langs, WEIGHT))
@@ -131,8 +146,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
                 if known[(n, lang)] else []
             _note_fallbacks(summary, unit.game.id, lang, fallbacks)
     _conclude(project, options, plan, units, summary, cache, publishing)
-    summary.seconds = time.monotonic() - started
-    return summary
+    return prints.covered(project)
 
 
 def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: list[Unit], summary: Summary,
@@ -278,9 +292,57 @@ def _stored(fb: Fallback) -> list[Any]:
     return [w.path, w.line, w.col, fb.text.context, fb.text.msgid, fb.reason]
 
 
+def _stored_right(stored: Any) -> bool:
+    """A fallback as `_stored` writes it."""
+    return (isinstance(stored, list) and len(stored) == 6 and isinstance(stored[0], str) and type(stored[1]) is int
+            and type(stored[2]) is int and all(isinstance(t, str) for t in stored[3:]))
+
+
 def _fallback(stored: list[Any]) -> Fallback:
     path, line, col, context, msgid, reason = stored
     return Fallback(Text(msgid, context, "", Position(path, line, col)), reason)
+
+
+def _as_stamped(project: Project, options: Options, summary: Summary, whole: str) -> Summary | None:
+    """The summary of the very build the output folder's stamp records (write/stamp.py), when this one is it:
+    nothing to do. Otherwise the stamp goes, before anything is written."""
+    if not summary.repaired and not options.force and (same := replayed(stamp.unchanged(project.output, whole))):
+        return same
+    stamp.forget(project.output)
+    return None
+
+
+def whole_key(options: Options, sources: str) -> str:
+    """What a whole build is made of: the tool, every source and catalog (`sources`), and what it was asked for
+    (how it runs aside: jobs, a scheduler, --debug)."""
+    asked = {"games": options.games, "langs": options.langs, "formats": list(options.formats),
+             "editions": options.editions, "strict": options.strict, "shard": options.shard,
+             "min_complete": options.min_complete, "draft": options.draft, "pseudo": options.pseudo,
+             "marks": options.marks}
+    return hashlib.sha256(f"{tool_digest()}\0{sources}\0{json.dumps(asked, sort_keys=True)}".encode()).hexdigest()
+
+
+def report_of(summary: Summary) -> dict[str, Any]:
+    """What the build that ended with `summary` reports again when asked once more with nothing changed."""
+    return {"unchanged": summary.unchanged + len(summary.built), "skipped": list(summary.skipped),
+            "fallbacks": [[game, lang, [_stored(fb) for fb in found]]
+                          for (game, lang), found in sorted(summary.fallbacks.items())]}
+
+
+def replayed(report: Any) -> Summary | None:
+    """The summary of a build with nothing to do, from its stamp's `report_of` (None: not one aids wrote)."""
+    try:
+        if not isinstance(report, dict) or type(report["unchanged"]) is not int:
+            return None
+        skipped = [line for line in report["skipped"] if isinstance(line, str)]
+        if len(skipped) != len(report["skipped"]) or not all(
+                isinstance(game, str) and isinstance(lang, str) and all(map(_stored_right, found))
+                for game, lang, found in report["fallbacks"]):
+            return None
+        fallbacks = {(game, lang): [_fallback(fb) for fb in found] for game, lang, found in report["fallbacks"]}
+    except (KeyError, TypeError, ValueError):
+        return None
+    return Summary(skipped=skipped, fallbacks=fallbacks, unchanged=report["unchanged"])
 
 
 def parse_shard(text: str) -> tuple[int, int]:

@@ -200,13 +200,20 @@ class Folder:
 
     def files(self, name: str | PurePosixPath = "") -> Iterator[str]:
         """Every regular file below a folder, as names relative to this Folder (links are not entered)."""
+        return (found for found, info in self.entries(name) if stat.S_ISREG(info.st_mode))
+
+    def entries(self, name: str | PurePosixPath = "") -> Iterator[tuple[str, os.stat_result]]:
+        """Everything below a folder that is not a folder (files, links, whatever else), with its own stat, as
+        names relative to this Folder, sorted within each folder; links are not entered, links to folders
+        included."""
         parts = self.parts + (self._parts(name) if str(name) else ())
         try:
             with self._opened(parts) as fd:
-                for top, _dirs, found, top_fd in os.fwalk(".", dir_fd=fd, follow_symlinks=False):
-                    for leaf in sorted(found):
-                        if stat.S_ISREG(os.stat(leaf, dir_fd=top_fd, follow_symlinks=False).st_mode):
-                            yield PurePosixPath(*parts[len(self.parts):], top, leaf).as_posix()
+                for top, dirs, found, top_fd in os.fwalk(".", dir_fd=fd, follow_symlinks=False):
+                    for leaf in sorted([*dirs, *found]):
+                        info = os.stat(leaf, dir_fd=top_fd, follow_symlinks=False)
+                        if not stat.S_ISDIR(info.st_mode):
+                            yield PurePosixPath(*parts[len(self.parts):], top, leaf).as_posix(), info
         except FileNotFoundError:
             return
 

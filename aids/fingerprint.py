@@ -88,6 +88,11 @@ class Fingerprints:
                 self._hashes[path] = "missing"
         return self._hashes[path]
 
+    def covered(self, project: Project) -> bool:
+        """Whether every file hashed so far is one `sources_digest` covers (aids.yaml, the games, the catalogs)."""
+        return all(path == project.root / "aids.yaml" or path.is_relative_to(project.games_dir)
+                   or path.is_relative_to(project.catalogs) for path in self._hashes)
+
     def inputs(self, game: Game, aid: Aid) -> list[Path]:
         """The files an aid's pages are made from: the project's and game's, its own, those of the aids it embeds.
         The other aids of its game and the release count through what its page marks (`digest`'s `shown`)."""
