@@ -9,8 +9,6 @@ from . import __version__
 from .errors import AidsError, visible
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
-FORMATS = ("html", "pdf")  # pipeline.FORMATS, named here so that --help imports nothing of the pipeline
-ALL_FORMATS = (*FORMATS, "press", "imposed", "imposed-press")
 
 
 class Parser(argparse.ArgumentParser):
@@ -34,10 +32,13 @@ def make_parser() -> Parser:
     games(sub.add_parser("extract", help="sources -> i18n/templates/<game>.pot"))
     games(sub.add_parser("update", help=".pot -> i18n/<lang>/LC_MESSAGES/<game>.po, keeping translations"))
     games(sub.add_parser("compile", help=".po -> .mo"))
+    sub.add_parser("formats", help="the output formats `aids build --format` takes, other packages' too")
     build = sub.add_parser("build", help="render HTML and PDF of every aid in every language")
     games(build)
     build.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
-    build.add_argument("--format", action="append", choices=ALL_FORMATS, help="only this format (repeatable)")
+    build.add_argument("--format", action="append", metavar="F", type=format_name,
+                       help="only this format (repeatable; default: html and pdf); `aids formats` lists them all, "
+                            "those of other packages too")
     build.add_argument("--profile", choices=["home", "press"], default="home",
                        help="press: also PDFs for a print shop (<aid>-press.pdf: PDF/X-4, CMYK, bleed, marks)")
     build.add_argument("--impose", action="store_true",
@@ -153,6 +154,21 @@ def scheduler(text: str) -> str:
     return text
 
 
+def formats_command(args) -> int:
+    from .render.formats import registry
+    for name, made in registry().items():
+        print(f"{name:<14} {made.summary}")
+    return 0
+
+
+def format_name(text: str) -> str:
+    """An output format the registry holds: aids' own or another package's (render/formats.py)."""
+    from .render.formats import registry
+    if text not in registry():
+        raise argparse.ArgumentTypeError(f"invalid choice: '{text}' (expected: one of {', '.join(registry())})")
+    return text
+
+
 def port(text: str) -> int:
     if not text.isdigit() or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"'{text}' is not a port from 0 to 65535")
@@ -186,8 +202,8 @@ def serve_command(root: Path, args) -> int:
 def run(args) -> int:
     from . import translations
     from .config import find_root, read_project
-    if args.command == "schema":
-        return schema_command(args)
+    if args.command in ("schema", "formats"):  # of no project
+        return (schema_command if args.command == "schema" else formats_command)(args)
     if args.command == "init":
         from .scaffold.project import init_command
         return init_command(args)
@@ -217,7 +233,8 @@ def run(args) -> int:
         print("\n".join(f"wrote {p}" for p in written) or "no catalogs")
     elif args.command == "build":
         from . import builder, pipeline, report
-        formats = [*(args.format or FORMATS), *(["press"] if args.profile == "press" else []),
+        formats = [*(args.format or pipeline.FORMATS),
+                   *(["press"] if args.profile == "press" else []),
                    *(["imposed"] if args.impose else [])]
         options = pipeline.Options(games=args.game, langs=args.lang, formats=formats,
                                    editions=args.edition, strict=args.strict, debug=args.debug, jobs=args.jobs,

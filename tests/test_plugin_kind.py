@@ -1,5 +1,6 @@
 """A kind of aid from another package: one module and one template, registered through the `aids.kinds`
-entry point, extracted, translated and built to HTML and PDF with nothing of aids edited."""
+entry point, extracted, translated and built to HTML and PDF with nothing of aids edited; and an output format
+of that package, registered through `aids.formats`, built by `aids build --format`."""
 import os
 import shutil
 import subprocess
@@ -71,6 +72,16 @@ def test_a_kind_from_another_package_builds_with_catalogs(tmp_path):
         (root / "build/demo/pl/counters.html").read_text(encoding="utf-8")
     text = pdf_text(root / "build/demo/en/counters.pdf")
     assert "Counters" in text and "Guard" in text and "2.5" in text
+
+    # a format of the package: listed, built through --format like aids' own, cached like them
+    assert "text           any aid's page as plain text" in aids(root, site, "formats").stdout
+    assert "invalid choice: 'text'" in aids(root, tmp_path / "nowhere", "build", "--format", "text").stderr
+    done = aids(root, site, "build", "--lang", "en", "--lang", "pl", "--format", "text")
+    assert done.returncode == 0 and "2 file(s) written" in done.stdout, done.stdout + done.stderr
+    assert "Militia 2.5" in (root / "build/demo/en/counters.txt").read_text(encoding="utf-8").splitlines()
+    assert "Pospolite ruszenie 2,5" in (root / "build/demo/pl/counters.txt").read_text(encoding="utf-8")
+    again = aids(root, site, "build", "--lang", "en", "--lang", "pl", "--format", "text")
+    assert "0 file(s) written, 2 up to date" in again.stdout, again.stdout
 
 
 def test_aids_itself_knows_nothing_of_the_kind():

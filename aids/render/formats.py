@@ -88,7 +88,8 @@ class Document:
 
 
 class Format(Protocol):
-    name: str
+    name: str  # what `aids build --format` takes
+    summary: str  # one line, for `aids formats`
 
     def render(self, doc: Document) -> dict[str, Rendered]:
         """{file suffix: what to write}, e.g. {".pdf": ..., "-sheet.pdf": ...}."""
@@ -96,7 +97,9 @@ class Format(Protocol):
 
 
 class Html:
+    """The web page: the kind's template, with the site's navigation; for a screen, a phone, a search index."""
     name = "html"
+    summary = "a web page (<aid>.html), with the site's navigation"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
         return {".html": Rendered(doc.page.encode("utf-8"))}
@@ -105,6 +108,7 @@ class Html:
 class Pdf:
     """The PDF for printing at home or on a digital printer: the page size, RGB colours, a card's sheet."""
     name = "pdf"
+    summary = "a PDF to print at home or on a digital printer (<aid>.pdf)"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
         return doc.pdf
@@ -127,6 +131,7 @@ class Press:
     """The PDF for a print shop (`--profile press`, or `print: {profile: press}` in aids.yaml): PDF/X-4 in
     CMYK with the FOGRA39 output intent, bleed, crop marks outside it (or none), one card face a page."""
     name = "press"
+    summary = "a PDF for a print shop (<aid>-press.pdf): PDF/X-4, CMYK, bleed, marks; --profile press"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
         return doc.press
@@ -137,6 +142,7 @@ class Imposed:
     --impose`): its home PDF padded to a multiple of four pages, two a side of a sheet twice as wide, nothing
     around them, in the order that reads right when folded (render/impose.py)."""
     name = "imposed"
+    summary = "a booklet imposed 2-up for a duplex printer (<aid>-imposed.pdf); --impose"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
         if not doc.kind.bound:
@@ -153,6 +159,7 @@ class ImposedPress:
     `--impose` for a game aids.yaml prints for the press): its press PDF imposed as a printer does, still
     PDF/X-4, each sheet with its trim, its outer bleed, crop and fold marks (render/impose.py)."""
     name = "imposed-press"
+    summary = "a booklet imposed for the press (<aid>-imposed-press.pdf); --impose --profile press"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
         if not doc.kind.bound:

@@ -1,4 +1,5 @@
-"""A counter sheet: a grid of named counters, each with a value (kind: counter-sheet).
+"""A counter sheet: a grid of named counters, each with a value (kind: counter-sheet); and an output format,
+`text`: any aid's page as plain text, one line a block (`aids build --format text`).
 
     kind: counter-sheet
     id: counters
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,8 @@ from aids.errors import Problems
 from aids.kind import Kind
 from aids.localize.localizer import Localizer
 from aids.model.text import Text, text_at
+from aids.render.formats import Document
+from aids.render.rendered import Rendered
 from aids.source.yamlfile import Source, check_id, check_map
 
 
@@ -79,3 +83,42 @@ class CounterSheetKind(Kind[CounterSheet]):
 
 
 KIND = CounterSheetKind()
+
+
+class _Lines(HTMLParser):
+    """The text of a page, a line for each block, without its head, styles and scripts."""
+    SKIP = {"head", "style", "script"}
+    BLOCKS = {"p", "li", "h1", "h2", "h3", "h4", "div", "tr", "td", "th", "section", "header", "footer"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = [""]
+        self.skipping = 0
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        self.skipping += tag in self.SKIP
+        if tag in self.BLOCKS:
+            self.lines.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.skipping -= tag in self.SKIP
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping:
+            self.lines[-1] += data
+
+
+class TextFormat:
+    """Any aid's page as plain text (`<aid>.txt`): a format of another package, registered through the
+    `aids.formats` entry point."""
+    name = "text"
+    summary = "any aid's page as plain text (<aid>.txt)"
+
+    def render(self, doc: Document) -> dict[str, Rendered]:
+        parser = _Lines()
+        parser.feed(doc.html)
+        lines = [" ".join(line.split()) for line in parser.lines]
+        return {".txt": Rendered(("\n".join(line for line in lines if line) + "\n").encode("utf-8"))}
+
+
+FORMAT = TextFormat()
