@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from .config import Edition, Game, Project
-from .kind import Aid, registry
+from .kind import Aid
+from .kinds import registry
 from .localize.localizer import Localizer
 
 # The libraries whose version can change a rendered byte.

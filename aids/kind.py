@@ -11,10 +11,8 @@ The pipeline calls only what `Kind` declares; a subclass overrides what it needs
 """
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -180,21 +178,3 @@ class Kind(Generic[M]):
         """Its PDF for a print shop ({"-press.pdf": ...}), or None: then render_pdf (or the page the default
         way) with a `print_pdf` that prints for the press."""
         return None
-
-
-@functools.lru_cache(maxsize=1)
-def registry() -> dict[str, Kind[Any]]:
-    """Every kind by name: the built-in ones and those registered under the `aids.kinds` entry point."""
-    from . import kinds
-    found: dict[str, Kind[Any]] = {k.name: k for k in kinds.BUILT_IN}
-    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
-        loaded = point.load()
-        kind = loaded() if isinstance(loaded, type) else loaded
-        if not isinstance(kind, Kind):
-            raise TypeError(f"entry point {point.name} = {point.value} is not an aids Kind")
-        found.setdefault(kind.name, kind)
-    return found
-
-
-def kind_named(name: str) -> Kind[Any] | None:
-    return registry().get(name)

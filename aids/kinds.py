@@ -2,12 +2,14 @@
 renderers: sequence, table, playsheet, card, booklet."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import Problems
-from .kind import Aid, Kind, Margins, Model, Printer
+from .kind import GROUP, Aid, Kind, Margins, Model, Printer
 from .localize import booklet as booklet_text
 from .localize import card as card_text
 from .localize import playsheet as playsheet_text
@@ -250,3 +252,20 @@ class BookletKind(Kind[booklet.Booklet]):
 
 
 BUILT_IN: list[Kind[Any]] = [SequenceKind(), TableKind(), PlaysheetKind(), CardKind(), BookletKind()]
+
+
+@functools.lru_cache(maxsize=1)
+def registry() -> dict[str, Kind[Any]]:
+    """Every kind by name: the built-in ones and those registered under the `aids.kinds` entry point."""
+    found: dict[str, Kind[Any]] = {k.name: k for k in BUILT_IN}
+    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
+        loaded = point.load()
+        kind = loaded() if isinstance(loaded, type) else loaded
+        if not isinstance(kind, Kind):
+            raise TypeError(f"entry point {point.name} = {point.value} is not an aids Kind")
+        found.setdefault(kind.name, kind)
+    return found
+
+
+def kind_named(name: str) -> Kind[Any] | None:
+    return registry().get(name)

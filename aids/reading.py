@@ -8,7 +8,8 @@ from pathlib import Path
 
 from .config import Game, Project
 from .errors import AidsError, Position, Problem, Problems
-from .kind import Aid, registry
+from .kind import Aid
+from .kinds import registry
 from .model.text import Text
 from .source.yamlfile import MAX_BYTES, read_yaml
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from .config import GAME, GAME_FILE, PROJECT, PROJECT_FILE
 from .files import Folder, Unsafe
-from .kind import registry
+from .kinds import registry
 from .source.shape import DRAFT, json_schema
 
 FOLDER = "schemas"  # in a project: <root>/schemas/<name>.schema.json, written by `aids init` and `aids schema --write`

@@ -117,7 +117,7 @@ class Preview:
         own tree, or a kind of the project's own)."""
         from importlib import resources
 
-        from .kind import registry
+        from .kinds import registry
         folders = [Path(str(resources.files("aids.templates"))),
                    *(Path(k.template_folder) for k in registry().values() if k.template_folder)]
         root = self.root.resolve()

@@ -10,7 +10,8 @@ from urllib.parse import quote
 from . import __version__
 from .config import Game, Project
 from .errors import AidsError, Position, Problem, Problems
-from .kind import Aid, kind_named
+from .kind import Aid
+from .kinds import kind_named
 from .localize import catalogs, ui
 from .reading import game_texts, read_aids, select_games
 from .source.yamlfile import load_yaml

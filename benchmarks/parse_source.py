@@ -19,7 +19,7 @@ from pathlib import Path
 
 from aids.config import read_project
 from aids.errors import AidsError, Problems
-from aids.kind import registry
+from aids.kinds import registry
 from aids.source.yamlfile import read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -73,6 +73,65 @@ def test_the_check_sees_an_upward_import(tmp_path):
     assert rank("aids.render") > rank(module_name(probe, tmp_path)) == rank("aids.model")
 
 
+def module_graph(root: Path = REPO) -> dict[str, set[str]]:
+    """Each module of the package -> the modules of it that it imports when it runs, lazily or not (`from . import
+    x` names the module x; `from .x import name`, the module x)."""
+    paths = {module_name(p, root): p for p in (root / "aids").rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {n.lineno: [alias.name for alias in n.names] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        graph[name] = set()
+        for line, target in runtime_imports(path, root):
+            found = [f"{target}.{alias}" for alias in names.get(line, []) if f"{target}.{alias}" in paths]
+            graph[name].update(found or ([target] if target in paths else []))
+        graph[name].discard(name)
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            part = []
+            while not part or part[-1] != node:
+                part.append(stack.pop())
+            if len(part) > 1:
+                found.append(sorted(part))
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_module_imports_itself_through_others():
+    """No circle of imports, a lazy one (inside a function) included: each module can be read, and tested, with
+    only the modules below it."""
+    assert circles(module_graph()) == []
+
+
+def test_the_check_sees_a_circle(tmp_path):
+    (tmp_path / "aids" / "render").mkdir(parents=True)
+    (tmp_path / "aids" / "render" / "a.py").write_text("from . import b\n", encoding="utf-8")
+    (tmp_path / "aids" / "render" / "b.py").write_text("def f():\n    from .c import x\n", encoding="utf-8")
+    (tmp_path / "aids" / "render" / "c.py").write_text("from .a import y\n", encoding="utf-8")
+    (tmp_path / "aids" / "render" / "d.py").write_text("from . import a\n", encoding="utf-8")
+    assert circles(module_graph(tmp_path)) == [["aids.render.a", "aids.render.b", "aids.render.c"]]
+
+
 def test_no_module_is_too_long():
     long = {str(p.relative_to(REPO)): n for p in PACKAGE.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) >= LIMIT}

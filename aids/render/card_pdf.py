@@ -13,6 +13,7 @@ from reportlab.lib.enums import TA_CENTER, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from ..errors import AidsError, Problem
@@ -361,3 +362,14 @@ def _check_glyphs(face: Face, text: str, font: str, section: str) -> None:
                                 f"card '{face.card.id}', language {face.lang}, section '{section}': no glyph for "
                                 f"{chars} in the card fonts",
                                 "characters of DejaVu Sans"))
+
+
+def new_canvas(buffer, size, context: dict, lz) -> Canvas:
+    # The initial font goes into every page's preamble: left to ReportLab, it is Helvetica (not embedded).
+    canv = Canvas(buffer, pagesize=size, invariant=1, lang=lz.lang, pageCompression=1,
+                  initialFontName=BODY, initialFontSize=FOOTER)
+    canv.setTitle(context["document_title"])
+    canv.setAuthor(context["game"]["author"])
+    canv.setSubject(context["kind_name"])
+    canv.setCreator("aids")
+    return canv

@@ -15,7 +15,7 @@ from ..localize.typography import typeset, typeset_tree
 from ..model.card import MM, PAPERS, Card
 from . import duplex, pdfx
 from .card_fit import READABLE, draw_face
-from .card_pdf import BODY, FOOTER, register_fonts
+from .card_pdf import new_canvas, register_fonts
 from .rendered import Rendered
 
 
@@ -83,17 +83,6 @@ def draw_crop_marks(canv: Canvas, layout: SheetLayout, positions: list[tuple[flo
         canv.setLineWidth(width)
         canv.lines(lines)
     canv.restoreState()
-
-
-def new_canvas(buffer, size, context: dict, lz) -> Canvas:
-    # The initial font goes into every page's preamble: left to ReportLab, it is Helvetica (not embedded).
-    canv = Canvas(buffer, pagesize=size, invariant=1, lang=lz.lang, pageCompression=1,
-                  initialFontName=BODY, initialFontSize=FOOTER)
-    canv.setTitle(context["document_title"])
-    canv.setAuthor(context["game"]["author"])
-    canv.setSubject(context["kind_name"])
-    canv.setCreator("aids")
-    return canv
 
 
 def render_card(card: Card, localized: dict, lz, context: dict, footer: str) -> bytes:

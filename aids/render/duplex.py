@@ -16,7 +16,7 @@ from reportlab.platypus import Frame, Paragraph
 from ..localize.typography import typeset
 from ..model.card import BACK_OFFSET, MM
 from . import colours
-from .card_pdf import BODY, HEAD, markup
+from .card_pdf import BODY, HEAD, markup, new_canvas
 
 if TYPE_CHECKING:
     from .card_sheet import SheetLayout
@@ -38,7 +38,6 @@ def labels(lz) -> list[tuple[float, str, int]]:
 
 def test_page(lz, context: dict, layout: SheetLayout) -> bytes:
     """Two pages of the sheet's size: the front's cross and instructions, the back's scales."""
-    from .card_sheet import new_canvas
     buffer = io.BytesIO()
     width, height = layout.media
     canv = new_canvas(buffer, (width, height), context, lz)

@@ -46,7 +46,7 @@ def choose_game(project, game: str | None) -> str:
 
 
 def check_kind(kind: str) -> None:
-    from ..kind import registry
+    from ..kinds import registry
     if kind not in KINDS:
         extra = " (a kind of another package, without a template)" if kind in registry() else ""
         raise AidsError(Problem(COMMAND_LINE, f"no template for aid kind '{kind}'{extra}", ", ".join(KINDS)))

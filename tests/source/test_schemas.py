@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 from aids import schemas
 from aids.config import read_game, read_project
 from aids.errors import AidsError, Problems
-from aids.kind import registry
+from aids.kinds import registry
 from aids.source.shape import plain
 from aids.source.yamlfile import load_yaml, read_yaml
 from tests.helpers import REPO
