@@ -11,12 +11,14 @@ The pipeline calls only what `Kind` declares; a subclass overrides what it needs
 """
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from .errors import Problems
+from .model.booklet import Term
 from .model.release import Item
 from .model.text import Text, inline_placeholders
 from .source.shape import Shape
@@ -33,6 +35,7 @@ GROUP = "aids.kinds"
 class Model(Protocol):
     """What every model offers the pipeline."""
     id: str
+    title: Text  # on its page, in the site's lists, in the links of the aids that cite it
     source: Source
 
     def messages(self) -> Iterator[Text]:
@@ -106,6 +109,14 @@ class Kind(Generic[M]):
         while path and "/".join(path) not in known:
             path.pop()
         return "/".join(path)
+
+    def release_of(self, model: M) -> tuple[str, dt.date | None]:
+        """The version and publication date it carries itself (a booklet's own), or ("", None): its game's."""
+        return "", None
+
+    def glossary(self, model: M) -> list[Term]:
+        """The terms it defines, which every translation of the game is held to (`aids check`)."""
+        return []
 
     def values(self, model: M) -> Mapping[str, list[str]]:
         """The data printed with its texts (a table's cells), by the msgctxt of the item they belong to: a

@@ -2,6 +2,7 @@
 renderers: sequence, table, playsheet, card, booklet."""
 from __future__ import annotations
 
+import datetime as dt
 import functools
 from collections.abc import Mapping
 from importlib.metadata import entry_points
@@ -182,6 +183,12 @@ class BookletKind(Kind[booklet.Booklet]):
 
     def read(self, src: Source, game: Game | None, problems: Problems) -> booklet.Booklet | None:
         return booklet.read(src, game, problems)
+
+    def release_of(self, model: booklet.Booklet) -> tuple[str, dt.date | None]:
+        return model.version, model.published
+
+    def glossary(self, model: booklet.Booklet) -> list[booklet.Term]:
+        return model.glossary
 
     def link(self, model: booklet.Booklet, aids: Mapping[str, Aid | None], problems: Problems) -> None:
         """Resolve every `::: embed <id>` to another aid of the game whose kind can be embedded."""

@@ -37,7 +37,6 @@ from .localize import ui
 from .localize.changes import changelog, changelog_title
 from .localize.localizer import PSEUDO, Localizer
 from .model.release import Change
-from .model.text import Text
 from .outputs import Pages, aid_path, failure, file_labels, identified, one_line
 from .publishing import Publishing
 from .reading import Broken, read_game_aids
@@ -96,8 +95,7 @@ def site_title(project: Project, lz: Localizer) -> str:
 
 
 def aid_title(aid: Aid, lz: Localizer) -> str:
-    title = getattr(aid.model, "title", None)
-    return lz.shown(title) if isinstance(title, Text) else str(aid.model.id)
+    return lz.shown(aid.model.title)
 
 
 def aid_numbers(aids: list[Aid], lz: Localizer) -> dict[tuple[str, str], str]:
@@ -111,8 +109,7 @@ def aid_titles(aids: list[Aid], lz: Localizer) -> dict[str, str]:
     titles: dict[str, str] = {}
     for aid in aids:
         for model in [aid.model, *aid.kind.parts(aid.model)]:
-            title = getattr(model, "title", None)
-            titles.setdefault(model.id, lz.shown(title) if isinstance(title, Text) else model.id)
+            titles.setdefault(model.id, lz.shown(model.title))
     return titles
 
 
@@ -209,8 +206,8 @@ def aid_entry(project: Project, listed: Listed, edition: Edition | None, aid: Ai
               publishing: Publishing, pages: Pages, here: str) -> dict[str, Any]:
     """One aid in one edition on its game's page in `lz`'s language: title, facts, files, or why there are none."""
     game, ed = listed.game, edition.id if edition else None
-    version = str(getattr(aid.model, "version", "") or game.version)
-    published = getattr(aid.model, "published", None) or game.published
+    version, published = aid.kind.release_of(aid.model)
+    version, published = version or game.version, published or game.published
     facts = [version_of(version, lz)] if version else []
     if published:
         facts.append(lz.date(published))

@@ -130,7 +130,7 @@ def glossary(game: Game, aids: list[Aid], table: Catalog) -> list[checks.Term]:
         msgstr, fuzzy = table.get((own.name.context, own.name.msgid), ("", False))
         terms.append(checks.Term(own.id, own.name.msgid, "" if fuzzy else msgstr, tuple(own.forms)))
     for aid in aids:
-        for term in getattr(aid.model, "glossary", []):
+        for term in aid.kind.glossary(aid.model):
             msgstr, fuzzy = table.get((term.name.context, term.name.msgid), ("", False))
             terms.append(checks.Term(term.id, term.name.msgid, "" if fuzzy else msgstr, tuple(term.forms)))
     return terms
