@@ -93,8 +93,9 @@ def peak_mib() -> float:
 
 def run_aids(root: Path, lang: str) -> dict:
     """aids' PDF of the booklet; its HTML and print stylesheet saved beside the project for raw WeasyPrint."""
-    from aids import pipeline, reading
+    from aids.build import pipeline
     from aids.config import read_project
+    from aids.kinds import reading
     from aids.render.pdf import print_css
     project = read_project(root)
     game = project.read_game("big")

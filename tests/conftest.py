@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from aids import builder
+from aids.build import builder
 from aids.config import read_project
 
 from .helpers import REPO, make_project
@@ -33,7 +33,7 @@ def sample(tmp_path_factory):
 def for_print(sample, tmp_path_factory):
     """Every sample aid in every language built for the press and imposed (both impositions), once, beside the
     samples' own (home) build."""
-    from aids.pipeline import Options
+    from aids.build.pipeline import Options
     root = tmp_path_factory.mktemp("for-print")
     for name in ("games", "i18n", "aids.yaml"):
         source = sample[0].root / name

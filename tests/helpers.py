@@ -6,8 +6,9 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from aids import jobs, pipeline, reading
+from aids.build import jobs, pipeline
 from aids.config import read_project
+from aids.kinds import reading
 from aids.localize.rich import Rich
 from aids.render.html import to_html
 
@@ -268,5 +269,5 @@ def built_files(output: Path) -> dict[Path, bytes]:
 
 
 def is_site_page(output: Path, path: Path) -> bool:
-    """A page of the web site (aids/site.py): build/index.html, build/index.<lang>.html, build/<game>/<lang>/index.html."""
+    """A page of the web site (aids/build/site.py): build/index.html, build/index.<lang>.html, build/<game>/<lang>/index.html."""
     return (path.parent == output and path.name.startswith("index.")) or path.name == "index.html"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from aids.cli import main
+from aids.commands.cli import main
 from aids.localize.catalogs import po_path
 
 from .helpers import DEMO_BANDS, DEMO_MODS, DEMO_MOVE, DEMO_SEQUENCE, DEMO_SHEET, built_files, make_project

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from aids.cli import main
+from aids.commands.cli import main
 
 from .helpers import DEMO_SEQUENCE, built_files
 
@@ -167,10 +167,10 @@ def test_an_internal_error_fails_that_aid_only_and_says_it_is_a_bug(tmp_path, mo
 
 def test_a_translation_with_an_escaped_placeholder_cannot_crash_the_build(demo, capsys):
     """Before: `{ref\\:x}` passed the check (no placeholder seen), Markdown unescaped it, and the lookup raised."""
-    from aids import translations
     from aids.config import read_project
     from aids.localize import po
     from aids.localize.catalogs import po_path, read_catalog
+    from aids.translating import translations
     project = read_project(demo)
     translations.extract(project), translations.update(project)
     path = po_path(demo / "i18n", "en", "demo")

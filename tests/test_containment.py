@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from aids.cli import main
+from aids.commands.cli import main
 
 from .helpers import make_project
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from aids import builder, pipeline
+from aids.build import builder, pipeline
 from aids.config import read_project
-from aids.reading import read_aids
+from aids.kinds.reading import read_aids
 
 from .test_release import marked
 

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from aids import builder, jobs, pipeline, shards
+from aids.build import builder, jobs, pipeline, shards
 from aids.config import read_project
 from aids.localize.catalogs import po_path
 from aids.render.fitting import largest_fitting

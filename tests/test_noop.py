@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from aids import builder, fingerprint, pipeline
+from aids.build import builder, fingerprint, pipeline
 from aids.config import read_project
 from aids.localize.catalogs import po_path
 from aids.write.stamp import STAMP

@@ -30,8 +30,8 @@ def test_wheel_install_builds_a_project_elsewhere(tmp_path):
     assert {"aids/templates/sequence.html", "aids/templates/print.css", "aids/fonts/DejaVuSans.ttf",
             "aids/fonts/LICENSE-DejaVu.txt", "aids/i18n/ru/LC_MESSAGES/aids.po", "aids/colour/FOGRA39L-aids.icc",
             "aids/colour/LICENSE-FOGRA39L-aids.txt", "aids/json-schemas/card.schema.json",
-            "aids/json-schemas/project.schema.json", "aids/scaffold/texts.yaml",
-            "aids/scaffold/templates/card.yaml"} <= set(names)
+            "aids/json-schemas/project.schema.json", "aids/commands/scaffold/texts.yaml",
+            "aids/commands/scaffold/templates/card.yaml"} <= set(names)
     assert not any("ostroleka" in n for n in names), "game catalogs are the project's, not the package's"
 
     # A fresh environment: the wheel unpacked into its site-packages (a pure wheel installs so),

@@ -9,8 +9,8 @@ import shutil
 
 import pytest
 
-from aids import release
-from aids.cli import main
+from aids.build import release
+from aids.commands.cli import main
 from aids.config import read_project
 from aids.localize.catalogs import po_path
 from aids.model.release import compare, from_data
@@ -231,9 +231,9 @@ def test_a_card_marks_its_changed_item_in_its_page(demo, tmp_path):
 
 
 def test_a_step_citing_a_changed_rule_of_the_booklet_is_marked():
+    from aids.build.pipeline import citing
+    from aids.kinds.reading import read_aids
     from aids.model.release import CHANGED, Change
-    from aids.pipeline import citing
-    from aids.reading import read_aids
     project = read_project(REPO)
     aids, _ = read_aids(project, project.read_game("gcacw"))
     sequence, booklet = (next(a for a in aids if a.model.id == name) for name in ("sequence-of-play", "system-rules"))

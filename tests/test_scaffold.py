@@ -12,11 +12,11 @@ from itertools import permutations
 import pytest
 from ruamel.yaml import YAML
 
-from aids import schemas
-from aids.cli import main
+from aids.commands.cli import main
+from aids.commands.scaffold import HERE, KINDS, STARTER, scalar, texts
+from aids.commands.scaffold.aid import register
+from aids.kinds import schemas
 from aids.localize import po
-from aids.scaffold import HERE, KINDS, STARTER, scalar, texts
-from aids.scaffold.aid import register
 from aids.source.yamlfile import load_yaml
 
 from .helpers import REPO, make_project
@@ -319,8 +319,8 @@ def test_a_text_reads_back_as_itself_in_a_block_and_in_a_flow(text):
 
 def test_the_wheel_ships_every_file_of_the_scaffold():
     data = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    assert "aids.scaffold" in data["packages"]
-    patterns = data["package-data"]["aids.scaffold"]
+    assert "aids.commands.scaffold" in data["packages"]
+    patterns = data["package-data"]["aids.commands.scaffold"]
     files = [p.relative_to(HERE).as_posix() for p in HERE.rglob("*")
              if p.is_file() and p.suffix != ".py" and "__pycache__" not in p.parts]
     assert files and all(any(fnmatch.fnmatch(f, pattern) for pattern in patterns) for f in files), files

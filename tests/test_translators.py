@@ -9,8 +9,8 @@ import subprocess
 import pytest
 from pypdf import PdfReader
 
-from aids import builder, pipeline
-from aids.cli import main
+from aids.build import builder, pipeline
+from aids.commands.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.localize import checks, po
@@ -72,7 +72,7 @@ def test_five_translations_removed_lower_exactly_the_aids_that_use_them(samples,
 
 
 def test_the_committed_catalogs_pass_every_check():
-    found = [str(f) for f in __import__("aids.translators", fromlist=["check"]).check(read_project(REPO), None, None)]
+    found = [str(f) for f in __import__("aids.translating.translators", fromlist=["check"]).check(read_project(REPO), None, None)]
     assert found == []
 
 

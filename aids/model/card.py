@@ -13,10 +13,9 @@ from ..errors import Position, Problems
 from ..source.shape import Field
 from ..source.yamlfile import Source, check_map
 from . import table as tables
-from .card_shape import (  # noqa: F401 (ITEM_FIELDS and KIND: the card's names, used by its renderers)
+from .card_shape import (
     BACK_OFFSET,
     FACES,
-    ITEM_FIELDS,
     ITEMS,
     KIND,
     KINDS,

@@ -21,11 +21,11 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from aids import translations
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.localize import po
 from aids.localize.catalogs import read_catalog
+from aids.translating import translations
 
 from ..helpers import REPO
 

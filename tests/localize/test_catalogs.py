@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from aids import builder, pipeline, translations
+from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.errors import AidsError, Position
 from aids.localize import po
 from aids.localize.catalogs import po_path, pot_path, read_catalog, template_from, update_catalog
 from aids.model.text import Text
+from aids.translating import translations
 
 from ..helpers import DEMO_SEQUENCE, REPO
 
@@ -178,7 +179,7 @@ def test_compile_writes_mo_without_fuzzy_entries(demo):
 
 def test_compile_refuses_a_catalog_with_faulty_entries(demo, capsys):
     """Before: `aids compile` exited 0 and wrote a lost placeholder into the .mo."""
-    from aids.cli import main
+    from aids.commands.cli import main
     extract_update(demo)
     path = po_path(demo / "i18n", "en", "demo")
     translate(path, {"seq/red-combat/resolve": "Resolve the counter-charges."})  # {ref:...} lost
@@ -369,7 +370,7 @@ def test_adding_one_string_changes_only_its_own_lines(demo):
 
 
 def test_without_gnu_gettext_catalogs_are_still_valid_and_stable(demo, monkeypatch, capsys):
-    from aids.cli import main
+    from aids.commands.cli import main
     monkeypatch.setattr(po, "msgcat", lambda: None)
     assert main(["--project", str(demo), "extract"]) == 0 and main(["--project", str(demo), "update"]) == 0
     assert "msgcat was not found" in capsys.readouterr().err

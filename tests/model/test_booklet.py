@@ -1,8 +1,9 @@
 """The rule-booklet model: numbering, references, segmentation, glossary, boxes, embedding, bad input."""
 import pytest
 
-from aids import builder, pipeline, reading
+from aids.build import builder, pipeline
 from aids.config import read_project
+from aids.kinds import reading
 from aids.localize import booklet as booklet_text
 from aids.localize import ui
 from aids.localize.localizer import Localizer

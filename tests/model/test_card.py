@@ -6,8 +6,8 @@ import pytest
 from markupsafe import Markup
 from pypdf import PdfReader
 
-from aids import builder, jobs, pipeline
-from aids.cli import main
+from aids.build import builder, jobs, pipeline
+from aids.commands.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.render import card_pdf, card_sheet

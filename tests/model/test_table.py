@@ -4,9 +4,10 @@ from fractions import Fraction
 
 import pytest
 
-from aids import builder, pipeline, reading
+from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.errors import AidsError
+from aids.kinds import reading
 from aids.localize import table as table_text
 from aids.localize.quantity import format_value
 from aids.model.quantity import Dash, Empty, Frac, Measure, Num, Percent, Quantity, Range, parse_value

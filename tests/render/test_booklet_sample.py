@@ -183,7 +183,8 @@ def test_running_header_names_the_booklet_and_the_current_section(sample, lang, 
 
 
 def test_same_sources_same_bytes(sample):
-    from aids import jobs, pipeline, reading
+    from aids.build import jobs, pipeline
+    from aids.kinds import reading
     project, _ = sample
     game = project.read_game(GAME)
     aids, _ = reading.read_aids(project, game)

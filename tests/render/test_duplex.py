@@ -8,12 +8,12 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 from reportlab.pdfbase import pdfmetrics
 
+from aids.kinds.schemas import schema
 from aids.localize import ui
 from aids.localize.localizer import Localizer
 from aids.render import duplex
 from aids.render.card_pdf import BODY, register_fonts
 from aids.render.card_sheet import SheetLayout
-from aids.schemas import schema
 
 MM = 72 / 25.4
 CONTEXT = {"document_title": "Test", "game": {"author": "aids"}, "kind_name": "card"}

@@ -10,10 +10,10 @@ import importlib.util
 from html.parser import HTMLParser
 from pathlib import Path
 
-from aids import builder
+from aids.build import builder
+from aids.build.pipeline import Options
 from aids.config import read_project
 from aids.localize.rich import Link, Rich, Span
-from aids.pipeline import Options
 from aids.render.html import spaces_lead, to_html
 
 from ..helpers import REPO

@@ -6,8 +6,9 @@ import importlib.util
 import pytest
 from pypdf import PdfReader
 
-from aids import pipeline, reading
+from aids.build import pipeline
 from aids.config import read_project
+from aids.kinds import reading
 from aids.render import pagination
 
 from ..helpers import REPO

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from aids import builder, jobs, pipeline, reading, translations
+from aids.build import builder, jobs, pipeline
 from aids.config import read_project
+from aids.kinds import reading
+from aids.translating import translations
 
 from ..helpers import REPO, page_sizes_mm, pdf_fonts, pdf_text
 

@@ -300,8 +300,8 @@ def test_press_pdfs_pass_qpdf_and_are_reproducible(press, tmp_path):
     import shutil
     import subprocess
 
-    from aids import builder
-    from aids.pipeline import Options
+    from aids.build import builder
+    from aids.build.pipeline import Options
     project, paths = press
     imposed = pressed(project, "*-imposed*.pdf")
     assert len(imposed) == 4  # for a duplex printer and for the press, in pl and ru

@@ -15,7 +15,7 @@ import tinyhtml5
 from pypdf import PdfReader
 from weasyprint.css import media_queries
 
-from aids import builder, pipeline
+from aids.build import builder, pipeline
 from aids.config import read_project
 
 from ..helpers import REPO

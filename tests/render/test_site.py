@@ -1,4 +1,4 @@
-"""The web site of the output folder (aids/site.py): the home page lists every game, a game's page in each
+"""The web site of the output folder (aids/build/site.py): the home page lists every game, a game's page in each
 language lists every aid of every edition with its files, every page switches language (an aid page to the
 same aid), with hreflang alternates; a language below the publishing threshold is marked, not linked; links
 are relative and all work; the same sources give the same bytes; a build with nothing stale, or of HTML
@@ -13,9 +13,10 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from aids import builder, jobs, pipeline, reading
+from aids.build import builder, jobs, pipeline
 from aids.config import read_project
 from aids.errors import AidsError
+from aids.kinds import reading
 from aids.localize import po
 from aids.localize.catalogs import po_path, read_catalog
 
@@ -392,7 +393,7 @@ def test_a_wrong_site_is_an_error_at_its_place(tmp_path, site, message):
 def test_the_schema_and_the_reader_agree_on_site(tmp_path, site, accepted):
     from jsonschema import Draft202012Validator
 
-    from aids import schemas
+    from aids.kinds import schemas
     from aids.source.shape import plain
     from aids.source.yamlfile import load_yaml
     text = f"languages: [pl, en]\n{site}\n"
@@ -443,7 +444,7 @@ def test_readme_documents_the_site():
 
 
 def test_the_two_impositions_of_a_booklet_are_named_apart_in_every_language():
-    from aids import site
+    from aids.build import site
     from aids.localize import ui
     from aids.localize.localizer import Localizer
     names = {lang: dict(site.file_labels(Localizer(lang, "en", {}, ui.ui_translations(lang))))

@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from aids import schemas
 from aids.config import read_game, read_project
 from aids.errors import AidsError, Problems
-from aids.kinds import registry
+from aids.kinds import registry, schemas
 from aids.source.shape import plain
 from aids.source.yamlfile import load_yaml, read_yaml
 from tests.helpers import REPO
@@ -227,7 +226,7 @@ def test_a_field_added_to_a_shape_is_known_to_both(monkeypatch):
 
 
 def test_aids_schema_prints_and_writes(tmp_path, capsys):
-    from aids.cli import main
+    from aids.commands.cli import main
     assert main(["schema", "card"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == schemas.schema("card")

@@ -8,7 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-from aids import builder, pipeline
+from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.localize.catalogs import po_path
 from aids.write import search

@@ -22,10 +22,10 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
-from .config import Edition, Game, Project
-from .kind import Aid
-from .kinds import registry
-from .localize.localizer import Localizer
+from ..config import Edition, Game, Project
+from ..kind import Aid
+from ..kinds import registry
+from ..localize.localizer import Localizer
 
 # The libraries whose version can change a rendered byte.
 LIBRARIES = ("weasyprint", "pydyf", "reportlab", "babel", "jinja2", "markdown-it-py", "fonttools", "pypdf")

@@ -6,12 +6,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import Game, Project
-from .errors import AidsError, Position, Problem, Problems
-from .kind import Aid
-from .kinds import registry
-from .model.text import Text
-from .source.yamlfile import MAX_BYTES, read_yaml
+from ..config import Game, Project
+from ..errors import AidsError, Position, Problem, Problems
+from ..kind import Aid
+from ..model.text import Text
+from ..source.yamlfile import MAX_BYTES, read_yaml
+from . import registry
 
 _ID_LINE = re.compile(r"^id:[ \t]*['\"]?([a-z0-9][a-z0-9-]*)['\"]?[ \t]*(?:#.*)?$", re.MULTILINE)
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 
+from ..write.cache import Cache
 from .pipeline import Unit
-from .write.cache import Cache
 
 Cost = Callable[[Unit], float]
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from .pipeline import Built, Summary
+    from ..build.pipeline import Built, Summary
 
 WIDTH = 100  # characters a line of the table may take (its last column wraps)
 EXAMPLES = 5  # fallbacks shown per game and language, unless verbose
@@ -65,10 +65,10 @@ def summary_text(summary: Summary, verbose: bool = False) -> str:
     lines += [f"skipped {line}" for line in summary.skipped]
     lines += [f"repaired {line}" for line in summary.repaired]
     lines += fallbacks(summary, verbose)
-    if summary.site:  # the web site's pages (aids/site.py) that changed
+    if summary.site:  # the web site's pages (aids/build/site.py) that changed
         more = ", ..." if summary.site[1:] else ""
         lines.append(f"site: {len(summary.site)} page(s) written ({summary.site[0]}{more})")
-    if summary.removed:  # the files of aids no longer in their game.yaml (aids/outputs.py)
+    if summary.removed:  # the files of aids no longer in their game.yaml (aids/build/outputs.py)
         more = ", ..." if summary.removed[1:] else ""
         lines.append(f"removed {len(summary.removed)} file(s) of aids gone from game.yaml ({summary.removed[0]}{more})")
     files = sum(len(b.files) for b in summary.built)

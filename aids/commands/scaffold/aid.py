@@ -15,8 +15,8 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedSeq
 
-from ..errors import AidsError, Position, Problem
-from ..files import Folder
+from ...errors import AidsError, Position, Problem
+from ...files import Folder
 from . import CHAPTER, COMMAND_LINE, KINDS, SCHEMAS, STARTER, check_id, render, text_language, with_modeline
 
 
@@ -46,7 +46,7 @@ def choose_game(project, game: str | None) -> str:
 
 
 def check_kind(kind: str) -> None:
-    from ..kinds import registry
+    from ...kinds import registry
     if kind not in KINDS:
         extra = " (a kind of another package, without a template)" if kind in registry() else ""
         raise AidsError(Problem(COMMAND_LINE, f"no template for aid kind '{kind}'{extra}", ", ".join(KINDS)))
@@ -54,7 +54,7 @@ def check_kind(kind: str) -> None:
 
 def declared(path: Path) -> tuple[str | None, str | None]:
     """(kind, id) an aid source declares, None for what it does not say or cannot be read."""
-    from ..source.yamlfile import read_yaml
+    from ...source.yamlfile import read_yaml
     try:
         data = read_yaml(path).data
     except AidsError:
@@ -67,8 +67,8 @@ def declared(path: Path) -> tuple[str | None, str | None]:
 
 def new(root: Path, kind: str, aid_id: str, game_id: str | None = None) -> Added:
     """Add the aid; an AidsError, with nothing written, when it cannot."""
-    from ..config import read_project
-    from ..source.yamlfile import read_yaml
+    from ...config import read_project
+    from ...source.yamlfile import read_yaml
     check_kind(kind)
     check_id(aid_id, "aid id")
     project = read_project(root)
@@ -104,7 +104,7 @@ def new(root: Path, kind: str, aid_id: str, game_id: str | None = None) -> Added
     listing = register(read_yaml(game_file, shown(game_file)), name)
     write(Folder(folder, shown(folder)), files, game_file, listing)
     if not (root / SCHEMAS).is_dir():
-        from .. import schemas
+        from ...kinds import schemas
         schemas.write_schemas(root)
     return Added(list(files), game_file, notes)
 
@@ -130,7 +130,7 @@ _DASH = re.compile(r"[ \t]*-[ \t]+")
 
 def register(src, name: str) -> str:
     """game.yaml's text with `name` added at the end of its `aids:` list, comments and layout kept."""
-    from ..source.yamlfile import load_yaml
+    from ...source.yamlfile import load_yaml
     data, text = src.data, src.text
     listed = data.get("aids") if hasattr(data, "get") else None
     if not isinstance(listed, CommentedSeq):
@@ -191,7 +191,7 @@ def _plain(node: Any) -> Any:
 def new_command(root: Path, args) -> int:
     """`aids new KIND ID [--game G]`."""
     added = new(root, args.kind, args.id, args.game)
-    from ..errors import display_path
+    from ...errors import display_path
     for path in added.files:
         print(f"wrote {display_path(path, root)}")
     print(f"added {added.files[0].name} to {display_path(added.game_file, root)}")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from .config import Game
-from .kind import Aid
-from .translators import Catalog, complete
+from ..config import Game
+from ..kind import Aid
+from ..translating.translators import Catalog, complete
 
 
 class Publishing:

@@ -26,12 +26,12 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from . import builder
-from .config import Project, read_project
-from .errors import AidsError, Position, Problem
-from .fingerprint import sources_digest, tool_digest
-from .localize.ui import load_ui
-from .pipeline import Options
+from ..build import builder
+from ..build.fingerprint import sources_digest, tool_digest
+from ..build.pipeline import Options
+from ..config import Project, read_project
+from ..errors import AidsError, Position, Problem
+from ..localize.ui import load_ui
 
 EVENTS = "/_aids/events"
 IDLE = 30  # seconds a connection may send nothing before it is closed
@@ -117,7 +117,7 @@ class Preview:
         own tree, or a kind of the project's own)."""
         from importlib import resources
 
-        from .kinds import registry
+        from ..kinds import registry
         folders = [Path(str(resources.files("aids.templates"))),
                    *(Path(k.template_folder) for k in registry().values() if k.template_folder)]
         root = self.root.resolve()

@@ -12,8 +12,8 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from ..errors import AidsError, Problem, Problems
-from ..files import Folder
+from ...errors import AidsError, Problem, Problems
+from ...files import Folder
 from . import CHAPTER, COMMAND_LINE, STARTER, render, text_language, translations_of, with_modeline
 
 GAME = "mill-skirmish"
@@ -37,7 +37,7 @@ class Created:
 
 def parse_languages(languages: str, source: str) -> list[str]:
     """The `--languages` list checked as aids.yaml's languages are, the source language among them."""
-    from ..config import check_language
+    from ...config import check_language
     codes = [code.strip() for code in languages.split(",") if code.strip()]
     problems = Problems()
     if not codes:
@@ -109,8 +109,9 @@ def init(folder: Path, source: str = "en", languages: str = DEFAULT_LANGUAGES) -
 
 def make(root: Path, source: str, languages: list[str]) -> list[str]:
     """The whole project in `root`: sources, schemas, catalogs extracted, updated and translated; the notes."""
-    from .. import schemas, translations
-    from ..config import read_project
+    from ...config import read_project
+    from ...kinds import schemas
+    from ...translating import translations
     folder = Folder(root)
     for name, text in sources(root, source, languages).items():
         folder.write(name, text.encode("utf-8"))
@@ -133,7 +134,7 @@ def make(root: Path, source: str, languages: list[str]) -> list[str]:
 
 def translate(project, source: str) -> None:
     """Fill every untranslated entry of the game's catalogs whose text the starter has in that language."""
-    from ..localize import catalogs, po
+    from ...localize import catalogs, po
     for lang in project.languages:
         if lang == source:
             continue

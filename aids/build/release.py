@@ -13,15 +13,15 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-from .config import Game, Project
-from .errors import AidsError, Position, Problem, Problems
-from .files import Folder
-from .localize.changes import awaited, short, text_of
-from .localize.localizer import Localizer
-from .model.release import REMOVED, WHAT, AidState, Change, Snapshot, by_aid, compare, from_data, to_data, version_key
-from .reading import read_aids
-from .source.shape import name_fault
-from .source.yamlfile import MAX_BYTES, Source, decode, load_yaml
+from ..config import Game, Project
+from ..errors import AidsError, Position, Problem, Problems
+from ..files import Folder
+from ..kinds.reading import read_aids
+from ..localize.changes import awaited, short, text_of
+from ..localize.localizer import Localizer
+from ..model.release import REMOVED, WHAT, AidState, Change, Snapshot, by_aid, compare, from_data, to_data, version_key
+from ..source.shape import name_fault
+from ..source.yamlfile import MAX_BYTES, Source, decode, load_yaml
 
 FOLDER = "releases"
 COMMAND_LINE = Position("command line")
@@ -140,7 +140,7 @@ def awaiting(project: Project, game: Game, found: list[Change]) -> dict[tuple[st
 def release(project: Project, game_id: str, version: str, date: dt.date) -> list[Path]:
     """Records the game's state as `version` and sets game.yaml's version and date; refused while `aids check`
     finds errors or a language is published below the project's threshold. Returns the files written."""
-    from . import translators
+    from ..translating import translators
     game = project.read_game(game_id)
     where = Position(project.show(game.source.path), 1, 1)
     check_version(version)

@@ -15,16 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..config import Edition, Game, Project, read_project
+from ..errors import AidsError, Position, Problem
+from ..kind import Aid
+from ..kinds.reading import read_aids
+from ..localize.changes import changelog, localize_changes
+from ..localize.localizer import Fallback, Localizer
+from ..model.release import Change
+from ..render.rendered import Rendered
 from . import pipeline, release, site
-from .config import Edition, Game, Project, read_project
-from .errors import AidsError, Position, Problem
 from .fingerprint import sources_digest
-from .kind import Aid
-from .localize.changes import changelog, localize_changes
-from .localize.localizer import Fallback, Localizer
-from .model.release import Change
-from .reading import read_aids
-from .render.rendered import Rendered
 
 
 @dataclass(frozen=True)

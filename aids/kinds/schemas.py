@@ -13,13 +13,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .config import GAME, GAME_FILE, PROJECT, PROJECT_FILE
-from .files import Folder, Unsafe
-from .kinds import registry
-from .source.shape import DRAFT, json_schema
+from ..config import GAME, GAME_FILE, PROJECT, PROJECT_FILE
+from ..files import Folder, Unsafe
+from ..source.shape import DRAFT, json_schema
+from . import registry
 
 FOLDER = "schemas"  # in a project: <root>/schemas/<name>.schema.json, written by `aids init` and `aids schema --write`
-SHIPPED = Path(__file__).parent / "json-schemas"  # the built-in ones, as the wheel ships them
+SHIPPED = Path(__file__).parent.parent / "json-schemas"  # the built-in ones, as the wheel ships them
 
 
 def names() -> list[str]:

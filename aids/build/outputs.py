@@ -18,12 +18,12 @@ from dataclasses import replace
 from io import BytesIO
 from typing import Any
 
-from .config import Game, Project
-from .errors import AidsError
-from .kind import Aid
-from .localize.localizer import Localizer
-from .reading import Broken
-from .write.cache import Cache
+from ..config import Game, Project
+from ..errors import AidsError
+from ..kind import Aid
+from ..kinds.reading import Broken
+from ..localize.localizer import Localizer
+from ..write.cache import Cache
 
 FAILED = "failed"  # in a cache key, in place of a format: why the aid's last build there failed
 ERROR_LENGTH = 300  # characters of an error a site page shows at most

@@ -7,14 +7,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from . import __version__
-from .config import Game, Project
-from .errors import AidsError, Position, Problem, Problems
-from .kind import Aid
-from .kinds import kind_named
-from .localize import catalogs, ui
-from .reading import game_texts, read_aids, select_games
-from .source.yamlfile import load_yaml
+from .. import __version__
+from ..config import Game, Project
+from ..errors import AidsError, Position, Problem, Problems
+from ..kind import Aid
+from ..kinds import kind_named
+from ..kinds.reading import game_texts, read_aids, select_games
+from ..localize import catalogs, ui
+from ..source.yamlfile import load_yaml
 
 
 def extract(project: Project, games: list[str] | None = None) -> list[str]:

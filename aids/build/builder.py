@@ -7,7 +7,7 @@ nothing they are made of changed, and written an aid at a time.
     an aid's results -> write_all            # when all its languages are in: all of them, or none
     search.index(publications)               # then each publication's search index, if its pages changed
 
-A job (aids/jobs.py) names its project folder, ids and the digest of the sources it was planned from, so it
+A job (aids/build/jobs.py) names its project folder, ids and the digest of the sources it was planned from, so it
 runs in a forked worker (which inherits what this process read), in a spawned one or on another machine (which
 reads the project itself, and fails the job if it finds other sources).
 """
@@ -21,19 +21,19 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from ..config import Project
+from ..errors import AidsError, Position, Problem
+from ..localize import catalogs
+from ..localize.localizer import Fallback, Localizer
+from ..model.text import Text
+from ..write import search, stamp
+from ..write.cache import Cache, Record
+from ..write.files import recover, write_all
 from . import cluster, outputs, pipeline, shards, site
-from .config import Project
-from .errors import AidsError, Position, Problem
 from .fingerprint import Fingerprints, sources_digest, tool_digest
 from .jobs import Job, Loaded, Result, held, hold, run_job
-from .localize import catalogs
-from .localize.localizer import Fallback, Localizer
-from .model.text import Text
 from .pipeline import Built, Options, Summary, Unit
 from .pool import executor
-from .write import search, stamp
-from .write.cache import Cache, Record
-from .write.files import recover, write_all
 
 Progress = Callable[[int], Callable[[str], None]]
 WEIGHT = {"booklet": 8, "playsheet": 4, "card": 2}  # a first guess at a job's cost, before it was timed

@@ -9,22 +9,22 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import Problems
-from .kind import GROUP, Aid, Kind, Margins, Model, Printer
-from .localize import booklet as booklet_text
-from .localize import card as card_text
-from .localize import playsheet as playsheet_text
-from .localize import sequence as sequence_text
-from .localize import table as table_text
-from .localize.localizer import PSEUDO
-from .model import booklet, card, playsheet, sequence, sequence_source, table
-from .model.quantity import value_text
-from .source.yamlfile import Source
+from ..errors import Problems
+from ..kind import GROUP, Aid, Kind, Margins, Model, Printer
+from ..localize import booklet as booklet_text
+from ..localize import card as card_text
+from ..localize import playsheet as playsheet_text
+from ..localize import sequence as sequence_text
+from ..localize import table as table_text
+from ..localize.localizer import PSEUDO
+from ..model import booklet, card, playsheet, sequence, sequence_source, table
+from ..model.quantity import value_text
+from ..source.yamlfile import Source
 
 if TYPE_CHECKING:
-    from .config import Edition, Game, Print
-    from .localize.localizer import Localizer
-    from .render.rendered import Rendered
+    from ..config import Edition, Game, Print
+    from ..localize.localizer import Localizer
+    from ..render.rendered import Rendered
 
 
 def models_of(aids: Mapping[str, Aid | None]) -> dict[str, Any]:
@@ -120,7 +120,7 @@ class PlaysheetKind(Kind[playsheet.Playsheet]):
 
     def render_pdf(self, model: playsheet.Playsheet, localized: dict[str, Any], lz: Localizer,
                    context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
-        from .render import fitting
+        from ..render import fitting
         return fitting.playsheet_pdf(model, self.template, localized, lz, context, edition, print_pdf)
 
 
@@ -140,7 +140,7 @@ class CardKind(Kind[card.Card]):
 
     def localize(self, model: card.Card, lz: Localizer, edition: Edition | None,
                  rules: Mapping[str, str] | None = None) -> dict[str, Any]:
-        from .render import card_fit
+        from ..render import card_fit
         # which face a section is on is for the fitting to say (render/card_fit.py): its page shows the same;
         # the pseudo-locale tests a layout with longer text, and shows how small it gets rather than fail
         return card_fit.arrange(model, card_text.localize(model, lz, edition), lz.lang,
@@ -165,12 +165,12 @@ class CardKind(Kind[card.Card]):
 
     def render_pdf(self, model: card.Card, localized: dict[str, Any], lz: Localizer,
                    context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
-        from .render import card_sheet
+        from ..render import card_sheet
         return card_sheet.render(model, localized, lz, context)
 
     def render_press(self, model: card.Card, localized: dict[str, Any], lz: Localizer, context: dict[str, Any],
                      edition: Edition | None, print_pdf: Printer, settings: Print) -> dict[str, Rendered]:
-        from .render import card_sheet
+        from ..render import card_sheet
         return card_sheet.render_press(model, localized, lz, context, settings)
 
 
@@ -254,7 +254,7 @@ class BookletKind(Kind[booklet.Booklet]):
         """With a page goal (`pages:`), the type tightened to meet it; else printed the default way."""
         if model.pages is None:
             return None
-        from .render import fitting
+        from ..render import fitting
         return fitting.booklet_pdf(model, self.template, localized, lz, context, print_pdf, self.margins(model))
 
 

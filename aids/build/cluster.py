@@ -6,7 +6,7 @@ import concurrent.futures as cf
 import re
 from typing import NoReturn
 
-from .errors import AidsError, Position, Problem
+from ..errors import AidsError, Position, Problem
 
 COMMAND_LINE = Position("command line")
 SECONDS = 10  # to connect and shake hands: an address that never answers fails in this time, not never

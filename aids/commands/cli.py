@@ -5,8 +5,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import __version__
-from .errors import AidsError, visible
+from .. import __version__
+from ..errors import AidsError, visible
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 
@@ -115,9 +115,9 @@ def make_parser() -> Parser:
 
 
 def schema_command(args) -> int:
-    from . import schemas
+    from ..kinds import schemas
     if args.write:
-        from .config import find_root
+        from ..config import find_root
         root = args.project.resolve() if args.project else find_root(Path.cwd())
         print("\n".join(f"wrote {p}" for p in schemas.write_schemas(root)))
         return 0
@@ -139,7 +139,7 @@ def iso_date(text: str):
 
 def version(text: str) -> str:
     """A version as the name of its release file (games/<game>/releases/<version>.yaml)."""
-    from .source.shape import VERSION_EXPECTED, name_fault
+    from ..source.shape import VERSION_EXPECTED, name_fault
     if not text:
         raise argparse.ArgumentTypeError(f"an empty version (expected: {VERSION_EXPECTED})")
     if fault := name_fault(text, "version", version=True):
@@ -148,14 +148,14 @@ def version(text: str) -> str:
 
 
 def scheduler(text: str) -> str:
-    from .cluster import EXPECTED_ADDRESS, address_fault
+    from ..build.cluster import EXPECTED_ADDRESS, address_fault
     if fault := address_fault(text):
         raise argparse.ArgumentTypeError(visible(f"{fault} (expected: {EXPECTED_ADDRESS})"))
     return text
 
 
 def formats_command(args) -> int:
-    from .render.formats import registry
+    from ..render.formats import registry
     for name, made in registry().items():
         print(f"{name:<14} {made.summary}")
     return 0
@@ -163,7 +163,7 @@ def formats_command(args) -> int:
 
 def format_name(text: str) -> str:
     """An output format the registry holds: aids' own or another package's (render/formats.py)."""
-    from .render.formats import registry
+    from ..render.formats import registry
     if text not in registry():
         raise argparse.ArgumentTypeError(f"invalid choice: '{text}' (expected: one of {', '.join(registry())})")
     return text
@@ -182,13 +182,13 @@ def positive(text: str) -> int:
 
 
 def layout_tool() -> str | None:
-    from .localize.po import msgcat
+    from ..localize.po import msgcat
     return msgcat()
 
 
 def serve_command(root: Path, args) -> int:
-    from .config import read_project
-    from .reading import select_game_ids
+    from ..config import read_project
+    from ..kinds.reading import select_game_ids
     from .serve import serve
     try:  # a game that is not there is a mistake of the command line, found before anything is served
         select_game_ids(read_project(root), args.game)
@@ -200,8 +200,8 @@ def serve_command(root: Path, args) -> int:
 
 
 def run(args) -> int:
-    from . import translations
-    from .config import find_root, read_project
+    from ..config import find_root, read_project
+    from ..translating import translations
     if args.command in ("schema", "formats"):  # of no project
         return (schema_command if args.command == "schema" else formats_command)(args)
     if args.command == "init":
@@ -212,7 +212,7 @@ def run(args) -> int:
         from .scaffold.aid import new_command
         return new_command(root, args)
     if args.command in ("stats", "check"):
-        from . import translators
+        from ..translating import translators
         return (print_stats if args.command == "stats" else print_check)(translators, project_at(root), args)
     if args.command == "serve":
         return serve_command(root, args)
@@ -232,7 +232,8 @@ def run(args) -> int:
         written = translations.compile(project, args.game)
         print("\n".join(f"wrote {p}" for p in written) or "no catalogs")
     elif args.command == "build":
-        from . import builder, pipeline, report
+        from ..build import builder, pipeline
+        from . import report
         formats = [*(args.format or pipeline.FORMATS),
                    *(["press"] if args.profile == "press" else []),
                    *(["imposed"] if args.impose else [])]
@@ -262,8 +263,8 @@ def run(args) -> int:
 def release_command(project, args) -> int:
     import datetime as dt
 
-    from . import release
-    from .reading import select_game_ids
+    from ..build import release
+    from ..kinds.reading import select_game_ids
     from .scaffold.aid import choose_game
     if args.command == "release":
         game_id = choose_game(project, args.game)
@@ -290,15 +291,15 @@ def release_command(project, args) -> int:
 
 
 def project_at(root: Path):
-    from .config import read_project
+    from ..config import read_project
     return read_project(root)
 
 
 def changed_untranslated(project, args) -> list[tuple[str, str, str, list[str]]]:
     """(game, release, language, keys): the items new or changed since a game's last release that still
     await their translation in a language."""
-    from . import release
-    from .reading import select_game_ids
+    from ..build import release
+    from ..kinds.reading import select_game_ids
     out = []
     for game_id in select_game_ids(project, args.game):
         game = project.read_game(game_id)

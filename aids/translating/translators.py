@@ -7,12 +7,12 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from .config import Game, Project
-from .errors import Position
-from .kind import Aid
-from .localize import catalogs, checks, po, ui
-from .model.text import PLACEHOLDER, Text
-from .reading import read_aids, select_game_ids
+from ..config import Game, Project
+from ..errors import Position
+from ..kind import Aid
+from ..kinds.reading import read_aids, select_game_ids
+from ..localize import catalogs, checks, po, ui
+from ..model.text import PLACEHOLDER, Text
 
 Catalog = dict[tuple[str, str], tuple[str, bool]]  # (msgctxt, msgid) -> (msgstr, fuzzy), as the Localizer has it
 

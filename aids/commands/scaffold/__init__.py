@@ -15,8 +15,8 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from ..errors import AidsError, Position, Problem
-from ..source.shape import name_fault
+from ...errors import AidsError, Position, Problem
+from ...source.shape import name_fault
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -80,7 +80,7 @@ def scalar(text: str) -> str:
 
 def with_modeline(name: str, root: Path, path: Path, text: str) -> str:
     """The text of a YAML source with the editor's schema line first (aids.schemas.modeline)."""
-    from .. import schemas
+    from ...kinds import schemas
     return schemas.modeline(name, root, path) + "\n" + text
 
 

@@ -7,7 +7,7 @@
         write_all(files)                                 # write/: all of them, or none
 
 `aids.builder` runs it: the units as jobs on every core, skipped when up to date. Catalog commands
-(extract, update, compile) are `aids.translations`.
+(extract, update, compile) are `aids.translating.translations`.
 """
 from __future__ import annotations
 
@@ -16,17 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import Edition, Game, Project
-from .errors import AidsError, Position, Problem
-from .kind import Aid
-from .localize import catalogs, ui
-from .localize.game import localize_game
-from .localize.localizer import PSEUDO, Fallback, Localizer, PseudoTranslations
-from .model.release import REMOVED, Change
-from .reading import Broken, read_game_aids, select_game_ids
-from .render.formats import Document, registry
-from .render.rendered import Rendered
-from .translators import complete
+from ..config import Edition, Game, Project
+from ..errors import AidsError, Position, Problem
+from ..kind import Aid
+from ..kinds.reading import Broken, read_game_aids, select_game_ids
+from ..localize import catalogs, ui
+from ..localize.game import localize_game
+from ..localize.localizer import PSEUDO, Fallback, Localizer, PseudoTranslations
+from ..model.release import REMOVED, Change
+from ..render.formats import Document, registry
+from ..render.rendered import Rendered
+from ..translating.translators import complete
 
 FORMATS = ("html", "pdf")
 
@@ -94,7 +94,7 @@ class Summary:
     unchanged: int = 0  # aids x languages whose files were already up to date
     fallbacks: dict[tuple[str, str], list[Fallback]] = field(default_factory=dict)  # (game, lang) -> ...
     catalog_problems: list[Problem] = field(default_factory=list)  # faulty entries of the UI catalogs, not used
-    site: list[str] = field(default_factory=list)  # the web site's pages written (aids/site.py), as shown
+    site: list[str] = field(default_factory=list)  # the web site's pages written (aids/build/site.py), as shown
     repaired: list[str] = field(default_factory=list)  # damaged state in the output folder, set aside (one line each)
     removed: list[str] = field(default_factory=list)  # the files of aids gone from the sources, removed, as shown
     seconds: float = 0.0

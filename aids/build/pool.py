@@ -19,7 +19,7 @@ def executor(options: Options, count: int) -> cf.Executor | None:
     if workers <= 1:
         return None
     if {"pdf", "press", "imposed", "imposed-press"} & set(options.formats):  # imported once, not in every worker
-        from .render.pdf import weasyprint
+        from ..render.pdf import weasyprint
         weasyprint()
     return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent,
                                   initargs=(os.getpid(),))

@@ -15,7 +15,7 @@ any path of a web server; with `site_url` the canonical and alternate links are 
 The pages are made from the build's plan and the games of `site:` (every game and language by default),
 not from what was rebuilt: a build with nothing stale writes a complete site. A site page lists the files
 found in the output folder, with the page count of the PDF (from the build cache, or the PDF itself); an aid
-that failed since keeps its last good files listed, marked "not rebuilt" with the error (aids/outputs.py).
+that failed since keeps its last good files listed, marked "not rebuilt" with the error (aids/build/outputs.py).
 """
 from __future__ import annotations
 
@@ -30,19 +30,19 @@ from urllib.parse import quote
 from babel import Locale
 from markupsafe import Markup, escape
 
-from .config import Edition, Game, Project
-from .errors import AidsError
-from .kind import Aid
-from .localize import ui
-from .localize.changes import changelog, changelog_title
-from .localize.localizer import PSEUDO, Localizer
-from .model.release import Change
+from ..config import Edition, Game, Project
+from ..errors import AidsError
+from ..kind import Aid
+from ..kinds.reading import Broken, read_game_aids
+from ..localize import ui
+from ..localize.changes import changelog, changelog_title
+from ..localize.localizer import PSEUDO, Localizer
+from ..model.release import Change
+from ..render.html import render_template
+from ..write.cache import Cache
+from ..write.files import output_folder, write_all
 from .outputs import Pages, aid_path, failure, file_labels, identified, one_line
 from .publishing import Publishing
-from .reading import Broken, read_game_aids
-from .render.html import render_template
-from .write.cache import Cache
-from .write.files import output_folder, write_all
 
 if TYPE_CHECKING:
     from .pipeline import Options, Unit
