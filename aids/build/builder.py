@@ -76,77 +76,103 @@ def _built(project: Project, options: Options, progress: Progress | None, summar
         state.games[unit.game.id] = unit.game
         state.aids[(unit.game.id, unit.aid.model.id)] = unit.aid
     state.game_aids.update((game.id, aids) for game, aids, _ in plan.read)  # what change marks draw on
-    todo: list[Job] = []
-    known: dict[tuple[int, str], tuple[Record, ...]] = {}  # (unit, lang) -> per format: fresh records
-    digests: dict[tuple[int, str], str] = {}
-    threshold = options.min_complete if options.min_complete is not None else project.min_complete
-    publishing = site.Publishing(threshold, lambda game, lang: state.localizer(game, lang, options.draft).catalog)
-    below: set[tuple[int, str]] = set()  # (unit, language) not built: too little of it translated
+    run = _Run(project, options, plan, units, cache, state)
+    todo = [job for n, unit in enumerate(units) for lang in plan.langs
+            if (job := run.job(n, unit, lang, prints, sources, summary))]
+    run.render(todo, progress)
     for n, unit in enumerate(units):
-        # its page links the languages it is published in: a change of those is a change of the page
-        unavailable = () if options.pseudo else publishing.unavailable(unit.game, unit.aid, project.languages)
-        for lang in plan.langs:
-            lz = state.localizer(unit.game, lang, options.draft)
-            if not publishing.published(unit.game, unit.aid, lang):
-                share = publishing.share(unit.game, unit.aid, lang)
-                summary.skipped.append(
-                    f"{unit.game.id}/{unit.aid.model.id} {lang}: {share:.1f} % translated, below the threshold of "
-                    f"{threshold:g} % (not built; any earlier files of it are stale)")
-                below.add((n, lang))
-                known[(n, lang)] = ()
-                continue
-            digest = prints.digest(unit.game, unit.aid, unit.edition, lz, options.marks,
-                                   _marks_shown(state, unit, lz, options.marks))
-            if unavailable:
-                digest = hashlib.sha256(f"{digest}\0unpublished\0{' '.join(unavailable)}".encode()).hexdigest()
-            digests[(n, lang)] = digest
-            stale = tuple(f for f in unit.formats if options.force or not cache.fresh(
-                unit.game.id, unit.aid.model.id, key(unit, lang, f), digest))
-            if not stale:  # up to date: whatever failed in between, its files are the current ones
-                outputs.mark_built(cache, unit.game.id, unit.aid.model.id, edition_of(unit), lang)
-            if stale:
-                todo.append(Job(str(project.root), sources, unit.game.id, unit.edition.id if unit.edition else None,
-                                unit.aid.model.id, lang, stale, options.debug, options.draft, not options.pseudo,
-                                unavailable, options.marks))
-            known[(n, lang)] = tuple(cache.get(unit.game.id, unit.aid.model.id, key(unit, lang, f)) or {}
-                                     for f in unit.formats if f not in stale)
-    index = {(unit.game.id, unit.edition.id if unit.edition else None, unit.aid.model.id): n
-             for n, unit in enumerate(units)}
-    waiting = Counter(index[(job.game, job.edition, job.aid)] for job in todo)  # unit -> its jobs not yet done
-    by_unit: dict[int, list[Result]] = {}
-    parts: dict[int, Summary] = {}  # unit -> what it added to the summary, merged in plan order below
+        run.merge(n, unit, summary)
+    _conclude(project, options, plan, units, summary, cache, run.publishing)
+    return prints.covered(project)
 
-    def finish(n: int) -> Summary:
-        done = sorted(by_unit.get(n, []), key=lambda r: plan.langs.index(r.job.lang))
+
+class _Run:
+    """The jobs of one build: which are stale, their results as they come, each aid written when all its
+    languages are in, and what each unit adds to the summary, in plan order."""
+
+    def __init__(self, project: Project, options: Options, plan: pipeline.Plan, units: list[Unit], cache: Cache,
+                 state: Loaded):
+        self.project, self.options, self.plan, self.units, self.cache, self.state = \
+            project, options, plan, units, cache, state
+        self.threshold = options.min_complete if options.min_complete is not None else project.min_complete
+        self.publishing = site.Publishing(self.threshold,
+                                          lambda game, lang: state.localizer(game, lang, options.draft).catalog)
+        self.known: dict[tuple[int, str], tuple[Record, ...]] = {}  # (unit, lang) -> per format: fresh records
+        self.digests: dict[tuple[int, str], str] = {}
+        self.below: set[tuple[int, str]] = set()  # (unit, language) not built: too little of it translated
+        self.by_unit: dict[int, list[Result]] = {}
+        self.parts: dict[int, Summary] = {}  # unit -> what it added to the summary, merged in plan order
+
+    def job(self, n: int, unit: Unit, lang: str, prints: Fingerprints, sources: str, summary: Summary) -> Job | None:
+        """The job of `unit` in `lang` if any of its formats is stale; None when all are up to date (or it is not
+        built in `lang`: too little translated)."""
+        options, cache = self.options, self.cache
+        if not self.publishing.published(unit.game, unit.aid, lang):
+            share = self.publishing.share(unit.game, unit.aid, lang)
+            summary.skipped.append(
+                f"{unit.game.id}/{unit.aid.model.id} {lang}: {share:.1f} % translated, below the threshold of "
+                f"{self.threshold:g} % (not built; any earlier files of it are stale)")
+            self.below.add((n, lang))
+            self.known[(n, lang)] = ()
+            return None
+        # its page links the languages it is published in: a change of those is a change of the page
+        unavailable = () if options.pseudo else self.publishing.unavailable(unit.game, unit.aid,
+                                                                              self.project.languages)
+        lz = self.state.localizer(unit.game, lang, options.draft)
+        digest = prints.digest(unit.game, unit.aid, unit.edition, lz, options.marks,
+                               _marks_shown(self.state, unit, lz, options.marks))
+        if unavailable:
+            digest = hashlib.sha256(f"{digest}\0unpublished\0{' '.join(unavailable)}".encode()).hexdigest()
+        self.digests[(n, lang)] = digest
+        stale = tuple(f for f in unit.formats if options.force or not cache.fresh(
+            unit.game.id, unit.aid.model.id, key(unit, lang, f), digest))
+        self.known[(n, lang)] = tuple(cache.get(unit.game.id, unit.aid.model.id, key(unit, lang, f)) or {}
+                                      for f in unit.formats if f not in stale)
+        if not stale:  # up to date: whatever failed in between, its files are the current ones
+            outputs.mark_built(cache, unit.game.id, unit.aid.model.id, edition_of(unit), lang)
+            return None
+        return Job(str(self.project.root), sources, unit.game.id, edition_of(unit), unit.aid.model.id, lang, stale,
+                   options.debug, options.draft, not options.pseudo, unavailable, options.marks)
+
+    def render(self, todo: list[Job], progress: Progress | None) -> None:
+        """Every job run, each aid written as soon as all its languages are in."""
+        index = {(unit.game.id, edition_of(unit), unit.aid.model.id): n for n, unit in enumerate(self.units)}
+        waiting = Counter(index[(job.game, job.edition, job.aid)] for job in todo)  # unit -> its jobs not yet done
+        # the bar counts units (an aid in an edition, all its languages): one step when its files are written
+        tick = progress(len(waiting)) if progress else (lambda label: None)
+        for job, result in _run(todo, self.options, self.cache):
+            n = index[(job.game, job.edition, job.aid)]
+            self.by_unit.setdefault(n, []).append(result)
+            waiting[n] -= 1
+            if not waiting[n]:
+                self.parts[n] = self.finish(n)
+                tick(unit_label(self.units[n], [lang for lang in self.plan.langs
+                                                if any(r.job.lang == lang for r in self.by_unit[n])]))
+
+    def finish(self, n: int) -> Summary:
+        """Unit `n` written (its stale languages), and what it adds to the summary."""
+        done = sorted(self.by_unit.get(n, []), key=lambda r: self.plan.langs.index(r.job.lang))
         part = Summary()
-        if _finish(project, units[n], done, options, part, cache, digests, n):
-            part.unchanged += sum(1 for lang in plan.langs
-                                  if (n, lang) not in below and not any(r.job.lang == lang for r in done))
+        if _finish(self.project, self.units[n], done, self.options, part, self.cache, self.digests, n):
+            part.unchanged += sum(1 for lang in self.plan.langs
+                                  if (n, lang) not in self.below and not any(r.job.lang == lang for r in done))
         return part
 
-    # the bar counts units (an aid in an edition, all its languages): one step when its files are written
-    tick = progress(len(waiting)) if progress else (lambda label: None)
-    for job, result in _run(todo, options, cache):
-        n = index[(job.game, job.edition, job.aid)]
-        by_unit.setdefault(n, []).append(result)
-        waiting[n] -= 1
-        if not waiting[n]:
-            parts[n] = finish(n)
-            tick(unit_label(units[n], [lang for lang in plan.langs if any(r.job.lang == lang for r in by_unit[n])]))
-    for n, unit in enumerate(units):
-        part = parts[n] if n in parts else finish(n)  # a unit with nothing stale: written before
+    def merge(self, n: int, unit: Unit, summary: Summary) -> None:
+        """What unit `n` adds to `summary`: written now, or before (nothing of it stale); its fallbacks, from its
+        results or from the cache."""
+        part = self.parts[n] if n in self.parts else self.finish(n)
         summary.built += part.built
         summary.skipped += part.skipped
         summary.failed += part.failed
         summary.unchanged += part.unchanged
-        done = by_unit.get(n, [])
-        for lang in plan.langs:
+        done = self.by_unit.get(n, [])
+        for lang in self.plan.langs:
             fresh = next((r for r in done if r.job.lang == lang), None)
-            fallbacks = fresh.fallbacks if fresh else [_fallback(f) for f in known[(n, lang)][0].get("fallbacks", [])] \
-                if known[(n, lang)] else []
+            known = self.known[(n, lang)]
+            fallbacks = fresh.fallbacks if fresh else [_fallback(f) for f in known[0].get("fallbacks", [])] \
+                if known else []
             _note_fallbacks(summary, unit.game.id, lang, fallbacks)
-    _conclude(project, options, plan, units, summary, cache, publishing)
-    return prints.covered(project)
 
 
 def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: list[Unit], summary: Summary,
@@ -248,16 +274,21 @@ def _finish(project: Project, unit: Unit, results: list[Result], options: Option
         return False
     writing = (time.perf_counter() - started) / max(len(results), 1)  # shared out: the aid's sum is exact
     for r in results:
-        fallbacks = [_stored(fb) for fb in r.fallbacks]
-        outputs.mark_built(cache, unit.game.id, unit.aid.model.id, edition_of(unit), r.job.lang)
-        for fmt, made in r.by_format.items():
-            cache.put(unit.game.id, unit.aid.model.id, key(unit, r.job.lang, fmt),
-                      {**made, "digest": digests[(n, r.job.lang)], "fallbacks": fallbacks, "seconds": r.seconds,
-                       "source": project.show(unit.aid.path), **r.shown},
-                      [project.root / name for name in made["files"]])
+        _recorded(project, unit, r, cache, digests[(n, r.job.lang)])
         summary.built.append(Built.of(unit.game.id, r.job.edition, r.job.lang, unit.aid.model.id,
                                       list(r.by_format.values()), r.seconds + writing))
     return True
+
+
+def _recorded(project: Project, unit: Unit, result: Result, cache: Cache, digest: str) -> None:
+    """The cache records of one language of an aid just written, one a format."""
+    fallbacks = [_stored(fb) for fb in result.fallbacks]
+    outputs.mark_built(cache, unit.game.id, unit.aid.model.id, edition_of(unit), result.job.lang)
+    for fmt, made in result.by_format.items():
+        cache.put(unit.game.id, unit.aid.model.id, key(unit, result.job.lang, fmt),
+                  {**made, "digest": digest, "fallbacks": fallbacks, "seconds": result.seconds,
+                   "source": project.show(unit.aid.path), **result.shown},
+                  [project.root / name for name in made["files"]])
 
 
 def _failed(cache: Cache, unit: Unit, results: list[Result], first: AidsError) -> None:

@@ -198,16 +198,39 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
     """
     langs = [PSEUDO] if options.pseudo else _languages(project, options.langs)
     plan = Plan(langs, [f for f in registry() if f in options.formats])
+    _ui_problems(langs, options, summary)
+    editions = list(dict.fromkeys(options.editions)) if options.editions else None
+    games = _games(project, options, summary)
+    _check_editions(games, editions)
+    for game in games:
+        chosen: list[Edition | None] = [e for e in game.editions if e.id in editions] if editions else \
+            (list(game.editions) or [None])
+        if not chosen:
+            summary.skipped.append(f"{game.id}: no edition {', '.join(editions or [])}")
+            continue
+        aids = _game_aids(project, game, options, summary, plan)
+        # parts (tables) are built inside the aids that embed them
+        formats = unit_formats(plan.formats, game)
+        plan.units.extend(Unit(game, edition, aid, formats) for edition in chosen for aid in aids
+                          if aid.kind.standalone)
+    return plan
+
+
+def _ui_problems(langs: list[str], options: Options, summary: Summary) -> None:
+    """The faults of the package's own catalogs in `langs`: warnings, or with --strict the build's failure."""
     for lang in langs:
         summary.catalog_problems.extend(ui.ui_problems(lang))
     if options.strict and summary.catalog_problems:
         raise AidsError([Problem(p.where, f"{p.message} (--strict)", p.expected) for p in summary.catalog_problems])
-    editions = list(dict.fromkeys(options.editions)) if options.editions else None
-    games = []
+
+
+def _games(project: Project, options: Options, summary: Summary) -> list[Game]:
+    """The chosen games that read; one whose game.yaml has errors is a failure of the build, the others go on."""
     if not project.game_ids():
         raise AidsError(Problem(Position(project.show(project.games_dir)), "no games to build: no folder here holds "
                                 "a game.yaml", f"a folder per game, e.g. {project.show(project.games_dir)}/my-game/"
                                 "game.yaml listing its aids"))
+    games = []
     for name in select_game_ids(project, options.games):
         try:
             games.append(project.read_game(name))
@@ -216,31 +239,25 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
                 raise
             summary.failed.append(exc)
             summary.skipped.append(f"{name}: not built, its game.yaml has errors")
-    _check_editions(games, editions)
-    for game in games:
-        chosen: list[Edition | None] = [e for e in game.editions if e.id in editions] if editions else \
-            (list(game.editions) or [None])
-        if not chosen:
-            summary.skipped.append(f"{game.id}: no edition {', '.join(editions or [])}")
-            continue
-        aids, broken = read_game_aids(project, game)
-        plan.read.append((game, aids, broken))
-        errors = [b.error for b in broken]
-        if options.debug and errors:
-            raise errors[0]  # with its traceback, as --debug asks
-        summary.failed.extend(errors)
-        summary.skipped.extend(f"{game.id}: an aid with errors was not built ({e.problems[0].where.path})"
-                               for e in errors)
-        if not aids and not errors:
-            summary.skipped.append(f"{game.id}: no aids declared")
-        elif aids and not any(aid.kind.standalone for aid in aids):
-            summary.skipped.append(f"{game.id}: no aid to build on its own (a table is printed inside the "
-                                   "playsheet, card or booklet that embeds it: add one to game.yaml)")
-        # parts (tables) are built inside the aids that embed them
-        formats = unit_formats(plan.formats, game)
-        plan.units.extend(Unit(game, edition, aid, formats) for edition in chosen for aid in aids
-                          if aid.kind.standalone)
-    return plan
+    return games
+
+
+def _game_aids(project: Project, game: Game, options: Options, summary: Summary, plan: Plan) -> list[Aid]:
+    """The aids of `game` that read (recorded in the plan with those that do not: their errors go to `summary`)."""
+    aids, broken = read_game_aids(project, game)
+    plan.read.append((game, aids, broken))
+    errors = [b.error for b in broken]
+    if options.debug and errors:
+        raise errors[0]  # with its traceback, as --debug asks
+    summary.failed.extend(errors)
+    summary.skipped.extend(f"{game.id}: an aid with errors was not built ({e.problems[0].where.path})"
+                           for e in errors)
+    if not aids and not errors:
+        summary.skipped.append(f"{game.id}: no aids declared")
+    elif aids and not any(aid.kind.standalone for aid in aids):
+        summary.skipped.append(f"{game.id}: no aid to build on its own (a table is printed inside the "
+                               "playsheet, card or booklet that embeds it: add one to game.yaml)")
+    return aids
 
 
 def unit_formats(formats: list[str], game: Game) -> tuple[str, ...]:

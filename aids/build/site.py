@@ -409,22 +409,9 @@ def publish(project: Project, units: Iterable[Unit], localizer: Callable[[Game, 
         if all(aid.model.id != unit.aid.model.id for aid in listed.aids):
             listed.aids.append(unit.aid)
     games = listed_games(project, known, skipped)
-    if not any((project.output / aid_path(listed.game.id, edition.id if edition else None, lang, aid,
-                                          suffix)).is_file()
-               for listed in games for edition in listed.editions
-               for aid in [*(a.model.id for a in listed.aids), *(b.id for b in listed.broken if b.id)]
-               for lang in site_languages(project) for suffix in (".html", ".pdf")):
+    if not _any_built(project, games):
         return []  # nothing built yet (or every aid failed): no site of nothing
-    pages = site_pages(project, games, localizer, publishing, cache, skipped, released)
-    changed: dict[Path, bytes] = {}
-    out = output_folder(project.output)
-    for name, data in pages.items():
-        try:
-            same = out.read(name) == data
-        except AidsError:  # a link planted there, a folder: replaced
-            same = False
-        if not same:
-            changed[project.output / name] = data
+    changed = _changed(project, site_pages(project, games, localizer, publishing, cache, skipped, released))
     if changed:
         try:
             write_all(changed, project.output)
@@ -432,3 +419,25 @@ def publish(project: Project, units: Iterable[Unit], localizer: Callable[[Game, 
             skipped.append(f"site: not written, {exc}")
             return []
     return [project.show(path) for path in sorted(changed)]
+
+
+def _any_built(project: Project, games: list[Listed]) -> bool:
+    """Whether any aid of `games` has a page or a PDF in the output folder, in any language of the site."""
+    return any((project.output / aid_path(listed.game.id, edition.id if edition else None, lang, aid, suffix)).is_file()
+               for listed in games for edition in listed.editions
+               for aid in [*(a.model.id for a in listed.aids), *(b.id for b in listed.broken if b.id)]
+               for lang in site_languages(project) for suffix in (".html", ".pdf"))
+
+
+def _changed(project: Project, pages: dict[str, bytes]) -> dict[Path, bytes]:
+    """The pages whose file does not hold these bytes (a link or a folder planted there counts: it is replaced)."""
+    out = output_folder(project.output)
+    changed: dict[Path, bytes] = {}
+    for name, data in pages.items():
+        try:
+            same = out.read(name) == data
+        except AidsError:
+            same = False
+        if not same:
+            changed[project.output / name] = data
+    return changed
