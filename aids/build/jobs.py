@@ -23,8 +23,9 @@ from ..localize.changes import changelog, localize_changes
 from ..localize.localizer import Fallback, Localizer
 from ..model.release import Change
 from ..render.rendered import Rendered
-from . import pipeline, release, site
+from . import navigation, pipeline, release
 from .fingerprint import sources_digest
+from .publishing import Publishing
 
 
 @dataclass(frozen=True)
@@ -125,9 +126,9 @@ def page_marks(aid: Aid, game_aids: list[Aid], since: str | None, changes: list[
     if not since:
         return None
     on_page = {aid.model.id, *(part.id for part in aid.kind.parts(aid.model))}
-    log = changelog(changes, lz, site.aid_titles(game_aids, lz),
+    log = changelog(changes, lz, navigation.aid_titles(game_aids, lz),
                     lambda other, anchor: f"#{anchor}" if other in on_page and anchor else None,
-                    site.aid_numbers(game_aids, lz)) if aid.kind.changelog else None
+                    navigation.aid_numbers(game_aids, lz)) if aid.kind.changelog else None
     return localize_changes(since, pipeline.aid_changes(aid, changes), mode, lz, log,
                             pipeline.citing(aid, game_aids, changes, lz.lang))
 
@@ -169,7 +170,7 @@ def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: E
     state.aids.update(((game.id, other.model.id), other) for other in state.game_aids[game.id])
     state.aids[(game.id, aid.model.id)] = aid
     state.localizers[(game.id, lz.lang, lz.draft)] = lz
-    publishing = site.Publishing(project.min_complete, lambda g, lang: state.localizer(g, lang).catalog)
+    publishing = Publishing(project.min_complete, lambda g, lang: state.localizer(g, lang).catalog)
     found = rendered(state, game, aid, edition, lz, list(formats), publishing.unavailable(game, aid, project.languages))
     return {suffix: item for by_suffix in found.values() for suffix, item in by_suffix.items()}
 
@@ -180,7 +181,7 @@ def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: L
     (format -> suffix -> rendered); `unavailable`: the languages its page's navigation does not link (None: a
     page without the site's navigation)."""
     project = state.project
-    nav = site.aid_navigation(project, game, edition, aid.model.id, lz, unavailable) if unavailable is not None \
+    nav = navigation.aid_navigation(project, game, edition, aid.model.id, lz, unavailable) if unavailable is not None \
         else None
     doc = pipeline.document(game, aid, lz, edition, nav, state.marks(game, aid, lz, marks_style))
     return {name: pipeline.render(doc, [name]) for name in formats}
@@ -200,7 +201,7 @@ def run_job(job: Job) -> Result:
         lz.recent()
         made = rendered(state, game, aid, edition, lz, list(job.formats), job.unavailable if job.site else None,
                         job.marks)
-        result = Result(job, shown={"title": site.aid_title(aid, lz), "kind": aid.kind.display_name(lz)})
+        result = Result(job, shown={"title": navigation.aid_title(aid, lz), "kind": aid.kind.display_name(lz)})
         folder = pipeline.output_dir(project, game, edition, job.lang)
         for name in job.formats:
             files = []
