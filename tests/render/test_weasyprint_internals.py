@@ -1,0 +1,68 @@
+"""What aids reaches into below WeasyPrint's and pydyf's public API, checked one by one: a new release that
+changes any of it fails here, naming the hook and the module of aids that holds it, before a rendering test
+fails in a way that says nothing of why (docs/weasyprint-page-references/README.md: the upstream change that
+would make the pagination hook unnecessary)."""
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+PINNED = {"weasyprint": "70.0"}
+
+
+def test_weasyprint_is_the_version_the_hooks_were_written_for():
+    import weasyprint
+    assert weasyprint.__version__ == PINNED["weasyprint"], (
+        f"WeasyPrint {weasyprint.__version__}: aids/render/pagination.py hooks weasyprint.layout.make_all_pages, "
+        f"written for {PINNED['weasyprint']}; check every test in this file, then the pin in pyproject.toml")
+
+
+def test_the_pagination_hook_replaces_a_function_of_this_signature():
+    """aids/render/pagination.py: `hook()` replaces weasyprint.layout.make_all_pages, which layout_document calls
+    as make_all_pages(context, root_box, html, pages) and iterates page by page."""
+    import weasyprint.layout as layout
+    import weasyprint.layout.page as page
+    original = page.make_all_pages
+    assert list(inspect.signature(original).parameters) == ["context", "root_box", "html", "pages"], \
+        "aids/render/pagination.py: weasyprint.layout.page.make_all_pages changed its parameters"
+    assert inspect.isgeneratorfunction(original), \
+        "aids/render/pagination.py: weasyprint.layout.page.make_all_pages no longer yields pages one by one"
+    source = inspect.getsource(layout.layout_document)
+    assert "make_all_pages(context, root_box, html, pages)" in source, \
+        "aids/render/pagination.py: layout_document no longer calls make_all_pages from weasyprint.layout's namespace"
+
+
+def test_the_pagination_hook_reads_the_page_maker_and_its_remake_state():
+    """aids/render/pagination.py marks a page for a new layout through context.page_maker[i][-1]
+    ["content_changed"] and reads the anchors each page holds from its remake state."""
+    import weasyprint.layout.page as page
+    source = inspect.getsource(page.make_all_pages)
+    for needed in ("context.page_maker[i][-1]", "remake_state['content_changed']", "remake_state['anchors']"):
+        assert needed in source, f"aids/render/pagination.py: make_all_pages no longer uses {needed}"
+
+
+@pytest.mark.parametrize("name", ["TextBox", "LineBox"])
+def test_the_boxes_pagination_and_laid_out_read(name):
+    """aids/render/pagination.py and laid_out.py walk the laid-out boxes and set a TextBox's text and its Pango
+    layout's text in place (the page numbers)."""
+    from weasyprint.formatting_structure import boxes
+    assert inspect.isclass(getattr(boxes, name, None)), f"weasyprint.formatting_structure.boxes.{name} is gone"
+    assert "descendants" in dir(boxes.Box), "aids/render/pagination.py: Box.descendants() is gone"
+
+
+def test_the_laid_out_page_box_is_where_laid_out_reads_it():
+    """aids/render/laid_out.py visits page._page_box of each page of a rendered document."""
+    import weasyprint
+    document = weasyprint.HTML(string="<p>a</p>").render()
+    assert hasattr(document.pages[0], "_page_box"), "aids/render/laid_out.py: Page._page_box is gone"
+
+
+def test_pydyf_lists_page_references_as_aids_keeps_them():
+    """aids/render/pdf.py (page_references_once) keeps pydyf.PDF.page_references, a property pydyf builds again
+    at every call (quadratic on a tagged booklet), while a PDF is written, from pydyf.PDF.pages["Kids"]."""
+    import pydyf
+    found = pydyf.PDF.__dict__.get("page_references")
+    assert isinstance(found, property) and found.fget is not None, \
+        "aids/render/pdf.py: pydyf.PDF.page_references is no longer a property: page_references_once does nothing"
+    assert "Kids" in pydyf.PDF().pages, "aids/render/pdf.py: pydyf.PDF.pages no longer holds its Kids"
