@@ -154,7 +154,9 @@ def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: li
 
 def _index(project: Project, units: list[Unit], options: Options, summary: Summary) -> None:
     """The search index of every publication (a game or an edition) of the plan, over all its pages; not on a
-    shard, which has only part of them."""
+    shard, which has only part of them, nor a partial build (serve's first part: the complete build makes it)."""
+    if options.partial:
+        return
     if options.shard:
         summary.skipped.append("search index: not made by a shard (a build of the merged output folder makes it)")
         return
