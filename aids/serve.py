@@ -35,6 +35,7 @@ from .errors import AidsError, Position, Problem
 from .fingerprint import sources_digest, tool_digest
 from .localize.ui import load_ui
 from .pipeline import Options
+from .source.yamlfile import keep_parsed
 
 EVENTS = "/_aids/events"
 IDLE = 30  # seconds a connection may send nothing before it is closed
@@ -95,6 +96,7 @@ class Preview:
         self.state = State()
         self.project: Project = read_project(root)
         self.looked_at: str | None = None  # the language of the last page or PDF requested
+        keep_parsed()  # a source saved is parsed again; the others are not (kept by the digest of their text)
 
     def look(self, path: str) -> None:
         """A page or PDF of the output folder was requested (its path, from the output folder): its language
