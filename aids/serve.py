@@ -3,8 +3,8 @@
 A watcher (watchfiles) sees a change under the games, the catalogs or aids.yaml and starts an
 incremental build, in two parts (issue 30): first the games changed in the language looked at (that of the
 last page or PDF requested, else the first chosen), HTML and PDF, published as soon as written; then the
-build of everything, which renders what else the change made stale (the other languages), the site and
-the search index. Each part is `aids build`'s own (builder.build): the files written are those it writes.
+same games in the other languages; then the build of everything: what else the change made stale, the site
+and the search index. Each part is `aids build`'s own (builder.build): the files written are those it writes.
 Every open page listens on an event stream: it reloads when its own file was rewritten, and
 shows the build's errors (positioned, as the command line prints them) in a panel instead of the
 server stopping. Pages are served as built, with a small script added in flight (the files on disk
@@ -100,10 +100,12 @@ class Preview:
 
     def look(self, path: str) -> None:
         """A page or PDF of the output folder was requested (its path, from the output folder): its language
-        is the one looked at."""
-        folders = [part for part in path.strip("/").split("/")[:-1] if part in self.project.languages]
-        if folders:
-            self.looked_at = folders[-1]
+        is the one looked at (a folder's name, or the site's index.<lang>.html)."""
+        *folders, name = path.strip("/").split("/")
+        found = [part for part in [*folders, name.removeprefix("index.").removesuffix(".html")]
+                 if part in self.project.languages]
+        if found:
+            self.looked_at = found[-1]
 
     def first(self) -> str | None:
         """The language built first: the one looked at, else the first chosen."""
@@ -112,13 +114,12 @@ class Preview:
 
     def rebuild(self, paths: Iterable[Path] | None = None) -> None:
         """After a change of `paths` (None: of anything): the games they belong to in the language looked at,
-        published as soon as written; then the build of everything. Any error goes to the pages, never out of
-        the server."""
+        published as soon as written; then in the other languages; then the build of everything. Any error goes
+        to the pages, never out of the server."""
         games = self.games_of(paths)
         if games is None:  # not only games' sources and catalogs: a template, the package's catalog, aids.yaml
             tool_digest.cache_clear()  # (in a checkout of aids itself, where they are watched: see watched)
             load_ui.cache_clear()
-        errors: list[str] = []
         try:
             self.project = read_project(self.root)
         except AidsError as exc:
@@ -126,12 +127,15 @@ class Preview:
         first, chosen = self.first(), self.langs or self.project.languages
         if games is not None:  # those of the games changed that are built
             games = [g for g in games if g in self.project.game_ids() and (self.games is None or g in self.games)]
+        parts = []  # the language looked at; the other languages of the games changed; everything
         if first is not None and (games or (games is None and len(chosen) > 1)):
-            changed = self.build(Options(games=games or self.games, langs=[first], jobs=1, partial=True), errors)
-            self.state.publish(errors, changed, partial=True)
-        errors = []
-        changed = self.build(Options(games=self.games, langs=self.langs, jobs=1), errors)
-        self.state.publish(errors, changed)
+            parts.append(Options(games=games or self.games, langs=[first], jobs=1, partial=True))
+        if games and len(chosen) > 1:
+            parts.append(Options(games=games, langs=self.langs, jobs=1, partial=True))
+        for options in [*parts, Options(games=self.games, langs=self.langs, jobs=1)]:
+            errors: list[str] = []
+            changed = self.build(options, errors)
+            self.state.publish(errors, changed, partial=options.partial)
 
     def build(self, options: Options, errors: list[str]) -> list[str]:
         """`aids build` with `options`: the files it wrote (from the output folder); its errors added to `errors`."""
