@@ -1,10 +1,14 @@
 """`aids serve`: a live preview. The built aids served on localhost, rebuilt as their sources change.
 
 A watcher (watchfiles) sees a change under the games, the catalogs or aids.yaml and starts an
-incremental build, in two parts (issue 30): first the games changed in the language looked at (that of the
-last page or PDF requested, else the first chosen), HTML and PDF, published as soon as written; then the
+incremental build, in three parts (issue 30): first the games changed in the language looked at (that of
+the last page or PDF requested, else the first chosen), HTML and PDF, published as soon as written; then the
 same games in the other languages; then the build of everything: what else the change made stale, the site
 and the search index. Each part is `aids build`'s own (builder.build): the files written are those it writes.
+An aid is so written a language at a time: one that fails in another language keeps the new files of the
+language looked at (as `aids build --lang L` writes them), where one `aids build` would write none of it.
+The process keeps what it parsed of the sources by the digest of their text (yamlfile.keep_parsed), and
+aids' own digest (fingerprint.tool_digest) until a file that is not a game's source or catalog changes.
 Every open page listens on an event stream: it reloads when its own file was rewritten, and
 shows the build's errors (positioned, as the command line prints them) in a panel instead of the
 server stopping. Pages are served as built, with a small script added in flight (the files on disk
@@ -124,6 +128,8 @@ class Preview:
             self.project = read_project(self.root)
         except AidsError as exc:
             return self.state.publish([str(exc)], [])
+        except Exception as exc:  # a bug of aids: shown in the page; the server goes on
+            return self.state.publish([internal(exc)], [])
         first, chosen = self.first(), self.langs or self.project.languages
         if games is not None:  # those of the games changed that are built
             games = [g for g in games if g in self.project.game_ids() and (self.games is None or g in self.games)]
@@ -149,7 +155,7 @@ class Preview:
         except AidsError as exc:
             errors.append(str(exc))
         except Exception as exc:  # a bug of aids: shown in the page; the server goes on
-            errors.append(f"internal error in aids: {type(exc).__name__}: {exc} (please report it)")
+            errors.append(internal(exc))
         errors[:] = list(dict.fromkeys(errors))
         return changed
 
@@ -157,10 +163,10 @@ class Preview:
         """The games whose sources or catalogs `paths` are; None if any is something else (or not known)."""
         if paths is None:
             return None
-        games_dir, catalogs, known = self.project.games_dir.absolute(), self.project.catalogs.absolute(), \
+        games_dir, catalogs, known = self.project.games_dir.resolve(), self.project.catalogs.resolve(), \
             self.project.game_ids()
         games: set[str] = set()
-        for path in (p.absolute() for p in paths):
+        for path in (p.absolute().parent.resolve() / p.name for p in paths):  # as the watcher names it, or not
             source = path.relative_to(games_dir).parts if path.is_relative_to(games_dir) else ()
             po = path.relative_to(catalogs).parts if path.is_relative_to(catalogs) else ()
             if len(source) >= 2:  # games/<game>/...
@@ -256,6 +262,10 @@ class Handler(SimpleHTTPRequestHandler):
         finally:
             with self.preview.state.lock:
                 self.preview.state.listeners.remove(listener)
+
+
+def internal(exc: Exception) -> str:
+    return f"internal error in aids: {type(exc).__name__}: {exc} (please report it)"
 
 
 def handler(preview: Preview) -> type[SimpleHTTPRequestHandler]:

@@ -36,7 +36,7 @@ def demo(tmp_path):
 
 @pytest.fixture
 def kept(monkeypatch):
-    """This process keeps parsed sources, as `aids serve` does, for the test only."""
+    """This process keeps parsed sources, as `aids serve` does (a Preview made asks it), for the test only."""
     monkeypatch.setattr(yamlfile, "_PARSED", None)
     yamlfile.keep_parsed()
 
@@ -113,7 +113,7 @@ def test_a_saved_catalog_rebuilds_its_game_in_the_language_looked_at_and_then_it
     assert everything(demo / "build") == built_as_aids_build(demo, tmp_path)
 
 
-def test_the_games_a_save_concerns(demo):
+def test_the_games_a_save_concerns(demo, kept):
     preview = Preview(demo, None, None)
     games, i18n = demo / "games", demo / "i18n"
     assert preview.games_of([games / "demo/sequence.yaml", i18n / "en/LC_MESSAGES/demo.po"]) == ["demo"]
@@ -181,3 +181,29 @@ def test_the_served_preview_rebuilds_the_page_looked_at_first_and_ends_as_aids_b
         serve.wait(10)
         if serve.stdout:
             serve.stdout.close()
+
+
+def test_the_parts_of_a_rebuild_and_when_aids_own_digest_is_made_again(demo, monkeypatch, kept):
+    """A game's source or catalog: its game in the language looked at, then in every language, then everything,
+    aids' own digest kept (aids does not change under a running server); anything else (aids.yaml, a template
+    or the UI catalog in a checkout of aids itself, a change the watcher could not name): the digest made again,
+    and the language looked at first over every game."""
+    from aids import serve
+
+    preview = Preview(demo, None, None)
+    preview.look("demo/ru/seq.pdf")
+    cleared: list[int] = []
+    asked: list[tuple] = []
+    monkeypatch.setattr(serve.tool_digest, "cache_clear", lambda: cleared.append(1))
+    monkeypatch.setattr(builder, "build", lambda project, options: asked.append(
+        (options.games, options.langs, options.partial)) or pipeline.Summary())
+    preview.rebuild([demo / "games/demo/sequence.yaml"])
+    assert asked == [(["demo"], ["ru"], True), (["demo"], None, True), (None, None, False)] and cleared == []
+    asked.clear()
+    preview.rebuild([demo / "aids.yaml"])
+    assert asked == [(None, ["ru"], True), (None, None, False)] and cleared == [1]
+    preview.rebuild(None)
+    assert cleared == [1, 1]
+    asked.clear()
+    Preview(demo, None, ["en"]).rebuild([demo / "games/demo/sequence.yaml"])  # one language: no second part
+    assert asked == [(["demo"], ["en"], True), (None, ["en"], False)]
