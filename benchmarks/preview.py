@@ -12,7 +12,9 @@ an edit of that aid's source (another text each time) and times, from the save:
 Two edits: one step of Ostrołęka 1831's sequence of play, one item of Lwów 1920's referee card (the source
 language is Polish: the other languages show the new text too, untranslated). With --only, serve is started
 with `--lang LOOK` (only the language looked at is built). It prints, per edit, the median and the spread
-(lowest and highest) over the rounds. Figures only: nothing here asserts a time.
+(lowest and highest) over the rounds. Figures only: nothing here asserts a time. To time another tree of aids
+(say, the main branch's, checked out or `git archive`d into OTHER), run it with PYTHONPATH=OTHER: serve is
+started with this Python and its environment.
 """
 from __future__ import annotations
 
