@@ -156,3 +156,16 @@ def test_a_source_outside_the_digested_folders_is_never_stamped(demo, planned, m
     assert not (demo / "build" / STAMP).exists()
     build(demo)
     assert planned[0] == 2
+
+
+def test_a_partial_build_leaves_no_stamp_and_the_complete_one_goes_the_whole_way(demo, planned):
+    """serve's first part (the language looked at, no site, no index) is never taken for the build that
+    completes it."""
+    build(demo)
+    source = demo / "games/demo/sequence.yaml"
+    source.write_text(source.read_text(encoding="utf-8").replace("Połóż żetony.", "Połóż te żetony."),
+                      encoding="utf-8")
+    build(demo, langs=["en"], partial=True)
+    assert not (demo / "build" / STAMP).exists() and planned[0] == 2
+    complete = build(demo)
+    assert planned[0] == 3 and complete.built and (demo / "build" / STAMP).exists()

@@ -58,7 +58,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
     if done is None:
         done = summary
         covered = _built(project, options, progress, summary, sources)
-        if covered and not summary.failed and not summary.catalog_problems:
+        if covered and not summary.failed and not summary.catalog_problems and not options.partial:
             stamp.record(project.output, whole, report_of(summary))  # the next build of these sources: nothing to do
     done.seconds = time.monotonic() - started
     return done
@@ -194,7 +194,9 @@ def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: li
 
 def _index(project: Project, units: list[Unit], options: Options, summary: Summary) -> None:
     """The search index of every publication (a game or an edition) of the plan, over all its pages; not on a
-    shard, which has only part of them."""
+    shard, which has only part of them, nor a partial build (serve's first part: the complete build makes it)."""
+    if options.partial:
+        return
     if options.shard:
         summary.skipped.append("search index: not made by a shard (a build of the merged output folder makes it)")
         return
@@ -349,7 +351,7 @@ def whole_key(options: Options, sources: str) -> str:
     asked = {"games": options.games, "langs": options.langs, "formats": list(options.formats),
              "editions": options.editions, "strict": options.strict, "shard": options.shard,
              "min_complete": options.min_complete, "draft": options.draft, "pseudo": options.pseudo,
-             "marks": options.marks}
+             "marks": options.marks, "partial": options.partial}
     return hashlib.sha256(f"{tool_digest()}\0{sources}\0{json.dumps(asked, sort_keys=True)}".encode()).hexdigest()
 
 

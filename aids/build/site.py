@@ -284,8 +284,9 @@ def site_pages(project: Project, games: list[Listed], localizer: Callable[[Game,
 
 def wanted(project: Project, options: Options, formats: Iterable[str]) -> bool:
     """The site is written by a build of the HTML, and kept current by any other once it is there (a PDF built
-    since changes its page count); not by a shard (it has part of the files) nor in the pseudo-locale."""
-    if options.pseudo or options.shard:
+    since changes its page count); not by a shard (it has part of the files), nor a partial build (the complete one
+    that follows writes it), nor in the pseudo-locale."""
+    if options.pseudo or options.shard or options.partial:
         return False
     return "html" in formats or (project.output / home_path(project, site_languages(project)[0])).is_file()
 

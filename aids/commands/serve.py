@@ -1,8 +1,15 @@
 """`aids serve`: a live preview. The built aids served on localhost, rebuilt as their sources change.
 
 A watcher (watchfiles) sees a change under the games, the catalogs or aids.yaml and starts an
-incremental build: HTML first, then PDF, each rendering only the aids and languages the change made
-stale. Every open page listens on an event stream: it reloads when its own file was rewritten, and
+incremental build, in three parts (issue 30): first the games changed in the language looked at (that of
+the last page or PDF requested, else the first chosen), HTML and PDF, published as soon as written; then the
+same games in the other languages; then the build of everything: what else the change made stale, the site
+and the search index. Each part is `aids build`'s own (builder.build): the files written are those it writes.
+An aid is so written a language at a time: one that fails in another language keeps the new files of the
+language looked at (as `aids build --lang L` writes them), where one `aids build` would write none of it.
+The process keeps what it parsed of the sources by the digest of their text (yamlfile.keep_parsed), and
+aids' own digest (fingerprint.tool_digest) until a file that is not a game's source or catalog changes.
+Every open page listens on an event stream: it reloads when its own file was rewritten, and
 shows the build's errors (positioned, as the command line prints them) in a panel instead of the
 server stopping. Pages are served as built, with a small script added in flight (the files on disk
 stay as `aids build` writes them).
@@ -19,7 +26,7 @@ import html
 import json
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -32,6 +39,7 @@ from ..build.pipeline import Options
 from ..config import Project, read_project
 from ..errors import AidsError, Position, Problem
 from ..localize.ui import load_ui
+from ..source.yamlfile import keep_parsed
 
 EVENTS = "/_aids/events"
 IDLE = 30  # seconds a connection may send nothing before it is closed
@@ -67,19 +75,21 @@ class State:
     build: int = 0
     errors: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
+    partial: bool = False  # the first part of a rebuild: the language looked at, the rest still to come
     listeners: list[queue.Queue[str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def publish(self, errors: list[str], changed: list[str]) -> None:
+    def publish(self, errors: list[str], changed: list[str], partial: bool = False) -> None:
         with self.lock:
             self.build += 1
-            self.errors, self.changed = errors, changed
+            self.errors, self.changed, self.partial = errors, changed, partial
             message = self.message()
             for listener in self.listeners:
                 listener.put(message)
 
     def message(self) -> str:
-        return json.dumps({"build": self.build, "errors": self.errors, "changed": self.changed}, ensure_ascii=False)
+        return json.dumps({"build": self.build, "errors": self.errors, "changed": self.changed,
+                           "partial": self.partial}, ensure_ascii=False)
 
 
 class Preview:
@@ -89,28 +99,83 @@ class Preview:
         self.root, self.games, self.langs = root, games, langs
         self.state = State()
         self.project: Project = read_project(root)
+        self.looked_at: str | None = None  # the language of the last page or PDF requested
+        keep_parsed()  # a source saved is parsed again; the others are not (kept by the digest of their text)
 
-    def rebuild(self) -> None:
-        """HTML, then PDF, of what changed; any error goes to the pages, never out of the server."""
-        errors: list[str] = []
-        tool_digest.cache_clear()  # a template or the package's catalog may have changed
-        load_ui.cache_clear()
-        for formats in (["html"], ["pdf"]):
-            changed: list[str] = []
-            try:
-                self.project = read_project(self.root)
-                summary = builder.build(self.project, Options(games=self.games, langs=self.langs, formats=formats,
-                                                              jobs=1))
-                errors += [str(e) for e in summary.failed]
-                output = self.project.output
-                changed = [(self.root / f).relative_to(output).as_posix()
-                           for f in [*(f for b in summary.built for f in b.files), *summary.site]]
-            except AidsError as exc:
-                errors.append(str(exc))
-            except Exception as exc:  # a bug of aids: shown in the page; the server goes on
-                errors.append(f"internal error in aids: {type(exc).__name__}: {exc} (please report it)")
-            errors = list(dict.fromkeys(errors))
-            self.state.publish(errors, changed)
+    def look(self, path: str) -> None:
+        """A page or PDF of the output folder was requested (its path, from the output folder): its language
+        is the one looked at (a folder's name, or the site's index.<lang>.html)."""
+        *folders, name = path.strip("/").split("/")
+        found = [part for part in [*folders, name.removeprefix("index.").removesuffix(".html")]
+                 if part in self.project.languages]
+        if found:
+            self.looked_at = found[-1]
+
+    def first(self) -> str | None:
+        """The language built first: the one looked at, else the first chosen."""
+        chosen = self.langs or self.project.languages
+        return self.looked_at if self.looked_at in chosen else (chosen[0] if chosen else None)
+
+    def rebuild(self, paths: Iterable[Path] | None = None) -> None:
+        """After a change of `paths` (None: of anything): the games they belong to in the language looked at,
+        published as soon as written; then in the other languages; then the build of everything. Any error goes
+        to the pages, never out of the server."""
+        games = self.games_of(paths)
+        if games is None:  # not only games' sources and catalogs: a template, the package's catalog, aids.yaml
+            tool_digest.cache_clear()  # (in a checkout of aids itself, where they are watched: see watched)
+            load_ui.cache_clear()
+        try:
+            self.project = read_project(self.root)
+        except AidsError as exc:
+            return self.state.publish([str(exc)], [])
+        except Exception as exc:  # a bug of aids: shown in the page; the server goes on
+            return self.state.publish([internal(exc)], [])
+        first, chosen = self.first(), self.langs or self.project.languages
+        if games is not None:  # those of the games changed that are built
+            games = [g for g in games if g in self.project.game_ids() and (self.games is None or g in self.games)]
+        parts = []  # the language looked at; the other languages of the games changed; everything
+        if first is not None and (games or (games is None and len(chosen) > 1)):
+            parts.append(Options(games=games or self.games, langs=[first], jobs=1, partial=True))
+        if games and len(chosen) > 1:
+            parts.append(Options(games=games, langs=self.langs, jobs=1, partial=True))
+        for options in [*parts, Options(games=self.games, langs=self.langs, jobs=1)]:
+            errors: list[str] = []
+            changed = self.build(options, errors)
+            self.state.publish(errors, changed, partial=options.partial)
+
+    def build(self, options: Options, errors: list[str]) -> list[str]:
+        """`aids build` with `options`: the files it wrote (from the output folder); its errors added to `errors`."""
+        changed: list[str] = []
+        try:
+            summary = builder.build(self.project, options)
+            errors += [str(e) for e in summary.failed]
+            output = self.project.output
+            changed = [(self.root / f).relative_to(output).as_posix()
+                       for f in [*(f for b in summary.built for f in b.files), *summary.site]]
+        except AidsError as exc:
+            errors.append(str(exc))
+        except Exception as exc:  # a bug of aids: shown in the page; the server goes on
+            errors.append(internal(exc))
+        errors[:] = list(dict.fromkeys(errors))
+        return changed
+
+    def games_of(self, paths: Iterable[Path] | None) -> list[str] | None:
+        """The games whose sources or catalogs `paths` are; None if any is something else (or not known)."""
+        if paths is None:
+            return None
+        games_dir, catalogs, known = self.project.games_dir.resolve(), self.project.catalogs.resolve(), \
+            self.project.game_ids()
+        games: set[str] = set()
+        for path in (p.absolute().parent.resolve() / p.name for p in paths):  # as the watcher names it, or not
+            source = path.relative_to(games_dir).parts if path.is_relative_to(games_dir) else ()
+            po = path.relative_to(catalogs).parts if path.is_relative_to(catalogs) else ()
+            if len(source) >= 2:  # games/<game>/...
+                games.add(source[0])
+            elif len(po) == 3 and po[1] == "LC_MESSAGES" and po[2][-3:] in (".po", ".mo") and po[2][:-3] in known:
+                games.add(po[2][:-3])  # catalogs/<lang>/LC_MESSAGES/<game>.po
+            else:
+                return None
+        return sorted(games)
 
     def watched(self) -> list[Path]:
         """The games, the catalogs, aids.yaml, and the templates where they are part of the project (aids'
@@ -145,6 +210,8 @@ class Handler(SimpleHTTPRequestHandler):
             return self.send_error(HTTPStatus.MISDIRECTED_REQUEST, "this preview answers for 127.0.0.1 only")
         path = self.path.split("?", 1)[0].split("#", 1)[0]
         if path == EVENTS:
+            referer = self.headers.get("Referer", "")  # the page listening: the one looked at
+            self.preview.look(referer.split("://", 1)[-1].partition("/")[2].split("?", 1)[0])
             return self.events()
         if path == STATUS:
             return self.send(self.preview.state.message().encode("utf-8"), "application/json")
@@ -159,6 +226,8 @@ class Handler(SimpleHTTPRequestHandler):
         local = served(self.preview.project.output, translated)
         if local is None:
             return self.send_error(HTTPStatus.NOT_FOUND)
+        if local.suffix in (".html", ".pdf"):
+            self.preview.look(local.relative_to(self.preview.project.output.resolve()).as_posix())
         if local.suffix == ".html":
             page = local.read_bytes().decode("utf-8", errors="replace")
             return self.send(with_client(page).encode("utf-8"), "text/html; charset=utf-8")
@@ -193,6 +262,10 @@ class Handler(SimpleHTTPRequestHandler):
         finally:
             with self.preview.state.lock:
                 self.preview.state.listeners.remove(listener)
+
+
+def internal(exc: Exception) -> str:
+    return f"internal error in aids: {type(exc).__name__}: {exc} (please report it)"
 
 
 def handler(preview: Preview) -> type[SimpleHTTPRequestHandler]:
@@ -263,7 +336,7 @@ def watch(preview: Preview, stop: threading.Event, on_build: Callable[[], None] 
             armed.set()
             missed = sources_digest(preview.project) != built
         if found or missed:
-            preview.rebuild()
+            preview.rebuild(None if missed else {Path(name) for _, name in found})
             on_build()
 
 

@@ -1,7 +1,9 @@
 """YAML sources read with ruamel.yaml, keeping line and column of every key and value."""
 from __future__ import annotations
 
+import copy
 import datetime as dt
+import hashlib
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -136,7 +138,35 @@ def _indent_hint(text: str, line: int) -> str:
         "page may bring other indentation)"
 
 
+# What a long-lived process (`aids serve`) keeps of the sources it parsed, once `keep_parsed` was called: the
+# data of each text that parsed without a fault, keyed by the digest of that very text (and the name it is shown
+# by), never by path or time. A hit is a deep copy (ruamel keeps every position), so no reader shares or changes
+# what is kept; each is what parsing the same text again gives. Oldest first out past KEPT entries.
+_PARSED: dict[bytes, Any] | None = None
+KEPT = 1024
+
+
+def keep_parsed() -> None:
+    """From now on, this process parses a text it parsed before only once (load_yaml)."""
+    global _PARSED
+    if _PARSED is None:
+        _PARSED = {}
+
+
 def load_yaml(text: str, path: Path, shown: str) -> Source:
+    key = hashlib.sha256(f"{shown}\0{text}".encode("utf-8", "surrogatepass")).digest() if _PARSED is not None \
+        else b""
+    if _PARSED is not None and key in _PARSED:
+        return Source(path, shown, copy.deepcopy(_PARSED[key]), text)
+    source = _parse_yaml(text, path, shown)
+    if _PARSED is not None:
+        _PARSED[key] = copy.deepcopy(source.data)
+        while len(_PARSED) > KEPT:
+            del _PARSED[next(iter(_PARSED))]
+    return source
+
+
+def _parse_yaml(text: str, path: Path, shown: str) -> Source:
     _flow_depth(text, shown)
     yaml = YAML(typ="rt")
     try:
