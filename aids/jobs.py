@@ -18,13 +18,17 @@ from typing import Any
 from . import pipeline, release, site
 from .config import Edition, Game, Project, read_project
 from .errors import AidsError, Position, Problem
+from .files import Folder
 from .fingerprint import sources_digest
 from .kind import Aid
 from .localize.changes import changelog, localize_changes
 from .localize.localizer import Fallback, Localizer
 from .model.release import Change
 from .reading import read_aids
+from .render import parts
 from .render.rendered import Rendered
+
+CACHE = ".aids-cache"  # the output folder's own state (write/files.py): a booklet's parts are kept in it
 
 
 @dataclass(frozen=True)
@@ -198,8 +202,9 @@ def run_job(job: Job) -> Result:
         edition = next(e for e in game.editions if e.id == job.edition) if job.edition else None
         lz = state.localizer(game, job.lang, job.draft)
         lz.recent()
-        made = rendered(state, game, aid, edition, lz, list(job.formats), job.unavailable if job.site else None,
-                        job.marks)
+        with parts.cached(Folder(project.output, project.show(project.output)) / CACHE / "parts"):
+            made = rendered(state, game, aid, edition, lz, list(job.formats), job.unavailable if job.site else None,
+                            job.marks)
         result = Result(job, shown={"title": site.aid_title(aid, lz), "kind": aid.kind.display_name(lz)})
         folder = pipeline.output_dir(project, game, edition, job.lang)
         for name in job.formats:
