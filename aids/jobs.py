@@ -28,7 +28,8 @@ from .reading import read_aids
 from .render import parts
 from .render.rendered import Rendered
 
-CACHE = ".aids-cache"  # the output folder's own state (write/files.py): a booklet's parts are kept in it
+CACHE = ".aids-cache"  # the output folder's own state (write/files.py)
+PARTS = "booklet_parts"  # a booklet's parts in it (render/parts.py): no game is named so (an id has no "_")
 
 
 @dataclass(frozen=True)
@@ -202,7 +203,7 @@ def run_job(job: Job) -> Result:
         edition = next(e for e in game.editions if e.id == job.edition) if job.edition else None
         lz = state.localizer(game, job.lang, job.draft)
         lz.recent()
-        with parts.cached(Folder(project.output, project.show(project.output)) / CACHE / "parts"):
+        with parts.cached(Folder(project.output, project.show(project.output)) / CACHE / PARTS):
             made = rendered(state, game, aid, edition, lz, list(job.formats), job.unavailable if job.site else None,
                             job.marks)
         result = Result(job, shown={"title": site.aid_title(aid, lz), "kind": aid.kind.display_name(lz)})

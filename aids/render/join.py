@@ -48,11 +48,10 @@ def join(datas: list[bytes], tagged: bool) -> bytes:
             outlines.append(outline)
         structures.append(own(source.Root.get("/StructTreeRoot")))
     if names:
-        flat = pikepdf.Array()
+        flat: list[Any] = []
         for name, destination in sorted(names, key=lambda item: item[0]):
-            flat.append(pikepdf.String(name))
-            flat.append(destination)
-        out.Root.Names.Dests = out.make_indirect(pikepdf.Dictionary(Names=flat))
+            flat += [pikepdf.String(name), destination]
+        out.Root.Names.Dests = out.make_indirect(pikepdf.Dictionary(Names=pikepdf.Array(flat)))
     join_outlines(out, outlines)
     internal_links(out)
     if tagged and all(s is not None for s in structures):
@@ -113,10 +112,12 @@ def join_structures(out: pikepdf.Pdf, roots: list[Any], counts: list[int]) -> No
     pages_entries: list[Any] = []
     annotations: list[tuple[Any, Any]] = []  # (annotation, its entry)
     first = 0
+    kids: list[Any] = []
+    every_page = list(out.pages)
     for number, (root, count) in enumerate(zip(roots, counts)):
         found = list(root.ParentTree.Nums)
         entries = {int(found[i]): found[i + 1] for i in range(0, len(found), 2)}
-        pages = list(out.pages)[first:first + count]
+        pages = every_page[first:first + count]
         for local, page in enumerate(pages):
             pages_entries.append(entries[int(page.obj.StructParents)])
             page.obj.StructParents = first + local
@@ -124,17 +125,18 @@ def join_structures(out: pikepdf.Pdf, roots: list[Any], counts: list[int]) -> No
             for annotation in page.obj.get("/Annots", []):
                 if "/StructParent" in annotation:
                     annotations.append((annotation, entries[int(annotation.StructParent)]))
-        if number:
-            for kid in root.K[0].K:
+        for kid in root.K[0].K:
+            if number:
                 kid.P = document
-                document.K.append(kid)
+            kids.append(kid)
         first += count
-    nums: Any = pikepdf.Array()
+    document.K = pikepdf.Array(kids)
+    nums: list[Any] = []
     for key, entry in enumerate(pages_entries):
-        nums.extend([key, entry])
+        nums += [key, entry]
     for key, (annotation, entry) in enumerate(annotations, start=total):
         annotation.StructParent = key
-        nums.extend([key, entry])
-    roots[0].ParentTree = out.make_indirect(pikepdf.Dictionary(Nums=nums))
+        nums += [key, entry]
+    roots[0].ParentTree = out.make_indirect(pikepdf.Dictionary(Nums=pikepdf.Array(nums)))
     if "/ParentTreeNextKey" in roots[0]:
         roots[0].ParentTreeNextKey = total + len(annotations)

@@ -205,6 +205,8 @@ class Parallel:
             if self.cache:
                 part = self.parts[index]
                 self.cache.put(self.key(part, run.numbers), record, part.digest)
+        if self.cache:
+            self.cache.trim({self.key(p, numbers[p.index]) for p in self.parts} | {p.digest for p in self.parts})
         ordered = [records[part.index] for part in self.parts]
         warnings = list(dict.fromkeys(w for record in ordered for w in record.warnings))
         if not self.settled:
@@ -242,8 +244,9 @@ class PartsLayout:
 def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool) -> PartsLayout | None:
     """The booklet `html` laid out in parts, if it declares its chapter breaks and has more than one part; else
     None (laid out whole)."""
-    from .pdf import parsed
-    page = parsed(html, base=base, allowed=allowed)
+    from .pdf import collected_warnings, parsed
+    with collected_warnings() as warnings:
+        page = parsed(html, base=base, allowed=allowed)
     cut = parts.cut(page.etree_element)
     if len(cut) < 2:
         return None
@@ -251,4 +254,5 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     options = {"base": base, "allowed": allowed, "epoch": epoch, "tagged": tagged}
     run = Parallel(page, cut, parts.current_cache(), options)
     rendered = run.run()
+    rendered.warnings[:0] = warnings
     return PartsLayout(rendered, sorted(run.laid_out), len(cut))

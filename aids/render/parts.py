@@ -3,15 +3,16 @@
 A booklet that declares `chapter_pages: true` begins each chapter (a level-1 heading) on a new page: its rules
 (`<div class="rules" data-parts="chapters">`) are cut there into parts of several chapters, each about
 PART_CHARACTERS long, the title page and contents in the first, the changelog in the last. Each part is laid out
-as a document of its own (parallel.py), told the number of its first page (left or right by it), the booklet's
-page count and the pages of the anchors of other parts it shows ("see 7.3, p. 12"); the parts agree on these
-numbers before any is written, so a part is laid out again only where a number's count of digits or its first
-page's side was guessed wrong. The parts' PDFs are joined into one (join.py).
+as a document of its own (parallel.py), told the number of its first page, the booklet's page count and the pages
+of the anchors of other parts it shows ("see 7.3, p. 12"); the parts agree on these numbers before any is written,
+so a part's pages are laid out again only where a number's count of digits was guessed wrong. A part is laid out
+on pages that begin right-hand, and turned once its first page is known to be even (sides.py). The parts' PDFs
+are joined into one (join.py).
 
-A part's PDF is kept in the output folder's `.aids-cache/parts/`, under the digest of all it was made from: its
-HTML as cut, its stylesheet, the images it shows, the fonts, the numbers it was told, WeasyPrint's version. An
-edit lays out its own part again, and the parts after it only if its page count changed. A record read back is
-JSON and a PDF whose sha256 the record holds, else it is not used.
+A part's PDF is kept in the output folder's `.aids-cache/booklet_parts/`, under the digest of all it was made
+from: its HTML as cut, its stylesheet, the images it shows, the fonts, the numbers it was told, the versions of
+WeasyPrint and pydyf. An edit lays out its own part again, and the parts after it only if its page count changed.
+A record read back is JSON and a PDF whose sha256 the record holds, under the key it names, else it is not used.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from .pagination import CHARACTERS_A_PAGE, Numbers
 
 FORMAT = 1  # of a part's record: a new one when what a part's PDF depends on changes
 PART_CHARACTERS = 50_000  # of text in a part, about 16 pages: an edit lays out about that much again
+KEPT = 400  # parts in the cache at most (about 60 MB), the oldest removed first
 ATTRIBUTE = "data-parts"  # on the rules' <div>: "chapters" where each chapter begins a new page
 
 
@@ -224,7 +226,7 @@ class Record:
 
 
 class Cache:
-    """Parts laid out, in a folder (`<output>/.aids-cache/parts`): `<key>.json` and `<key>.pdf`; and, by the
+    """Parts laid out, in a folder (`<output>/.aids-cache/booklet_parts`): `<key>.json` and `<key>.pdf`; and, by the
     digest of a part's sources, its latest page count and anchors (`facts-<digest>.json`), its first guess."""
 
     def __init__(self, folder: Folder) -> None:
@@ -260,6 +262,19 @@ class Cache:
         self.folder.write(f"{key}.json", json.dumps(meta, sort_keys=True).encode())
         self.folder.write(f"facts-{digest}.json", json.dumps({"pages": record.pages, "anchors": record.anchors},
                                                              sort_keys=True).encode())
+
+    def trim(self, keep: set[str], limit: int = KEPT) -> None:
+        """At most `limit` parts kept (and as many first guesses): the oldest others removed."""
+        names = self.folder.names() if self.folder.is_dir() else []
+        for kind, suffix, own in (("", ".pdf", keep), ("facts-", ".json", {f"facts-{k}" for k in keep})):
+            found = [n[:-len(suffix)] for n in names if n.endswith(suffix) and n.startswith(kind)
+                     and (kind or not n.startswith("facts-"))]
+            if len(found) <= limit:
+                continue
+            stamps = {n: getattr(self.folder.lstat(n + suffix), "st_mtime_ns", 0) for n in found}
+            for name in sorted((n for n in found if n not in own), key=lambda n: (stamps[n], n))[:len(found) - limit]:
+                for end in ((".pdf", ".json") if not kind else (".json",)):
+                    self.folder.remove(name + end)
 
     def facts(self, digest: str) -> tuple[int, dict[str, int]] | None:
         try:

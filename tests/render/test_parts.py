@@ -163,3 +163,18 @@ def test_a_damaged_record_of_a_part_is_not_used(whole_and_parts, generated, tmp_
     again = render(generated, copy)
     assert parts_note(again)[1] == 1
     assert again.data == cold.data
+
+
+def test_the_cache_keeps_the_newest_parts_and_those_in_use(tmp_path):
+    import os
+    cache = parts.Cache(Folder(tmp_path))
+    for n in range(5):
+        record = parts.Record(b"%PDF-1.7 " + bytes([n]), 1, {}, None, [])
+        cache.put(f"k{n}", record, f"d{n}")
+        for name in (f"k{n}.pdf", f"k{n}.json", f"facts-d{n}.json"):
+            os.utime(tmp_path / name, ns=(n * 10**9, n * 10**9))
+    assert cache.get("k0") is not None
+    cache.trim({"k0", "d0"}, limit=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["facts-d0.json", "facts-d4.json", "k0.json", "k0.pdf",
+                                                          "k4.json", "k4.pdf"]
+    assert cache.get("k0") is not None and cache.get("k1") is None and cache.facts("d4") == (1, {})
