@@ -84,6 +84,9 @@ def facts(data, tmp_path):
             visit(kid, depth + 1)
     visit(pdf.Root.StructTreeRoot.K[0], 0)
     nums = list(pdf.Root.StructTreeRoot.ParentTree.Nums)
+    names = list(pdf.Root.Names.Dests.Names)
+    where = [(i, [round(float(x), 2) for x in a.Rect]) for i, page in enumerate(pdf.pages)
+             for a in page.obj.get("/Annots", [])]  # a part that begins left-hand was turned (render/sides.py)
     return {
         "texts": [page.extract_text() for page in reader.pages],
         "outline": outline,
@@ -94,6 +97,9 @@ def facts(data, tmp_path):
         "parent tree": [int(n) for n in nums[::2]],
         "struct parents": [int(p.obj.StructParents) for p in pdf.pages],
         "language": str(pdf.Root.Lang),
+        "link rectangles": where,
+        "destination positions": {str(k): [round(float(x), 2) for x in list(v)[2:]]
+                                  for k, v in zip(names[::2], names[1::2])},
         "title": str(pdf.docinfo.get("/Title")),
     }
 
