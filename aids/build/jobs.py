@@ -17,15 +17,20 @@ from typing import Any
 
 from ..config import Edition, Game, Project, read_project
 from ..errors import AidsError, Position, Problem
+from ..files import Folder
 from ..kind import Aid
 from ..kinds.reading import read_aids
 from ..localize.changes import changelog, localize_changes
 from ..localize.localizer import Fallback, Localizer
 from ..model.release import Change
+from ..render import parts
 from ..render.rendered import Rendered
+from ..write.files import CACHE
 from . import navigation, pipeline, release
 from .fingerprint import sources_digest
 from .publishing import Publishing
+
+PARTS = "booklet_parts"  # a booklet's parts in it (render/parts.py): no game is named so (an id has no "_")
 
 
 @dataclass(frozen=True)
@@ -199,8 +204,9 @@ def run_job(job: Job) -> Result:
         edition = next(e for e in game.editions if e.id == job.edition) if job.edition else None
         lz = state.localizer(game, job.lang, job.draft)
         lz.recent()
-        made = rendered(state, game, aid, edition, lz, list(job.formats), job.unavailable if job.site else None,
-                        job.marks)
+        with parts.cached(Folder(project.output, project.show(project.output)) / CACHE / PARTS):
+            made = rendered(state, game, aid, edition, lz, list(job.formats), job.unavailable if job.site else None,
+                            job.marks)
         result = Result(job, shown={"title": navigation.aid_title(aid, lz), "kind": aid.kind.display_name(lz)})
         folder = pipeline.output_dir(project, game, edition, job.lang)
         for name in job.formats:

@@ -145,4 +145,5 @@ def localize(booklet: Booklet, lz: Localizer, edition: Edition | None = None) ->
         "translator": booklet.translator.get(lz.lang, booklet.translator.get("*", "")),
         "published": lz.date(booklet.published) if booklet.published else "",
         "toc": toc, "blocks": body, "columns": booklet.columns, "binding": booklet.binding,
+        "chapter_pages": booklet.chapter_pages,
     }

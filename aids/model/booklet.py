@@ -8,7 +8,20 @@ from decimal import Decimal
 from pathlib import Path
 
 from ..errors import Position, Problems
-from ..source.shape import Field, Shape, choice, const, date, ident, list_of, num, optional_text, string, text
+from ..source.shape import (
+    Field,
+    Shape,
+    choice,
+    const,
+    date,
+    flag,
+    ident,
+    list_of,
+    num,
+    optional_text,
+    string,
+    text,
+)
 from ..source.yamlfile import Source, check_map
 from .playsheet import POINTS, points
 from .rules import (
@@ -60,6 +73,9 @@ SHAPE = Shape(KIND, (
     Field("page_size", choice(PAGE_SIZES)),
     num("columns", "1, or 2 for a two-column page", 1, 2, integer=True),
     num("binding", "mm added to the inner margin of facing pages", 0, 30),
+    Field("chapter_pages", flag("each chapter (a level-1 heading) begins a new page; a long booklet is then laid "
+                                "out in parts of some chapters each, in parallel, and a part is reused while "
+                                "unchanged")),
     Field("glossary", list_of(TERM)),
     Field("pages", PAGES, doc="a page-count goal: the type tightens, down to min_type, until every language meets it"),
 ), doc="A rule booklet: numbered Markdown chapters with boxes, tables, a glossary and cross-references.")
@@ -113,6 +129,7 @@ class Booklet:
     binding: float = 5.0  # mm added to the inner margin (left on a right-hand page), for staples or glue
     inputs: list[Path] = field(default_factory=list)  # the rule files and images read, in order
     pages: PageGoal | None = None  # the page count it aims at, if it declares one
+    chapter_pages: bool = False  # each chapter begins a new page (and it may be laid out in parts)
 
     def term(self, term_id: str) -> Term | None:
         return next((t for t in self.glossary if t.id == term_id), None)
@@ -178,6 +195,7 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
         _read_glossary(src, data.get("glossary") or [], bid, problems), src, columns=columns, binding=float(binding))
     if data.get("pages") is not None:
         booklet.pages = _read_pages(src, data, problems)
+    booklet.chapter_pages = data.get("chapter_pages") is True
     reader = RulesReader(booklet, src, game.folder if game else src.path.parent, problems)
     files = data["files"]
     if not isinstance(files, list) or not files:

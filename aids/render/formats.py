@@ -15,7 +15,8 @@ from ..errors import Position
 from ..localize.typography import typeset
 from . import impose
 from .html import render_template
-from .pdf import check_glyphs, long_words, print_pdf
+from .pdf import check_glyphs, long_words
+from .printing import print_pdf
 from .rendered import Printed, Rendered
 
 if TYPE_CHECKING:

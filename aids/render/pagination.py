@@ -14,6 +14,14 @@ page (benchmarks/booklet.py). Here, instead:
     WeasyPrint's own re-pagination, which goes on only as far as the page breaks change;
   - a page whose last line ends in a word hyphenated there (the reader would turn the page mid-word) is laid out
     again the same way, with that paragraph unhyphenated.
+
+A part of a longer document (render/parts.py) is laid out the same way, told its `Numbers`: the number of its
+first page (its pages left or right by it), the document's page count (`counter(pages)` in a margin) and the
+pages of the anchors in other parts it shows a number for (each such link a `aids-part:<id>` link until the
+parts are joined). When its layout is done, `settle` tells the other parts what it found and answers the
+numbers they agree on: the pages whose placeholders now have the wrong number of digits are laid out again, as
+above. A part is always laid out on pages that begin right-hand; one whose first page is even is turned to begin
+left-hand once its numbers are final (sides.py): every layout of it the same, whatever was guessed first.
 """
 from __future__ import annotations
 
@@ -21,15 +29,33 @@ import copy
 import functools
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
+
+from . import sides
 
 CLASS = "page-number"
 CHARACTERS_A_PAGE = 3000  # text of an A4 page of rules, until pages laid out tell better
 PASSES = 6  # layouts, counting the first; WeasyPrint stops at 8
 DIGITS = re.compile(r"[0-9]+")
+EXTERNAL = "aids-part:"  # a link to an anchor in another part of the document, until the parts are joined
+
+
+@dataclass
+class Numbers:
+    """What a part of a document is told of the others: the number of its first page, the document's page
+    count (None: its own) and the page of each anchor of another part it shows a number for."""
+    start: int = 1
+    total: int | None = None
+    external: dict[str, int] = field(default_factory=dict)
+
+
+# a part's layout done: (its page count, the page in it of each of its anchors), or None when it found nothing new
+# since it last said -> the numbers all parts agree on now, or None when they are final
+Settle = Callable[[int, dict[str, int] | None], Numbers | None]
 
 
 _active = threading.local()  # the Pagination of the document this thread is rendering, if any
@@ -50,6 +76,19 @@ def hook() -> None:
             yield from pagination.paginate(original, context, root_box, html, pages)
 
     layout.make_all_pages = make_all_pages
+    original_margins = layout.make_margin_boxes
+
+    def make_margin_boxes(context: Any, page: Any, state: Any) -> Iterator[Any]:
+        pagination = getattr(_active, "pagination", None)
+        if pagination is not None and pagination.settle is not None:
+            counters = dict(state[1])
+            counters["page"] = [counters.get("page", [0])[0] + pagination.numbers.start - 1]
+            if pagination.numbers.total is not None:
+                counters["pages"] = [pagination.numbers.total]
+            state = (state[0], counters, *state[2:])
+        return original_margins(context, page, state)
+
+    layout.make_margin_boxes = make_margin_boxes
 
 
 def digits(page: int) -> int:
@@ -59,7 +98,9 @@ def digits(page: int) -> int:
 class Pagination:
     """The page numbers of one document (WeasyPrint's tree of its HTML) and the state of its layout."""
 
-    def __init__(self, root: Any, characters_a_page: int | None = None) -> None:
+    def __init__(self, root: Any, characters_a_page: int | None = None, numbers: Numbers | None = None,
+                 settle: Settle | None = None) -> None:
+        self.numbers, self.settle = numbers or Numbers(), settle
         self.characters_a_page = characters_a_page or CHARACTERS_A_PAGE
         self.offset: dict[Any, int] = {}  # element -> characters of text before it: where it may fall
         ids: dict[str, Any] = {}
@@ -72,12 +113,16 @@ class Pagination:
         self.target: dict[Any, str] = {}  # span -> id of the element whose page it shows
         for link in root.iter("a"):
             href = link.get("href") or ""
-            if href.startswith("#") and unquote(href[1:]) in ids:
+            target = unquote(href[1:]) if href.startswith("#") else None
+            if target in ids or target in self.numbers.external:
                 span = link.makeelement("span", {"class": CLASS})
-                span.text = "0" * digits(self.estimate(ids[unquote(href[1:])], 1, 0, 0))
+                span.text = "0" * digits(self.estimate(ids[target], 1, 0, 0) + self.numbers.start - 1
+                                         if target in ids else self.numbers.external[target])
                 link.append(span)
                 self.offset[span] = self.offset[link]
-                self.target[span] = unquote(href[1:])
+                self.target[span] = target
+                if target not in ids:
+                    link.set("href", EXTERNAL + target)
         self.ids = ids
         self.passes = 0
         self.root_box: Any = None
@@ -85,6 +130,7 @@ class Pagination:
         self.boxes: dict[Any, Any] = {}  # element -> its (first) box in that tree
         self.on_page: list[list[Any]] = []  # page index -> the laid-out text boxes of spans on it
         self.first_last: list[tuple[Any, Any]] = []  # page index -> its first and last line boxes
+        self.laid: list[Any] = []  # the pages laid out, in order
         self.pending: dict[Any, None] = {}  # spans shown and not laid out yet, in the order of the page
         self.known: dict[str, int] = {}  # anchor -> its page, as the first layout goes
         self.unhyphenated: set[Any] = set()
@@ -107,7 +153,7 @@ class Pagination:
         finally:
             _active.pagination = None
             self.root_box, self.texts, self.boxes, self.on_page, self.first_last = None, {}, {}, [], []  # freed
-            self.pending, self.known = {}, {}
+            self.pending, self.known, self.laid = {}, {}, []
 
     def paginate(self, original: Any, context: Any, root_box: Any, html: Any, pages: list[Any]) -> Iterator[Any]:
         from weasyprint.formatting_structure import boxes
@@ -124,6 +170,8 @@ class Pagination:
         for index, page in enumerate(original(context, root_box, html, pages)):
             if index >= len(pages) or page is not pages[index]:
                 self.read(index, page)
+            del self.laid[index:]
+            self.laid.append(page)
             if self.passes == 0:
                 self.guess(context, index)
             count = index + 1
@@ -131,12 +179,36 @@ class Pagination:
         self.passes += 1
         del self.on_page[count:], self.first_last[count:]
         again = self.check(context, count)
+        if self.settle is not None and (not again or self.passes >= PASSES):
+            again = self.agree(context, count)
         if again and self.passes < PASSES:
             for index in again:
                 context.page_maker[index][-1]["content_changed"] = True
         else:
             self.unsettled = len(again)
+            if self.numbers.start % 2 == 0:  # a part that begins on a left-hand page: laid out on right-hand ones
+                sides.turn(context, html, self.laid)
             self.patch(context, count)
+
+    def agree(self, context: Any, count: int) -> set[int]:
+        """The numbers of the other parts, until all parts agree on them: the pages to lay out again for them,
+        or none once they are final."""
+        assert self.settle is not None
+        found: dict[str, int] | None = self.anchors(context, count)
+        while True:
+            numbers = self.settle(count, found)
+            if numbers is None:
+                return set()
+            found, self.numbers = None, numbers
+            again = self.check(context, count)
+            if again and self.passes < PASSES:
+                return again
+
+    def page(self, target: str, pages: dict[str, int]) -> int | None:
+        """The page number of anchor `target`, from its page in this part's layout (`pages`) or another part's."""
+        if target in pages:
+            return pages[target] + self.numbers.start - 1
+        return self.numbers.external.get(target)
 
     def is_number(self, box: Any) -> bool:
         """Whether a text box is a span's number (not the ", p. " of its ::before or ::after)."""
@@ -188,8 +260,10 @@ class Pagination:
         offset = max((self.offset[self.ids[a]] for a in anchors), default=0)
         for span in self.pending:
             target = self.target[span]
+            if target not in self.ids:
+                continue
             page = self.known.get(target) or self.estimate(self.ids[target], index + 1, offset, index + 1)
-            self.set_placeholder(span, digits(page))
+            self.set_placeholder(span, digits(page + self.numbers.start - 1))
 
     def set_placeholder(self, span: Any, count: int) -> None:
         for box in self.texts.get(span, ()):
@@ -203,7 +277,7 @@ class Pagination:
         again = set()
         for index, found in enumerate(self.on_page):
             for box in found:
-                page = pages.get(self.target[box.element])
+                page = self.page(self.target[box.element], pages)
                 if page is not None and DIGITS.fullmatch(box.text) and len(box.text) != digits(page):
                     self.set_placeholder(box.element, digits(page))
                     again.add(index)
@@ -245,7 +319,7 @@ class Pagination:
         pages = self.anchors(context, count)
         for found in self.on_page:
             for box in found:
-                page = pages.get(self.target[box.element])
+                page = self.page(self.target[box.element], pages)
                 if page is None:
                     self.unprinted.add(self.target[box.element])
                 elif DIGITS.fullmatch(box.text):

@@ -17,11 +17,11 @@ from ..localize.rich import Rich
 from ..localize.typography import typeset
 from . import laid_out, tree
 from .html import colour_functions, render_template
-from .pagination import PASSES, Pagination
+from .pagination import PASSES, Numbers, Pagination, Settle
 from .rendered import Rendered
 
 if TYPE_CHECKING:
-    from ..config import Game, Print
+    from ..config import Print
     from ..kind import Margins
     from ..localize.localizer import Localizer
 
@@ -180,18 +180,28 @@ def page_references_once() -> None:
     pydyf.PDF.page_references = property(page_references)
 
 
+def parsed(html: str, *, base: Path, allowed: list[Path]) -> Any:
+    """WeasyPrint's HTML of `html`, reading only below `allowed` (and the package's fonts), its tree prepared for
+    print (tree.py)."""
+    page = weasyprint().HTML(string=html, base_url=str(base) + "/", url_fetcher=make_fetcher([fonts_dir(), *allowed]))
+    tree.prepare(page.etree_element)
+    return page
+
+
 def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool = True,
-            press: Print | None = None) -> Layout:
+            press: Print | None = None, page: Any = None, numbers: Numbers | None = None,
+            settle: Settle | None = None) -> Layout:
     """Lay out `html` in pages with the extra print stylesheet `css`, reading only below `allowed` (and the
-    package's fonts); page numbers of references and page-end hyphens settled in one layout (pagination.py)."""
+    package's fonts); page numbers of references and page-end hyphens settled in one layout (pagination.py).
+    A part of a document (parts.py) comes parsed (`page`, its tree cut to the part), told its `numbers` and
+    how to `settle` them with the other parts."""
     wp = weasyprint()
     fetcher = make_fetcher([fonts_dir(), *allowed])
     with collected_warnings() as warnings, source_date(epoch):
         fonts = wp.text.fonts.FontConfiguration()
         stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
-        page = wp.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher)
-        tree.prepare(page.etree_element)
-        pagination = Pagination(page.etree_element)
+        page = page if page is not None else parsed(html, base=base, allowed=allowed)
+        pagination = Pagination(page.etree_element, numbers=numbers, settle=settle)
         with pagination.installed():
             document = page.render(stylesheets=[stylesheet], font_config=fonts)
     if pagination.unsettled:
@@ -202,7 +212,6 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     laid_out.finish(document)
     warnings.extend(laid_out.wide_tables(document))
     return Layout(document, warnings, epoch, tagged, press)
-
 
 
 @functools.cache
@@ -275,11 +284,3 @@ def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: 
         "footer": typeset(" · ".join([game_ctx["title"], *game_ctx["imprint"], *filter(None, [game_ctx.get("draft")])]),
                           lz.lang),
     })
-
-
-def print_pdf(game: Game, lz: Localizer, game_ctx: dict[str, Any], html: str, page_size: str,
-              margins: Margins = None, press: Print | None = None, kind: str = "") -> Layout:
-    """`html` through WeasyPrint with print.css, reading nothing outside the game's folder; for the press
-    profile `press`, in CMYK with its bleed, written as PDF/X-4."""
-    css = print_css(lz, game_ctx, page_size, margins, press, kind)
-    return lay_out(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch(), press=press)

@@ -1,0 +1,26 @@
+"""An aid's page printed: through WeasyPrint with the print stylesheet (pdf.py), a booklet that declares its
+chapter breaks in parts laid out in parallel (parallel.py)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import parallel
+from .pdf import lay_out, print_css
+from .rendered import Printed
+
+if TYPE_CHECKING:
+    from ..config import Game, Print
+    from ..kind import Margins
+    from ..localize.localizer import Localizer
+
+
+def print_pdf(game: Game, lz: Localizer, game_ctx: dict[str, Any], html: str, page_size: str,
+              margins: Margins = None, press: Print | None = None, kind: str = "") -> Printed:
+    """`html` through WeasyPrint with print.css, reading nothing outside the game's folder; for the press
+    profile `press`, in CMYK with its bleed, written as PDF/X-4."""
+    css = print_css(lz, game_ctx, page_size, margins, press, kind)
+    if kind == "booklet" and press is None:  # a booklet that declares its chapter breaks: in parts (parts.py)
+        found = parallel.lay_out(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch(), tagged=True)
+        if found is not None:
+            return found
+    return lay_out(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch(), press=press)
