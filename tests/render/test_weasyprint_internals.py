@@ -66,3 +66,21 @@ def test_pydyf_lists_page_references_as_aids_keeps_them():
     assert isinstance(found, property) and found.fget is not None, \
         "aids/render/pdf.py: pydyf.PDF.page_references is no longer a property: page_references_once does nothing"
     assert "Kids" in pydyf.PDF().pages, "aids/render/pdf.py: pydyf.PDF.pages no longer holds its Kids"
+
+
+def test_the_internals_a_part_of_a_booklet_is_turned_with():
+    """aids/render/sides.py turns a part's pages from right-hand to left-hand: a page's type, its computed style,
+    a new PageBox resolved and sized as WeasyPrint's layout sizes one."""
+    from weasyprint.formatting_structure import boxes
+    from weasyprint.layout import page, percent
+    for module, name, parameters in [
+            (page, "set_page_type_computed_styles", ["page_type", "html", "style_for"]),
+            (page, "page_width", ["box", "context", "containing_block_width"]),
+            (page, "page_height", ["box", "context", "containing_block_height"]),
+            (percent, "resolve_percentages", ["box", "containing_block"])]:
+        function = getattr(module, name, None)
+        assert function is not None, f"aids/render/sides.py: {module.__name__}.{name} is gone"
+        found = list(inspect.signature(function).parameters)
+        assert found[:len(parameters)] == parameters, f"aids/render/sides.py: {module.__name__}.{name}{found}"
+    assert list(inspect.signature(boxes.PageBox).parameters)[:2] == ["page_type", "style"], \
+        "aids/render/sides.py: PageBox(page_type, style) changed"
