@@ -36,6 +36,7 @@ AIDS = [sys.executable, "-m", "aids"]
 
 
 def aids(root: Path, *args: str) -> float:
+    """`aids --project root ...`, its wall time; a failure ends the benchmark with what it said."""
     start = time.perf_counter()
     # run from the project: `-m` puts the working folder first on the path, where an aids tree would win
     run = subprocess.run([*AIDS, "--project", str(root), *args], capture_output=True, text=True, cwd=root)
@@ -135,9 +136,9 @@ def main() -> None:
         big = catalogue(Path(tmp) / "catalogue", args.games)
         report_noop(f"catalogue of {args.games} games", *cold_and_noop(big, max(2, args.rounds - 1)))
     if not args.skip_booklet:
-        script("booklet.py", "--pages", str(args.pages))
+        script("booklet.py", "--pages", str(args.pages), "--style", "varied", "--rounds", str(args.rounds))
     if not args.skip_preview and (Path(__file__).parent / "preview.py").is_file():
-        script("preview.py")
+        script("preview.py", "--rounds", str(max(3, args.rounds)))
 
 
 if __name__ == "__main__":
