@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from edits import EDITS, times  # benchmarks/*.py: a script's own folder is on sys.path
-from samples import ROOT, scratch
+from samples import scratch
 
 AIDS = [sys.executable, "-m", "aids"]
 
@@ -97,7 +97,6 @@ def edits(root: Path, rounds: int, cold: float) -> None:
 
 
 def shards(root: Path) -> None:
-    sys.path.insert(0, str(ROOT))
     from aids.build import builder, pipeline
     from aids.build import shards as split
     from aids.config import read_project
