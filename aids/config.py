@@ -194,30 +194,28 @@ def read_project(root: Path) -> Project:
                for key, default in (("output", "build"), ("games", "games"), ("catalogs", "i18n"))}
     _check_output(src, data, root, folders, problems)
     min_complete = _min_complete(src, data, problems)
-    site_url = data.get("site_url")
-    if site_url is not None and (not isinstance(site_url, str) or not re.fullmatch(r"https?://[^\s\"<>]+", site_url)):
-        problems.add(src.at(data, "site_url", value=True), f"site_url '{site_url}' is not a web address",
-                     "site_url: https://example.org/aids")
-        site_url = None
+    site_url = _site_url(src, data, problems)
     date_styles = _date_styles(src, data, problems)
     printing, printing_of = _printing(src, data, problems)
     site = read_site(src, data, [str(x) for x in languages],
                      lambda name: (folders["games"] / name / GAME_FILE).is_file(), problems)
     problems.raise_if_any()
     return Project(
-        root=root,
-        languages=[str(x) for x in languages],
-        output=folders["output"],
-        games_dir=folders["games"],
-        catalogs=folders["catalogs"],
-        ui_domain=bool(data.get("ui_domain", False)),
-        min_complete=min_complete,
-        site_url=site_url.rstrip("/") if site_url else None,
-        date_styles=date_styles,
-        printing=printing,
-        printing_of=printing_of,
-        site=site,
+        root=root, languages=[str(x) for x in languages],
+        output=folders["output"], games_dir=folders["games"], catalogs=folders["catalogs"],
+        ui_domain=bool(data.get("ui_domain", False)), min_complete=min_complete, site_url=site_url,
+        date_styles=date_styles, printing=printing, printing_of=printing_of, site=site,
     )
+
+
+def _site_url(src: Source, data: Any, problems: Problems) -> str | None:
+    """The site's web address, without a trailing slash."""
+    site_url = data.get("site_url")
+    if site_url is not None and (not isinstance(site_url, str) or not re.fullmatch(r"https?://[^\s\"<>]+", site_url)):
+        problems.add(src.at(data, "site_url", value=True), f"site_url '{site_url}' is not a web address",
+                     "site_url: https://example.org/aids")
+        return None
+    return site_url.rstrip("/") if site_url else None
 
 
 def _printing(src: Source, data: Any, problems: Problems) -> tuple[Print, dict[str, Print]]:
@@ -363,6 +361,20 @@ def read_game(project: Project, folder: Path) -> Game:
             problems.add(src.at(listed, i), f"aid source '{name}' not found", "a file in " + project.show(folder))
         else:
             aids.append(path)
+    editions = _read_editions(src, data, problems)
+    glossary = _read_glossary(src, data.get("glossary") or [], problems)
+    colour = _change_colour(src, data, problems)
+    problems.raise_if_any()
+    return Game(
+        id=folder.name, folder=folder, source=src, title=str(data["title"]),
+        version=str(data.get("version", "")), published=published, source_language=source_language,
+        author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
+        printing=project.print_for(folder.name), change_colour=colour, copyright=str(data.get("copyright", "")),
+    )
+
+
+def _read_editions(src: Source, data: Any, problems: Problems) -> list[Edition]:
+    """`editions:` each with a unique id (the name of its output folder) and its measure."""
     editions: list[Edition] = []
     for i, ed in enumerate(data.get("editions") or []):
         if not check_map(src, ed, problems, EDITION, where=src.at(data["editions"], i)) or not is_text(ed["id"]):
@@ -376,15 +388,7 @@ def read_game(project: Project, folder: Path) -> Game:
             problems.add(src.at(ed, "id", value=True), f"duplicate edition id '{ed['id']}'", "unique edition ids")
             continue
         editions.append(Edition(str(ed["id"]), {"measure": read_measure(src, ed, problems)}))
-    glossary = _read_glossary(src, data.get("glossary") or [], problems)
-    colour = _change_colour(src, data, problems)
-    problems.raise_if_any()
-    return Game(
-        id=folder.name, folder=folder, source=src, title=str(data["title"]),
-        version=str(data.get("version", "")), published=published, source_language=source_language,
-        author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
-        printing=project.print_for(folder.name), change_colour=colour, copyright=str(data.get("copyright", "")),
-    )
+    return editions
 
 
 def _check_game_id(project: Project, folder: Path, src: Source, problems: Problems) -> None:

@@ -219,44 +219,54 @@ def run(args) -> int:
     project = read_project(root)
     if args.command in ("release", "changes"):
         return release_command(project, args)
+    if args.command in CATALOG_COMMANDS:
+        return catalogs_command(translations, project, args)
+    if args.command == "build":
+        return build_command(project, args)
+    return 0
+
+
+# aids extract, update, compile: what each does to the catalogs, what it says of each file, and of none
+CATALOG_COMMANDS = {"extract": ("wrote", "templates up to date"), "update": ("updated", "catalogs up to date"),
+                    "compile": ("wrote", "no catalogs")}
+
+
+def catalogs_command(translations, project, args) -> int:
     if args.command in ("extract", "update") and not layout_tool():
         print("warning: GNU gettext's msgcat was not found: catalogs are written in translate-toolkit's layout, "
               "which the next GNU tool or Poedit save rewraps (install gettext)", file=sys.stderr)
-    if args.command == "extract":
-        changed = translations.extract(project, args.game)
-        print("\n".join(f"wrote {p}" for p in changed) or "templates up to date")
-    elif args.command == "update":
-        changed = translations.update(project, args.game)
-        print("\n".join(f"updated {p}" for p in changed) or "catalogs up to date")
-    elif args.command == "compile":
-        written = translations.compile(project, args.game)
-        print("\n".join(f"wrote {p}" for p in written) or "no catalogs")
-    elif args.command == "build":
-        from ..build import builder, pipeline
-        from . import report
-        formats = [*(args.format or pipeline.FORMATS),
-                   *(["press"] if args.profile == "press" else []),
-                   *(["imposed"] if args.impose else [])]
-        options = pipeline.Options(games=args.game, langs=args.lang, formats=formats,
-                                   editions=args.edition, strict=args.strict, debug=args.debug, jobs=args.jobs,
-                                   force=args.force, scheduler=args.scheduler, min_complete=args.min_complete,
-                                   draft=args.draft, pseudo=args.pseudo, marks=args.marks,
-                                   shard=builder.parse_shard(args.shard) if args.shard else None)
-        progress = report.Progress()
-        try:
-            summary = builder.build(project, options, progress=progress)
-        finally:
-            progress.close()  # the bar is gone before the summary prints
-        print(visible(report.summary_text(summary, args.verbose)))  # a game folder may hold a bidi override
-        # a catalog's fault fails every aid of its language: say it once
-        for message in dict.fromkeys(str(error) for error in summary.failed):
-            print(message, file=sys.stderr)
-        if summary.failed:
-            return EXIT_ERROR
-        if not summary.built and not summary.unchanged and not args.shard:  # nothing written or up to date
-            print("nothing was built: " + ("; ".join(summary.skipped) or "no aid matched the options"),
-                  file=sys.stderr)
-            return EXIT_ERROR
+    verb, none = CATALOG_COMMANDS[args.command]
+    done = getattr(translations, args.command)(project, args.game)
+    print("\n".join(f"{verb} {p}" for p in done) or none)
+    return 0
+
+
+def build_command(project, args) -> int:
+    from ..build import builder, pipeline
+    from . import report
+    formats = [*(args.format or pipeline.FORMATS),
+               *(["press"] if args.profile == "press" else []),
+               *(["imposed"] if args.impose else [])]
+    options = pipeline.Options(games=args.game, langs=args.lang, formats=formats,
+                               editions=args.edition, strict=args.strict, debug=args.debug, jobs=args.jobs,
+                               force=args.force, scheduler=args.scheduler, min_complete=args.min_complete,
+                               draft=args.draft, pseudo=args.pseudo, marks=args.marks,
+                               shard=builder.parse_shard(args.shard) if args.shard else None)
+    progress = report.Progress()
+    try:
+        summary = builder.build(project, options, progress=progress)
+    finally:
+        progress.close()  # the bar is gone before the summary prints
+    print(visible(report.summary_text(summary, args.verbose)))  # a game folder may hold a bidi override
+    # a catalog's fault fails every aid of its language: say it once
+    for message in dict.fromkeys(str(error) for error in summary.failed):
+        print(message, file=sys.stderr)
+    if summary.failed:
+        return EXIT_ERROR
+    if not summary.built and not summary.unchanged and not args.shard:  # nothing written or up to date
+        print("nothing was built: " + ("; ".join(summary.skipped) or "no aid matched the options"),
+              file=sys.stderr)
+        return EXIT_ERROR
     return 0
 
 
@@ -318,35 +328,43 @@ def print_stats(translators, project, args) -> int:
     below = [a for a in result.aids if args.min is not None and a.count.complete < args.min]
     waiting = changed_untranslated(project, args)
     if args.format == "json":
-        import json
-        catalogs = [{"game": c.game, "lang": c.lang, "path": c.path, "translated": c.count.translated,
-                     "fuzzy": c.count.fuzzy, "untranslated": c.count.untranslated} for c in result.catalogs]
-        print(json.dumps({"aids": [a.as_json() for a in result.aids], "catalogs": catalogs,
-                          "below": [f"{a.game}/{a.aid}/{a.lang}" for a in below],
-                          "changed_untranslated": [{"game": g, "since": v, "lang": lang, "keys": keys}
-                                                   for g, v, lang, keys in waiting]},
-                         ensure_ascii=False, indent=1))
+        print_stats_json(result, below, waiting)
     else:
-        print(f"{'game':<20} {'aid':<20} {'lang':<4} {'messages':>9} {'fuzzy':>6} {'untr.':>6} {'words':>7} "
-              f"{'complete':>9}")
-        for a in result.aids:
-            c = a.count
-            total = c.translated + c.fuzzy + c.untranslated
-            total_words = c.words_translated + c.words_fuzzy + c.words_untranslated
-            print(f"{a.game:<20} {a.aid:<20} {a.lang:<4} {c.translated:>4}/{total:<4} {c.fuzzy:>6} "
-                  f"{c.untranslated:>6} {total_words:>7} {c.complete:>8.1f}%")
-        for cat in result.catalogs:
-            c = cat.count
-            print(f"{cat.path}: {c.translated} translated messages, {c.fuzzy} fuzzy translations, "
-                  f"{c.untranslated} untranslated messages.")
-        for game_id, since, lang, keys in waiting:
-            print(f"{game_id} {lang}: {len(keys)} item(s) new or changed since {since} await translation: "
-                  + ", ".join(keys))
+        print_stats_table(result, waiting)
     for error in result.errors:
         print(error, file=sys.stderr)
     for a in below:
         print(f"below {args.min:g} %: {a.game} {a.aid} {a.lang} ({a.count.complete:.1f} %)", file=sys.stderr)
     return EXIT_ERROR if below or result.errors else 0
+
+
+def print_stats_json(result, below: list, waiting: list[tuple[str, str, str, list[str]]]) -> None:
+    import json
+    catalogs = [{"game": c.game, "lang": c.lang, "path": c.path, "translated": c.count.translated,
+                 "fuzzy": c.count.fuzzy, "untranslated": c.count.untranslated} for c in result.catalogs]
+    print(json.dumps({"aids": [a.as_json() for a in result.aids], "catalogs": catalogs,
+                      "below": [f"{a.game}/{a.aid}/{a.lang}" for a in below],
+                      "changed_untranslated": [{"game": g, "since": v, "lang": lang, "keys": keys}
+                                               for g, v, lang, keys in waiting]},
+                     ensure_ascii=False, indent=1))
+
+
+def print_stats_table(result, waiting: list[tuple[str, str, str, list[str]]]) -> None:
+    print(f"{'game':<20} {'aid':<20} {'lang':<4} {'messages':>9} {'fuzzy':>6} {'untr.':>6} {'words':>7} "
+          f"{'complete':>9}")
+    for a in result.aids:
+        c = a.count
+        total = c.translated + c.fuzzy + c.untranslated
+        total_words = c.words_translated + c.words_fuzzy + c.words_untranslated
+        print(f"{a.game:<20} {a.aid:<20} {a.lang:<4} {c.translated:>4}/{total:<4} {c.fuzzy:>6} "
+              f"{c.untranslated:>6} {total_words:>7} {c.complete:>8.1f}%")
+    for cat in result.catalogs:
+        c = cat.count
+        print(f"{cat.path}: {c.translated} translated messages, {c.fuzzy} fuzzy translations, "
+              f"{c.untranslated} untranslated messages.")
+    for game_id, since, lang, keys in waiting:
+        print(f"{game_id} {lang}: {len(keys)} item(s) new or changed since {since} await translation: "
+              + ", ".join(keys))
 
 
 def print_check(translators, project, args) -> int:

@@ -130,18 +130,23 @@ class Preview:
             return self.state.publish([str(exc)], [])
         except Exception as exc:  # a bug of aids: shown in the page; the server goes on
             return self.state.publish([internal(exc)], [])
+        for options in self.parts(games):
+            errors: list[str] = []
+            changed = self.build(options, errors)
+            self.state.publish(errors, changed, partial=options.partial)
+
+    def parts(self, games: list[str] | None) -> list[Options]:
+        """The builds of a change of `games` (None: of anything), in order: the language looked at; the other
+        languages of the games changed; everything (the site and the search index too)."""
         first, chosen = self.first(), self.langs or self.project.languages
         if games is not None:  # those of the games changed that are built
             games = [g for g in games if g in self.project.game_ids() and (self.games is None or g in self.games)]
-        parts = []  # the language looked at; the other languages of the games changed; everything
+        parts = []
         if first is not None and (games or (games is None and len(chosen) > 1)):
             parts.append(Options(games=games or self.games, langs=[first], jobs=1, partial=True))
         if games and len(chosen) > 1:
             parts.append(Options(games=games, langs=self.langs, jobs=1, partial=True))
-        for options in [*parts, Options(games=self.games, langs=self.langs, jobs=1)]:
-            errors: list[str] = []
-            changed = self.build(options, errors)
-            self.state.publish(errors, changed, partial=options.partial)
+        return [*parts, Options(games=self.games, langs=self.langs, jobs=1)]
 
     def build(self, options: Options, errors: list[str]) -> list[str]:
         """`aids build` with `options`: the files it wrote (from the output folder); its errors added to `errors`."""

@@ -180,6 +180,21 @@ def _fault(entry: Entry, ids: list[str], texts: list[str], count: int) -> tuple[
     if entry.hasplural() and (len(texts) < count or not all(texts[:count])):
         return (f"'{ids[0]}' has {sum(1 for s in texts[:count] if s)} of {count} plural forms",
                 "every plural form filled")
+    fields = _field_fault(ids, texts)
+    if fields:
+        return fields
+    if entry.hastypecomment("python-format"):
+        try:
+            python_format(None, BabelMessage(tuple(ids) if len(ids) > 1 else ids[0],
+                                             tuple(texts) if len(ids) > 1 else texts[0], flags={"python-format"}))
+        except TranslationError as exc:
+            return f"{exc} in '{ids[0]}'", "the same % fields"
+    reason = "" if entry.hasplural() else placeholder_mismatch(ids[0], texts[0])
+    return (f"{reason} of '{ids[0]}'", "the same placeholders") if reason else None
+
+
+def _field_fault(ids: list[str], texts: list[str]) -> tuple[str, str] | None:
+    """A translation that loses or invents a %(name)s field of its source."""
     want = set(_FIELD.findall(ids[-1]))
     for text in texts:
         got = set(_FIELD.findall(text))
@@ -189,14 +204,7 @@ def _fault(entry: Entry, ids: list[str], texts: list[str], count: int) -> tuple[
                 "loses " + ", ".join(f"%({n})s" for n in lost) if lost else "",
                 "invents " + ", ".join(f"%({n})s" for n in invented) if invented else "") if part)
             return f"translation {what} of '{ids[0]}'", "the same %(name)s fields"
-    if entry.hastypecomment("python-format"):
-        try:
-            python_format(None, BabelMessage(tuple(ids) if len(ids) > 1 else ids[0],
-                                             tuple(texts) if len(ids) > 1 else texts[0], flags={"python-format"}))
-        except TranslationError as exc:
-            return f"{exc} in '{ids[0]}'", "the same % fields"
-    reason = "" if entry.hasplural() else placeholder_mismatch(ids[0], texts[0])
-    return (f"{reason} of '{ids[0]}'", "the same placeholders") if reason else None
+    return None
 
 
 def check_catalog(catalog: Catalog, shown: str) -> list[Problem]:

@@ -19,15 +19,30 @@ def localize_changes(since: str, changes: Iterable[Change], mode: str, lz: Local
     An item that cites a changed one (`citing`: its anchors) is marked as changed. An item printed at the
     top of the page (anchor '': a side's name, the subtitle) is in the changelog only: there is no one
     place to mark it."""
-    shown = [c for c in changes if c.concerns(lz.lang) and c.anchor] if mode != "none" else []
-    changed = sorted({c.anchor for c in shown if c.what != REMOVED} | (set(citing) if mode != "none" else set()))
-    removed = sorted({c.anchor for c in shown if c.what == REMOVED})
-    removed_after = sorted({c.anchor for c in shown if c.what == REMOVED and c.after})
+    changed, removed, removed_after = _anchors(changes, mode, lz, citing)
     title = changelog_title(since, lz)
     if not changed and not removed:
         return {"since": since, "changed": [], "removed_before": [], "removed_after": [], "bars": False,
                 "colour": False, "legend": "", "log": log, "title": title} if log else None
     bars, colour = mode in ("bars", "both"), mode in ("colour", "both")
+    return {"since": since, "changed": changed, "removed_before": sorted(set(removed) - set(removed_after)),
+            "removed_after": removed_after, "bars": bars, "colour": colour,
+            "legend": _legend(since, bars, colour, bool(removed), lz), "log": log or [], "title": title}
+
+
+def _anchors(changes: Iterable[Change], mode: str, lz: Localizer,
+             citing: Iterable[str]) -> tuple[list[str], list[str], list[str]]:
+    """The anchors the page marks: of the items changed (or citing one), of those removed, and of those removed
+    that were after their anchor; none when the mode is 'none'."""
+    shown = [c for c in changes if c.concerns(lz.lang) and c.anchor] if mode != "none" else []
+    changed = sorted({c.anchor for c in shown if c.what != REMOVED} | (set(citing) if mode != "none" else set()))
+    removed = sorted({c.anchor for c in shown if c.what == REMOVED})
+    removed_after = sorted({c.anchor for c in shown if c.what == REMOVED and c.after})
+    return changed, removed, removed_after
+
+
+def _legend(since: str, bars: bool, colour: bool, removed: bool, lz: Localizer) -> str:
+    """What the marks of the changes mean, in `lz`'s language."""
     if bars and colour:
         legend = lz.pgettext("legend of change marks; %(version)s is a version",
                              "Changes since version %(version)s are marked with a bar in the margin and in colour.")
@@ -40,9 +55,7 @@ def localize_changes(since: str, changes: Iterable[Change], mode: str, lz: Local
     legend %= {"version": since}
     if removed:
         legend += " " + lz.pgettext("legend of change marks", "A dashed line marks where text was removed.")
-    return {"since": since, "changed": changed, "removed_before": sorted(set(removed) - set(removed_after)),
-            "removed_after": removed_after, "bars": bars, "colour": colour, "legend": legend, "log": log or [],
-            "title": title}
+    return legend
 
 
 def changelog_title(since: str, lz: Localizer) -> str:

@@ -85,38 +85,66 @@ def check_entry(entry: Entry, lang: str, source_lang: str, terms: list[Term]) ->
         return []
     sources = [str(s) for s in entry.source.strings] if entry.hasplural() else [str(entry.source)]
     source, line = sources[0], po.line(entry)
+    model = sources[-1] if entry.hasplural() else source
     found: list[Finding] = []
     for text in dict.fromkeys(t for t in texts if t):
-        model = sources[-1] if entry.hasplural() else source
-        want, got = placeholders(model), placeholders(text)
-        want.update(FIELD.findall(model))
-        got.update(FIELD.findall(text))
-        for kind, items in (("placeholders", [x for x in want | got if x.startswith(("{", "%("))]),
-                            ("markup", [x for x in want | got if not x.startswith(("{", "%("))])):
-            lost = sorted(x for x in items if want[x] > got[x])
-            invented = sorted(x for x in items if got[x] > want[x])
-            if lost or invented:
-                what = " and ".join(p for p in ("loses " + ", ".join(lost) if lost else "",
-                                                "invents " + ", ".join(invented) if invented else "") if p)
-                found.append(Finding(line, kind, f"translation {what}", "the source's " + kind))
-        extra = _numbers(text) - _numbers(model)
-        if extra:
-            found.append(Finding(line, "numbers", "number(s) the source does not have: " + ", ".join(sorted(extra)),
-                                 "numbers as the source has them (numbers are data, formatted by aids)"))
-        quotes = QUOTES.get(lang)
-        stray = sorted({ch for ch in _plain(text) if quotes and ch in quotes[1]}) if quotes else []
-        if stray:
-            found.append(Finding(line, "quotes", f"quotation mark(s) {' '.join(stray)} in {lang} text",
-                                 quotes[0] if quotes else ""))
-        if "  " in text or text != text.strip() and model == model.strip():
-            found.append(Finding(line, "spaces", "doubled, leading or trailing space", "single spaces inside",
-                                 error=False))
+        found += _marks(line, model, text)
+        found += _stray_numbers(line, model, text)
+        found += _stray_quotes(line, lang, text)
+        found += _spacing(line, model, text)
         found += _terminology(line, model, text, terms)
     if lang != source_lang and texts[0] == source and len(re.findall(r"[^\W\d_]{4,}", _plain(source))) >= 2:
         found.append(Finding(line, "identical", "translation identical to the source", "a translation", error=False))
-    ignored = {word for note in [entry.getnotes("translator")] for match in IGNORE.finditer(note)
-               for word in re.split(r"[\s,]+", match.group(1)) if word}
+    ignored = _ignored(entry)
     return [f for f in found if f.check not in ignored]
+
+
+def _marks(line: int, model: str, text: str) -> list[Finding]:
+    """Placeholders and markup the translation loses or invents."""
+    want, got = placeholders(model), placeholders(text)
+    want.update(FIELD.findall(model))
+    got.update(FIELD.findall(text))
+    found = []
+    for kind, items in (("placeholders", [x for x in want | got if x.startswith(("{", "%("))]),
+                        ("markup", [x for x in want | got if not x.startswith(("{", "%("))])):
+        lost = sorted(x for x in items if want[x] > got[x])
+        invented = sorted(x for x in items if got[x] > want[x])
+        if lost or invented:
+            found.append(Finding(line, kind, f"translation {_loses_invents(lost, invented)}", "the source's " + kind))
+    return found
+
+
+def _loses_invents(lost: list[str], invented: list[str]) -> str:
+    return " and ".join(p for p in ("loses " + ", ".join(lost) if lost else "",
+                                    "invents " + ", ".join(invented) if invented else "") if p)
+
+
+def _stray_numbers(line: int, model: str, text: str) -> list[Finding]:
+    extra = _numbers(text) - _numbers(model)
+    if not extra:
+        return []
+    return [Finding(line, "numbers", "number(s) the source does not have: " + ", ".join(sorted(extra)),
+                    "numbers as the source has them (numbers are data, formatted by aids)")]
+
+
+def _stray_quotes(line: int, lang: str, text: str) -> list[Finding]:
+    quotes = QUOTES.get(lang)
+    stray = sorted({ch for ch in _plain(text) if ch in quotes[1]}) if quotes else []
+    if not stray or not quotes:
+        return []
+    return [Finding(line, "quotes", f"quotation mark(s) {' '.join(stray)} in {lang} text", quotes[0])]
+
+
+def _spacing(line: int, model: str, text: str) -> list[Finding]:
+    if "  " in text or text != text.strip() and model == model.strip():
+        return [Finding(line, "spaces", "doubled, leading or trailing space", "single spaces inside", error=False)]
+    return []
+
+
+def _ignored(entry: Entry) -> set[str]:
+    """The checks the translator's comment `# aids: ignore <id> ...` silences for the entry."""
+    return {word for match in IGNORE.finditer(entry.getnotes("translator"))
+            for word in re.split(r"[\s,]+", match.group(1)) if word}
 
 
 def _terminology(line: int, source: str, text: str, terms: list[Term]) -> list[Finding]:

@@ -15,6 +15,7 @@ older translation is kept in a translator comment of the newer.
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from dataclasses import dataclass
 
 from translate.misc.multistring import multistring
@@ -52,11 +53,7 @@ def origin(entry: Entry) -> Origin:
 
 def merge(old: Catalog, template: Catalog) -> Catalog:
     """The catalog `old` brought in line with `template` (its header kept, the template's date and project set)."""
-    out = Catalog(width=po.WIDTH)
-    out.units = [old.header()]
-    head = template.parseheader()
-    out.updateheader(add=False, Project_Id_Version=head.get("Project-Id-Version", ""),
-                     POT_Creation_Date=head.get("POT-Creation-Date", ""))
+    out = _headed(old, template)
     active = {po.key(e): e for e in po.entries(old)}
     retired = {po.key(e): e for e in po.obsolete(old)}
     wanted = [(po.key(t), t) for t in po.entries(template)]
@@ -67,25 +64,47 @@ def merge(old: Catalog, template: Catalog) -> Catalog:
     for k, t in wanted:
         entry = _from_template(t, forms)
         out.addunit(entry)
-        found, earlier = active.get(k), retired.pop(k, None)
-        if found is None:
-            found, earlier = earlier, None
-        if found is None:
-            fresh.append((entry, k))
-            continue
-        _keep_comments(entry, found)
-        if earlier is not None and po.translated(earlier) and po.strings(earlier) != po.strings(found):
-            _remember(entry, earlier)  # the same key active and obsolete (a catalog from an older aids)
-        if po.translated(found):
-            _take(entry, origin(found), k)
-        else:
+        if not _kept(entry, k, active, retired):
             fresh.append((entry, k))
     used = _moved(fresh, orphans)
     still = [origin(e) for k, e in active.items() if k in keys and po.translated(e)]
     used |= _similar(fresh, orphans, retired, still)
+    _retire(out, orphans, used, retired)
+    return out
+
+
+def _retire(out: Catalog, orphans: dict[Key, Entry], used: set[Key], retired: dict[Key, Entry]) -> None:
+    """The obsolete entries at the end of `out`: those already obsolete, then the translations of texts gone
+    that no new text took."""
     for entry in _obsolete([e for k, e in orphans.items() if k not in used], retired):
         out.addunit(entry)
+
+
+def _headed(old: Catalog, template: Catalog) -> Catalog:
+    """A new catalog with the header of `old`, the template's date and project set."""
+    out = Catalog(width=po.WIDTH)
+    out.units = [old.header()]
+    head = template.parseheader()
+    out.updateheader(add=False, Project_Id_Version=head.get("Project-Id-Version", ""),
+                     POT_Creation_Date=head.get("POT-Creation-Date", ""))
     return out
+
+
+def _kept(entry: Entry, k: Key, active: dict[Key, Entry], retired: dict[Key, Entry]) -> bool:
+    """Whether `entry` keeps the translation its key had, active or obsolete (the obsolete one taken from
+    `retired`); its comments kept either way."""
+    found, earlier = active.get(k), retired.pop(k, None)
+    if found is None:
+        found, earlier = earlier, None
+    if found is None:
+        return False
+    _keep_comments(entry, found)
+    if earlier is not None and po.translated(earlier) and po.strings(earlier) != po.strings(found):
+        _remember(entry, earlier)  # the same key active and obsolete (a catalog from an older aids)
+    if po.translated(found):
+        _take(entry, origin(found), k)
+        return True
+    return False
 
 
 def _from_template(t: Entry, forms: int) -> Entry:
@@ -159,24 +178,9 @@ def _similar(fresh: list[tuple[Entry, Key]], orphans: dict[Key, Entry], retired:
              still: list[Origin]) -> set[Key]:
     """Steps 3 and 4: the most similar former text, of the same msgctxt first; fuzzy, with `#|`."""
     former = [origin(e) for e in [*orphans.values(), *retired.values()] if po.translated(e)]
-    by_context: dict[str, list[Origin]] = {}
-    for o in former:
-        by_context.setdefault(po.key(o.entry)[0], []).append(o)
-    fresh_in: dict[str, int] = {}
-    for _, k in fresh:
-        fresh_in[k[0]] = fresh_in.get(k[0], 0) + 1
-    pairs = []
-    for entry, k in fresh:
-        same = by_context.get(k[0], [])
-        # one text gone and one come in the same msgctxt: an id's own text, edited, however much
-        lone = fresh_in[k[0]] == 1 and sum(1 for o in same if po.key(o.entry) in orphans) == 1
-        for o in same:
-            score = _ratio(k[1], o.key[1])
-            if score >= SIMILAR or (lone and po.key(o.entry) in orphans):
-                pairs.append((1 + score if score >= SIMILAR else 1.0, k, po.key(o.entry), entry, o))
     done: set[Key] = set()
     used: set[Key] = set()
-    for _, k, _, entry, o in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
+    for _, k, _, entry, o in sorted(_pairs(fresh, former, orphans), key=lambda p: (-p[0], p[1], p[2])):
         if k not in done:
             _take(entry, o, k)
             done.add(k)
@@ -191,6 +195,26 @@ def _similar(fresh: list[tuple[Entry, Key]], orphans: dict[Key, Entry], retired:
             _take(entry, o, k)
             used.add(po.key(o.entry))
     return {k for k in used if k in orphans}
+
+
+def _pairs(fresh: list[tuple[Entry, Key]], former: list[Origin],
+           orphans: dict[Key, Entry]) -> list[tuple[float, Key, Key, Entry, Origin]]:
+    """Step 3's candidates: each new entry with each former text of its msgctxt similar enough (or the one
+    text gone when one came), scored."""
+    by_context: dict[str, list[Origin]] = {}
+    for o in former:
+        by_context.setdefault(po.key(o.entry)[0], []).append(o)
+    fresh_in = Counter(k[0] for _, k in fresh)
+    pairs = []
+    for entry, k in fresh:
+        same = by_context.get(k[0], [])
+        # one text gone and one come in the same msgctxt: an id's own text, edited, however much
+        lone = fresh_in[k[0]] == 1 and sum(1 for o in same if po.key(o.entry) in orphans) == 1
+        for o in same:
+            score = _ratio(k[1], o.key[1])
+            if score >= SIMILAR or (lone and po.key(o.entry) in orphans):
+                pairs.append((1 + score if score >= SIMILAR else 1.0, k, po.key(o.entry), entry, o))
+    return pairs
 
 
 class _Index:

@@ -68,29 +68,12 @@ _NEXT = {"": {"msgctxt", "msgid"}, "msgctxt": {"msgid"}, "msgid": {"msgstr", "ms
 def lint(data: bytes, shown: str) -> list[Problem]:
     """What a lenient reader would misread or drop and GNU msgfmt refuses: bytes that are not UTF-8, strings
     not closed, not quoted or with an unknown escape, keywords out of order (a msgid without msgstr)."""
-    problems = []
+    problems: list[Problem] = []
     last, last_at = "", Position(shown)
     for number, raw in enumerate(data.split(b"\n"), start=1):
         # a line with a bad character is reported once, and still counts for the order of keywords
-        try:
-            line, flawed = raw.decode("utf-8"), False
-        except UnicodeDecodeError as exc:
-            problems.append(Problem(Position(shown, number, exc.start + 1), "malformed catalog: not UTF-8 text",
-                                    "a catalog in UTF-8"))
-            line, flawed = raw.decode("utf-8", "replace"), True
-        body = line.rstrip("\r")
-        control = CONTROL.search(body)
-        if control and not flawed:
-            problems.append(Problem(Position(shown, number, control.start() + 1),
-                                    f"malformed catalog: control character U+{ord(control.group()):04X}",
-                                    "printable text"))
-            flawed = True
-        indent = len(body) - len(body.lstrip())
-        text = body.strip()
-        previous = text.startswith(("#|", "#~|"))  # `#| msgid ...`: the previous text, outside the order
-        if text.startswith("#~") or previous:  # obsolete and previous entries keep the same syntax
-            rest = text[2:].lstrip("|") if text.startswith("#~") else text[2:]
-            indent, text = indent + len(text) - len(rest.lstrip()), rest.lstrip()
+        body, flawed = _decoded(raw, Position(shown, number), problems)
+        indent, text, previous = _unmarked(body)
         if not text or text.startswith("#"):
             continue
         keyword = _KEYWORD.fullmatch(text)
@@ -105,20 +88,54 @@ def lint(data: bytes, shown: str) -> list[Problem]:
                 problems.append(Problem(Position(shown, number, indent + 1), f"malformed catalog: {word.strip('[]')} "
                                         f"after {last or 'the start'}", " or ".join(sorted(_NEXT[last]))))
             last, last_at = word, Position(shown, number, indent + 1)
-        if flawed:
-            continue
-        if not _STRING.fullmatch(value):
-            closed = value.startswith('"') and _STRING.match(value)
-            problems.append(Problem(Position(shown, number, column),
-                                    "malformed catalog: " + ("text after the closing quote" if closed else
-                                    "string not closed" if value.startswith('"') else "string not quoted"),
-                                    'one string in double quotes, e.g. msgstr "..."'))
-        elif not _ESCAPES.fullmatch(value):
-            problems.append(Problem(Position(shown, number, column), "malformed catalog: unknown escape sequence",
-                                    '\\n, \\t, \\r, \\" or \\\\'))
+        if not flawed:
+            problems += _string_problems(value, Position(shown, number, column))
     if last in ("msgctxt", "msgid", "msgid_plural"):
         problems.append(Problem(last_at, f"malformed catalog: {last} without msgstr", "msgstr after msgid"))
     return problems
+
+
+def _decoded(raw: bytes, at: Position, problems: list[Problem]) -> tuple[str, bool]:
+    """A line of a catalog as text without its line end, and whether it is flawed (not UTF-8, or with a control
+    character: reported once in `problems`)."""
+    try:
+        line, flawed = raw.decode("utf-8"), False
+    except UnicodeDecodeError as exc:
+        problems.append(Problem(Position(at.path, at.line, exc.start + 1), "malformed catalog: not UTF-8 text",
+                                "a catalog in UTF-8"))
+        line, flawed = raw.decode("utf-8", "replace"), True
+    body = line.rstrip("\r")
+    control = CONTROL.search(body)
+    if control and not flawed:
+        problems.append(Problem(Position(at.path, at.line, control.start() + 1),
+                                f"malformed catalog: control character U+{ord(control.group()):04X}",
+                                "printable text"))
+        flawed = True
+    return body, flawed
+
+
+def _unmarked(body: str) -> tuple[int, str, bool]:
+    """The indent and text of a line, past the marks of an obsolete (`#~`) or previous (`#|`) entry, which keep
+    the same syntax; and whether it is a previous entry's, outside the order of keywords."""
+    indent = len(body) - len(body.lstrip())
+    text = body.strip()
+    previous = text.startswith(("#|", "#~|"))  # `#| msgid ...`: the previous text, outside the order
+    if text.startswith("#~") or previous:
+        rest = text[2:].lstrip("|") if text.startswith("#~") else text[2:]
+        indent, text = indent + len(text) - len(rest.lstrip()), rest.lstrip()
+    return indent, text, previous
+
+
+def _string_problems(value: str, at: Position) -> list[Problem]:
+    """A string of a catalog not closed, not quoted, with text after it or with an unknown escape."""
+    if not _STRING.fullmatch(value):
+        closed = value.startswith('"') and _STRING.match(value)
+        return [Problem(at, "malformed catalog: " + ("text after the closing quote" if closed else
+                        "string not closed" if value.startswith('"') else "string not quoted"),
+                        'one string in double quotes, e.g. msgstr "..."')]
+    if not _ESCAPES.fullmatch(value):
+        return [Problem(at, "malformed catalog: unknown escape sequence", '\\n, \\t, \\r, \\" or \\\\')]
+    return []
 
 
 def key(entry: Entry) -> Key:

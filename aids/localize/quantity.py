@@ -38,28 +38,38 @@ def format_value(value: Value, lz: Localizer, *, bare: bool = False) -> str:
     if isinstance(value, Percent):
         return _sign(value, format_percent(value.value / 100, locale=lz.locale).replace("-", MINUS), lz)
     if isinstance(value, Range):
-        low = format_value(value.low, lz) if value.low else ""
-        high = format_value(value.high, lz) if value.high else ""
-        if value.low and value.high:
-            return f"{low}–{high}"
-        if value.low:
-            return lz.pgettext("an open range of scores, e.g. 8 and more", "%(n)s and more") % {"n": low}
-        return lz.pgettext("an open range of scores, e.g. 12 or less", "%(n)s or less") % {"n": high}
+        return _range(value, lz)
     if isinstance(value, Quantity):
-        amount = format_value(value.amount, lz)
-        if bare:
-            return amount
-        if value.unit in DISTANCE_UNITS and isinstance(value.amount, Num):
-            # CLDR knows each language's unit and its plural: 1 cal, 2 cale, 12,5 cala
-            pattern = "#,##0" + ("." + "0" * value.amount.places if value.amount.places else "")
-            return _sign(value.amount, format_unit(value.amount.value, CLDR_UNITS[value.unit], "short",
-                                                   format=pattern, locale=lz.locale).replace("-", MINUS), lz)
-        if value.unit in DISTANCE_UNITS:
-            return f"{amount}\u00a0{unit_name(value.unit, lz)}"
-        if value.unit == DEGREE:
-            return f"{amount}{DEGREE}"
-        return game_unit(value, lz) % {"n": amount}
+        return _quantity(value, lz, bare)
     raise TypeError(value)
+
+
+def _range(value: Range, lz: Localizer) -> str:
+    """A range of scores: 3–5, or open at one end (8 and more, 12 or less)."""
+    low = format_value(value.low, lz) if value.low else ""
+    high = format_value(value.high, lz) if value.high else ""
+    if value.low and value.high:
+        return f"{low}–{high}"
+    if value.low:
+        return lz.pgettext("an open range of scores, e.g. 8 and more", "%(n)s and more") % {"n": low}
+    return lz.pgettext("an open range of scores, e.g. 12 or less", "%(n)s or less") % {"n": high}
+
+
+def _quantity(value: Quantity, lz: Localizer, bare: bool) -> str:
+    """An amount with its unit: a distance as CLDR writes it, degrees, or a game's unit (2 moves)."""
+    amount = format_value(value.amount, lz)
+    if bare:
+        return amount
+    if value.unit in DISTANCE_UNITS and isinstance(value.amount, Num):
+        # CLDR knows each language's unit and its plural: 1 cal, 2 cale, 12,5 cala
+        pattern = "#,##0" + ("." + "0" * value.amount.places if value.amount.places else "")
+        return _sign(value.amount, format_unit(value.amount.value, CLDR_UNITS[value.unit], "short",
+                                               format=pattern, locale=lz.locale).replace("-", MINUS), lz)
+    if value.unit in DISTANCE_UNITS:
+        return f"{amount}\u00a0{unit_name(value.unit, lz)}"
+    if value.unit == DEGREE:
+        return f"{amount}{DEGREE}"
+    return game_unit(value, lz) % {"n": amount}
 
 
 def _sign(value: Num | Frac | Percent, text: str, lz: Localizer) -> str:

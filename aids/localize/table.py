@@ -2,11 +2,12 @@
 and converted per edition."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..config import Edition
 from ..model.quantity import DISTANCE_UNITS, Measure, Quantity, Value, convert, measure_of
-from ..model.table import KEEP_WHOLE, Column, Label, Table
+from ..model.table import KEEP_WHOLE, Cell, Column, Label, Row, Table
 from . import rich
 from .localizer import Localizer
 from .quantity import format_value, unit_name
@@ -23,65 +24,36 @@ def localize_label(label: Label | None, lz: Localizer, measure: Measure) -> Rich
     return lz.rich(label.text, resolve)
 
 
-def localize_table(table: Table, lz: Localizer, edition: Edition | None = None) -> dict[str, Any]:
-    """A table as header rows and body rows of cells, numbers formatted in the language of `lz`."""
-    measure = measure_of(edition)
-    distance_units = {c.unit for c in table.columns if c.type == "distance"} | {
-        c.key.unit for c in table.columns if isinstance(c.key, Quantity) and c.key.unit in DISTANCE_UNITS}
-    title = lz.text(table.title)
-    if distance_units:
-        unit = measure.unit or sorted(u for u in distance_units if u)[0]
-        title = lz.pgettext("table title followed by the unit its distances are in", "%(title)s (%(unit)s)") % {
-            "title": title, "unit": unit_name(unit, lz)}
+@dataclass(frozen=True)
+class _Cells:
+    """How the cells of a table read in one language and edition."""
+    table: Table
+    lz: Localizer
+    measure: Measure
 
-    def value_text(value: Value | None, column: Column | None = None) -> str:
+    def label(self, label: Label | None) -> Rich | None:
+        return localize_label(label, self.lz, self.measure)
+
+    def value(self, value: Value | None, column: Column | None = None) -> str:
         if value is None:
             return ""
         bare = column is not None and (column.type == "distance" or value is column.key)
-        return format_value(convert(value, measure), lz, bare=bare)
+        return format_value(convert(value, self.measure), self.lz, bare=bare)
 
-    def header(text: Rich | str | None, scope: str | None = "col", span: int = 1, rows: int = 1,
-               num: bool = False) -> dict[str, Any]:
-        return {"text": text, "scope": scope, "colspan": span, "rowspan": rows, "num": num}
 
-    head: list[list[dict[str, Any]]] = []
+def _header(text: Rich | str | None, scope: str | None = "col", span: int = 1, rows: int = 1,
+            num: bool = False) -> dict[str, Any]:
+    return {"text": text, "scope": scope, "colspan": span, "rowspan": rows, "num": num}
+
+
+def localize_table(table: Table, lz: Localizer, edition: Edition | None = None) -> dict[str, Any]:
+    """A table as header rows and body rows of cells, numbers formatted in the language of `lz`."""
+    measure = measure_of(edition)
+    cells = _Cells(table, lz, measure)
+    title = _title(table, lz, measure)
+    head = _head(cells, cells.label(table.corner) or "")
     has_labels = any(r.label is not None or r.key is not None for r in table.rows)
-    corner = localize_label(table.corner, lz, measure) or ""
-    if table.form != "modifiers":
-        if table.groups:
-            top, col = [header(corner, rows=2)], 0
-            for group in table.groups:
-                top.extend(header("", None) for _ in range(col, group.first))
-                top.append(header(localize_label(group.label, lz, measure), "colgroup", span=group.span))
-                col = group.first + group.span
-            top.extend(header("", None) for _ in range(col, len(table.columns)))
-            if table.keys_both_sides:  # the keys again on the right, under the same header as on the left
-                top.append(header(corner, rows=2))
-            head.append(top)
-        cols = [] if table.groups else [header(corner)]
-        for column in table.columns:
-            text = localize_label(column.label, lz, measure) if column.label else value_text(column.key, column)
-            cols.append(header(text, num=column.key is not None))
-        if table.keys_both_sides and not table.groups:
-            cols.append(header(corner))
-        head.append(cols)
-    body = []
-    for row in table.rows:
-        th = localize_label(row.label, lz, measure) if row.label else value_text(row.key)
-        cells: list[dict[str, Any]] = []
-        for column, cell in zip(table.columns, row.cells):
-            if cell.text is not None:
-                text = localize_label(cell.text, lz, measure)
-                if cell.value is not None:
-                    text = lz.ui_rich("a value followed by a remark, e.g. 1 move, cavalry cannot cross",
-                                      "%(value)s, %(remark)s", value=value_text(cell.value, column),
-                                      remark=text or "")
-                cells.append({"text": text, "num": False, "wrap": True})
-            else:  # numbers align right and never wrap; "¼ prędkości" may wrap like words
-                wordy = isinstance(cell.value, Quantity) and cell.value.unit not in DISTANCE_UNITS
-                cells.append({"text": value_text(cell.value, column), "num": True, "wrap": wordy})
-        body.append({"id": f"{table.id}/{row.id}", "th": th if has_labels else None, "cells": cells,
-                     "key": value_text(row.key) if table.keys_both_sides else None})
+    body = [_body_row(cells, row, has_labels) for row in table.rows]
     link_headers(table, head, body)
     return {
         "id": table.id, "title": title, "form": table.form, "widths": column_widths(table),
@@ -90,6 +62,67 @@ def localize_table(table: Table, lz: Localizer, edition: Edition | None = None) 
         "head": head, "body": body, "columns": len(table.columns),
         "notes": [localize_label(n, lz, measure) for n in table.notes],
     }
+
+
+def _title(table: Table, lz: Localizer, measure: Measure) -> str:
+    """The table's title, with the unit of its distances when it has any."""
+    distance_units = {c.unit for c in table.columns if c.type == "distance"} | {
+        c.key.unit for c in table.columns if isinstance(c.key, Quantity) and c.key.unit in DISTANCE_UNITS}
+    title = lz.text(table.title)
+    if distance_units:
+        unit = measure.unit or sorted(u for u in distance_units if u)[0]
+        title = lz.pgettext("table title followed by the unit its distances are in", "%(title)s (%(unit)s)") % {
+            "title": title, "unit": unit_name(unit, lz)}
+    return title
+
+
+def _head(cells: _Cells, corner: Rich | str) -> list[list[dict[str, Any]]]:
+    """The header rows: the row of column groups, if any, over the row of column headers; none for modifiers."""
+    table = cells.table
+    if table.form == "modifiers":
+        return []
+    head = [_group_row(cells, corner)] if table.groups else []
+    cols = [] if table.groups else [_header(corner)]
+    for column in table.columns:
+        text = cells.label(column.label) if column.label else cells.value(column.key, column)
+        cols.append(_header(text, num=column.key is not None))
+    if table.keys_both_sides and not table.groups:
+        cols.append(_header(corner))
+    head.append(cols)
+    return head
+
+
+def _group_row(cells: _Cells, corner: Rich | str) -> list[dict[str, Any]]:
+    table = cells.table
+    top, col = [_header(corner, rows=2)], 0
+    for group in table.groups:
+        top.extend(_header("", None) for _ in range(col, group.first))
+        top.append(_header(cells.label(group.label), "colgroup", span=group.span))
+        col = group.first + group.span
+    top.extend(_header("", None) for _ in range(col, len(table.columns)))
+    if table.keys_both_sides:  # the keys again on the right, under the same header as on the left
+        top.append(_header(corner, rows=2))
+    return top
+
+
+def _body_row(cells: _Cells, row: Row, has_labels: bool) -> dict[str, Any]:
+    table = cells.table
+    th = cells.label(row.label) if row.label else cells.value(row.key)
+    return {"id": f"{table.id}/{row.id}", "th": th if has_labels else None,
+            "cells": [_cell(cells, column, cell) for column, cell in zip(table.columns, row.cells)],
+            "key": cells.value(row.key) if table.keys_both_sides else None}
+
+
+def _cell(cells: _Cells, column: Column, cell: Cell) -> dict[str, Any]:
+    if cell.text is None:  # numbers align right and never wrap; "¼ prędkości" may wrap like words
+        wordy = isinstance(cell.value, Quantity) and cell.value.unit not in DISTANCE_UNITS
+        return {"text": cells.value(cell.value, column), "num": True, "wrap": wordy}
+    text = cells.label(cell.text)
+    if cell.value is not None:
+        text = cells.lz.ui_rich("a value followed by a remark, e.g. 1 move, cavalry cannot cross",
+                                "%(value)s, %(remark)s", value=cells.value(cell.value, column),
+                                remark=text or "")
+    return {"text": text, "num": False, "wrap": True}
 
 
 def link_headers(table: Table, head: list[list[dict[str, Any]]], body: list[dict[str, Any]]) -> None:

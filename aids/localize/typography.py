@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from babel import Locale, UnknownLocaleError
@@ -75,23 +76,10 @@ def typeset(text: str, lang: str, references: tuple[tuple[int, int], ...] = ()) 
     if not text:
         return text
     rules = rules_for(lang)
-    chars = list(_quotes(text, rules))
-    fixed = "".join(chars)
-
-    def bind(match: re.Match, offset: int | None = None) -> None:
-        at = match.end() - 1 if offset is None else match.start() + offset
+    fixed = _quotes(text, rules)
+    chars = list(fixed)
+    for at in _bound_spaces(fixed, rules, lang):
         chars[at] = NBSP
-
-    if rules.one_letter:
-        for m in re.finditer(rf"(?<![\w.’'\-])[{rules.one_letter}] ", fixed):
-            bind(m)
-    for pattern in (_AFTER_NUMBER, _GROUPS):
-        for m in pattern.finditer(fixed):
-            chars[m.start()] = NBSP
-    for m in _BEFORE_NUMBER.finditer(fixed):
-        bind(m)
-    for m in _dates(lang).finditer(fixed):
-        chars[m.start(1) if m.group(1) else m.start(2)] = NBSP
     for m in _DASH.finditer(fixed):
         chars[m.start()] = NBSP
         chars[m.start() + 1] = rules.dash
@@ -103,32 +91,60 @@ def typeset(text: str, lang: str, references: tuple[tuple[int, int], ...] = ()) 
     return "".join(chars)
 
 
+def _bound_spaces(text: str, rules: Rules, lang: str) -> Iterator[int]:
+    """Where a space of `text` becomes a no-break one: after a one-letter word, beside a number or a unit,
+    inside a date."""
+    if rules.one_letter:
+        for m in re.finditer(rf"(?<![\w.’'\-])[{rules.one_letter}] ", text):
+            yield m.end() - 1
+    for pattern in (_AFTER_NUMBER, _GROUPS):
+        for m in pattern.finditer(text):
+            yield m.start()
+    for m in _BEFORE_NUMBER.finditer(text):
+        yield m.end() - 1
+    for m in _dates(lang).finditer(text):
+        yield m.start(1) if m.group(1) else m.start(2)
+
+
+_MARKS = '"„“”«»'  # the quotation marks a text may be typed with
+
+
 def _quotes(text: str, rules: Rules) -> str:
     """Quotation marks of the language, nested by depth; apostrophes made typographic."""
-    opening = "‘" if rules.quotes[2] == "‘" else "'"  # a single opening quote is English's inner one
-    text = _APOSTROPHE.sub(lambda m: "’" if m.start() and (text[m.start() - 1].isalnum()
-                                                          or text[m.start() - 1] == ".") else opening, text)
-    if not any(q in text for q in '"„“”«»'):
+    text = _apostrophes(text, rules)
+    if not any(q in text for q in _MARKS):
         return text
-    out, depth = [], 0
+    out: list[str] = []
+    depth = 0
     for i, char in enumerate(text):
-        if char not in '"„“”«»':
+        if char not in _MARKS:
             out.append(char)
             continue
         before = text[i - 1] if i else " "
         after = text[i + 1] if i + 1 < len(text) else " "
         if char == '"' and before.isdigit() and not depth:
             out.append(char)  # 12" is inches
-            continue
-        opens = char in "„«" or (char != "»" and (before in _OPENS_AFTER or out and out[-1] in rules.quotes[::2])
-                                 and not after.isspace())
-        if opens:
+        elif _opens(char, before, after, out, rules):
             depth += 1
             out.append(rules.quotes[0 if depth % 2 else 2])
         else:
             out.append(rules.quotes[1 if depth % 2 or not depth else 3])
             depth = max(0, depth - 1)
     return "".join(out)
+
+
+def _apostrophes(text: str, rules: Rules) -> str:
+    """Apostrophes made typographic: one after a letter or a full stop closes, any other opens."""
+    opening = "‘" if rules.quotes[2] == "‘" else "'"  # a single opening quote is English's inner one
+    return _APOSTROPHE.sub(lambda m: "’" if m.start() and (text[m.start() - 1].isalnum()
+                                                          or text[m.start() - 1] == ".") else opening, text)
+
+
+def _opens(char: str, before: str, after: str, out: list[str], rules: Rules) -> bool:
+    """Whether a quotation mark opens a quote: „ and « always, » never, any other after a space or a mark that
+    opens, and before a letter."""
+    return char in "„«" or (char != "»" and (before in _OPENS_AFTER or bool(out) and out[-1] in rules.quotes[::2])
+                            and not after.isspace())
 
 
 def typeset_rich(value: Rich, lang: str) -> Rich:

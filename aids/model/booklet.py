@@ -164,27 +164,13 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
     bid = str(data["id"])
     if not ID.match(bid):
         problems.add(src.at(data, "id", value=True), f"malformed id '{bid}'", "lowercase letters, digits and '-'")
-    page_size = str(data.get("page_size", "A4"))
-    if page_size not in PAGE_SIZES:
-        problems.add(src.at(data, "page_size", value=True), f"unknown page size '{page_size}'", ", ".join(PAGE_SIZES))
-        page_size = "A4"
-    published = data.get("published")
-    if published is not None and not isinstance(published, dt.date):
-        problems.add(src.at(data, "published", value=True), f"'{published}' is not a date", "YYYY-MM-DD")
-        published = None
+    page_size = _page_size(src, data, problems)
+    published = _published(src, data, problems)
 
     def text(key: str, comment: str) -> Text | None:
         return optional_text_at(src, data, key, f"{bid}/{key}", comment, problems)
 
-    columns, binding = data.get("columns", 1), data.get("binding", 5)
-    if columns not in (1, 2) or isinstance(columns, bool):
-        problems.add(src.at(data, "columns", value=True), f"columns '{columns}' is not 1 or 2", "columns: 2")
-        columns = 1
-    low, high = SHAPE["binding"].low or 0, SHAPE["binding"].high or 0
-    if isinstance(binding, bool) or not isinstance(binding, (int, float)) or not low <= binding <= high:
-        problems.add(src.at(data, "binding", value=True), f"binding '{binding}' is not a margin in mm",
-                     f"a number of mm from {low:g} to {high:g}, e.g. binding: 5")
-        binding = 5
+    columns, binding = _columns(src, data, problems), _binding(src, data, problems)
 
     booklet = Booklet(
         bid, text_at(src, data, "title", f"{bid}/title", "Title of the rule booklet", problems),
@@ -205,6 +191,41 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
         reader.read_file(str(name), src.at(files, i))
     reader.check_references()
     return booklet
+
+
+def _page_size(src: Source, data, problems: Problems) -> str:
+    page_size = str(data.get("page_size", "A4"))
+    if page_size not in PAGE_SIZES:
+        problems.add(src.at(data, "page_size", value=True), f"unknown page size '{page_size}'", ", ".join(PAGE_SIZES))
+        return "A4"
+    return page_size
+
+
+def _published(src: Source, data, problems: Problems) -> dt.date | None:
+    published = data.get("published")
+    if published is not None and not isinstance(published, dt.date):
+        problems.add(src.at(data, "published", value=True), f"'{published}' is not a date", "YYYY-MM-DD")
+        return None
+    return published
+
+
+def _columns(src: Source, data, problems: Problems) -> int:
+    columns = data.get("columns", 1)
+    if columns not in (1, 2) or isinstance(columns, bool):
+        problems.add(src.at(data, "columns", value=True), f"columns '{columns}' is not 1 or 2", "columns: 2")
+        return 1
+    return columns
+
+
+def _binding(src: Source, data, problems: Problems) -> int | float:
+    """The binding margin in mm, within the shape's bounds."""
+    binding = data.get("binding", 5)
+    low, high = SHAPE["binding"].low or 0, SHAPE["binding"].high or 0
+    if isinstance(binding, bool) or not isinstance(binding, (int, float)) or not low <= binding <= high:
+        problems.add(src.at(data, "binding", value=True), f"binding '{binding}' is not a margin in mm",
+                     f"a number of mm from {low:g} to {high:g}, e.g. binding: 5")
+        return 5
+    return binding
 
 
 def _read_translator(src: Source, data, problems: Problems) -> dict[str, str]:

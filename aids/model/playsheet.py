@@ -167,12 +167,30 @@ def _read_page(src, node, parent, problems) -> Page:
         return page
     if not check_map(src, node, problems, PAGE, where=src.at(parent, "page")):
         return page
+    _read_page_choices(src, node, page, problems)
+    _read_page_numbers(src, node, page, problems)
+    page.where = src.at(node, "budget", value=True) if "budget" in node else src.at(parent, "page")
+    _read_page_sizes(src, node, page, problems)
+    if "min_type" not in node:
+        page.min_type = page.type
+    elif page.min_type > page.type:
+        problems.add(src.at(node, "min_type", value=True), "min_type is larger than type",
+                     f"at most {page.type}pt")
+    return page
+
+
+def _read_page_choices(src, node, page: Page, problems: Problems) -> None:
+    """The page's size and orientation, each one of its choices."""
     for key, choices in (("size", PAGE_SIZES), ("orientation", ORIENTATIONS)):
         if key in node:
             if str(node[key]) not in choices:
                 problems.add(src.at(node, key, value=True), f"unknown page {key} '{node[key]}'", ", ".join(choices))
             else:
                 setattr(page, key, str(node[key]))
+
+
+def _read_page_numbers(src, node, page: Page, problems: Problems) -> None:
+    """The page's columns and budget, whole numbers within the shape's bounds."""
     for key in ("columns", "budget"):
         if key in node:
             value = node[key]
@@ -182,7 +200,10 @@ def _read_page(src, node, parent, problems) -> Page:
                              f"{key} '{value}' is not a whole number from {low:g} to {high:g}", f"{key}: 2")
             else:
                 setattr(page, key, value)
-    page.where = src.at(node, "budget", value=True) if "budget" in node else src.at(parent, "page")
+
+
+def _read_page_sizes(src, node, page: Page, problems: Problems) -> None:
+    """The page's type and min_type, sizes in points."""
     for key in ("type", "min_type"):
         if key in node:
             size = points(str(node[key]))
@@ -190,12 +211,6 @@ def _read_page(src, node, parent, problems) -> Page:
                 setattr(page, key, size)
             else:
                 problems.add(src.at(node, key, value=True), f"{key} '{node[key]}' is not a size in points", "7.5pt")
-    if "min_type" not in node:
-        page.min_type = page.type
-    elif page.min_type > page.type:
-        problems.add(src.at(node, "min_type", value=True), "min_type is larger than type",
-                     f"at most {page.type}pt")
-    return page
 
 
 def link(sheet: Playsheet, models: dict, problems: Problems) -> None:

@@ -340,20 +340,27 @@ def check_bands(placed: list[tuple[Range, Any, str]], problems: Problems) -> Non
         if n == 0:
             continue
         before, _, previous = ordered[n - 1]
-        # upwards this band starts after the one before ends; downwards it ends before that one starts
-        edge, limit = (high, before.bounds()[0]) if down else (low, before.bounds()[1])
-        step = -1 if down else 1
-        expected = f"a band ending at {limit - 1}" if down and limit is not None else \
-            f"a band starting at {limit + 1}" if limit is not None else ""
-        if edge is None or limit is None:
-            problems.add(where, f"overlapping result bands: {written} and {previous} are both open-ended",
-                           "one band for every score")
-        elif (edge - limit) * step <= 0:
-            problems.add(where, f"overlapping result bands: {written} and {previous} share {edge}", expected)
-        elif (edge - limit) * step > 1:
-            first, last = sorted((limit + step, edge - step))
-            missing = f"{first}" + (f"-{last}" if last > first else "")
-            problems.add(where, f"gap between result bands: no band for {missing}", expected)
+        _check_joint(band, before, down, where, written, previous, problems)
+
+
+def _check_joint(band: Range, before: Range, down: bool, where: Any, written: str, previous: str,
+                 problems: Problems) -> None:
+    """A band follows the one before it without a gap or an overlap: upwards it starts after the one before
+    ends; downwards it ends before that one starts."""
+    low, high = band.bounds()
+    edge, limit = (high, before.bounds()[0]) if down else (low, before.bounds()[1])
+    step = -1 if down else 1
+    expected = f"a band ending at {limit - 1}" if down and limit is not None else \
+        f"a band starting at {limit + 1}" if limit is not None else ""
+    if edge is None or limit is None:
+        problems.add(where, f"overlapping result bands: {written} and {previous} are both open-ended",
+                     "one band for every score")
+    elif (edge - limit) * step <= 0:
+        problems.add(where, f"overlapping result bands: {written} and {previous} share {edge}", expected)
+    elif (edge - limit) * step > 1:
+        first, last = sorted((limit + step, edge - step))
+        missing = f"{first}" + (f"-{last}" if last > first else "")
+        problems.add(where, f"gap between result bands: no band for {missing}", expected)
 
 
 def value_text(value: Value | None) -> str:

@@ -87,38 +87,51 @@ def _compare_aid(aid: str, old: AidState, new: AidState) -> list[Change]:
     now = {item.key: item for item in new.items}
     gone = [item for item in old.items if item.key not in now]
     came = [item for item in new.items if item.key not in was]
-    # an item under another parent: the same leaf id and content, one gone, one come
+    moved_from = _moved(gone, came)
+    taken = {item.key for item in moved_from.values()}
+    reordered = _out_of_order(old.items, new.items)
+    changes: dict[str, Change] = {}
+    for item in new.items:
+        change = _change(aid, item, old, new, was, moved_from, reordered)
+        if change is not None:
+            changes[item.key] = change
+    return [*changes.values(), *(_removal(aid, item, old, now) for item in gone if item.key not in taken)]
+
+
+def _moved(gone: list[Item], came: list[Item]) -> dict[str, Item]:
+    """An item under another parent: the same leaf id and content, one gone, one come; each gone item matched
+    to one come item only. Come item's key -> the gone item."""
     moved_from: dict[str, Item] = {}
-    taken: set[str] = set()  # the gone items matched so far, each to one come item only
+    taken: set[str] = set()  # the gone items matched so far
     for item in came:
         match = next((g for g in gone if g.leaf == item.leaf and (g.texts, g.values) == (item.texts, item.values)
                       and g.key not in taken), None)
         if match is not None:
             moved_from[item.key] = match
             taken.add(match.key)
-    reordered = _out_of_order(old.items, new.items)
-    changes: dict[str, Change] = {}
-    for item in new.items:
-        if item.key in moved_from:
-            changes[item.key] = Change(aid, MOVED, item.key, item.anchor, item.texts, was=moved_from[item.key].key)
-        elif item.key not in was:
-            changes[item.key] = Change(aid, ADDED, item.key, item.anchor, item.texts)
-        elif (was[item.key].texts, was[item.key].values) != (item.texts, item.values):
-            changes[item.key] = Change(aid, CHANGED, item.key, item.anchor, item.texts)
-        elif item.key in reordered:
-            changes[item.key] = Change(aid, MOVED, item.key, item.anchor, item.texts, was=item.key)
-        else:
-            langs = tuple(lang for lang in sorted(set(old.translations) & set(new.translations))
-                          if old.translations[lang].get(item.key) != new.translations[lang].get(item.key))
-            if langs:
-                changes[item.key] = Change(aid, TRANSLATION, item.key, item.anchor, item.texts, langs)
-    out = list(changes.values())
-    for item in gone:
-        if item.key not in taken:
-            anchor, after = _where_removed(item, old.items, now)
-            translations = {lang: texts[item.key] for lang, texts in old.translations.items() if item.key in texts}
-            out.append(Change(aid, REMOVED, item.key, anchor, item.texts, after=after, translations=translations))
-    return out
+    return moved_from
+
+
+def _change(aid: str, item: Item, old: AidState, new: AidState, was: Mapping[str, Item],
+            moved_from: Mapping[str, Item], reordered: set[str]) -> Change | None:
+    """How an item of the new state changed since the old one, if it did."""
+    if item.key in moved_from:
+        return Change(aid, MOVED, item.key, item.anchor, item.texts, was=moved_from[item.key].key)
+    if item.key not in was:
+        return Change(aid, ADDED, item.key, item.anchor, item.texts)
+    if (was[item.key].texts, was[item.key].values) != (item.texts, item.values):
+        return Change(aid, CHANGED, item.key, item.anchor, item.texts)
+    if item.key in reordered:
+        return Change(aid, MOVED, item.key, item.anchor, item.texts, was=item.key)
+    langs = tuple(lang for lang in sorted(set(old.translations) & set(new.translations))
+                  if old.translations[lang].get(item.key) != new.translations[lang].get(item.key))
+    return Change(aid, TRANSLATION, item.key, item.anchor, item.texts, langs) if langs else None
+
+
+def _removal(aid: str, item: Item, old: AidState, now: Mapping[str, Item]) -> Change:
+    anchor, after = _where_removed(item, old.items, now)
+    translations = {lang: texts[item.key] for lang, texts in old.translations.items() if item.key in texts}
+    return Change(aid, REMOVED, item.key, anchor, item.texts, after=after, translations=translations)
 
 
 def _out_of_order(old: list[Item], new: list[Item]) -> set[str]:

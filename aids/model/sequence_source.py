@@ -94,22 +94,31 @@ def _read_sides(src, raw, aid_id, problems) -> list[Side]:
         if not (check_map(src, node, problems, SIDE, where=src.at(raw, i))
                 and check_id(src, node, "id", problems, seen, "side")):
             continue
-        if node["id"] == BOTH:
-            problems.add(src.at(node, "id", value=True), f"'{BOTH}' is reserved", "another side id")
-        role = flag_at(src, node, "role", problems,
-                       "role: true (a role such as the phasing player), or no role: a side")
-        what = "a role (who acts in a step, such as the phasing player)" if role else "a side"
-        comment = f"Name of {what}, shown beside the phases and before the steps it acts in, and where a text names it"
-        name = text_at(src, node, "name", f"{aid_id}/side/{node['id']}", comment, problems)
-        sides.append(Side(str(node["id"]), name, role, str(node["opposite"]) if "opposite" in node else None))
+        sides.append(_read_one_side(src, node, aid_id, problems))
         nodes.append(node)
+    _check_opposites(src, sides, nodes, problems)
+    return sides
+
+
+def _read_one_side(src, node, aid_id: str, problems) -> Side:
+    if node["id"] == BOTH:
+        problems.add(src.at(node, "id", value=True), f"'{BOTH}' is reserved", "another side id")
+    role = flag_at(src, node, "role", problems,
+                   "role: true (a role such as the phasing player), or no role: a side")
+    what = "a role (who acts in a step, such as the phasing player)" if role else "a side"
+    comment = f"Name of {what}, shown beside the phases and before the steps it acts in, and where a text names it"
+    name = text_at(src, node, "name", f"{aid_id}/side/{node['id']}", comment, problems)
+    return Side(str(node["id"]), name, role, str(node["opposite"]) if "opposite" in node else None)
+
+
+def _check_opposites(src, sides: list[Side], nodes: list, problems) -> None:
+    """A side's opposite is another side (dropped when it is not)."""
     ids = [s.id for s in sides]
     for side, node in zip(sides, nodes):
         if side.opposite is not None and (side.opposite not in ids or side.opposite == side.id):
             problems.add(src.at(node, "opposite", value=True), f"unknown opposite '{side.opposite}'",
                          ", ".join(i for i in ids if i != side.id) or "another side's id")
             side.opposite = None
-    return sides
 
 
 def _readnumbering_of(src: Source, data: Any, seq: Sequence, problems: Problems) -> None:

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Problems
+from ..errors import Position, Problems
 from ..source.shape import AnyOf, Case, Field, Shape, choice, const, ident, list_of, scalar, string, text
 from ..source.yamlfile import Source, check_id, check_map, is_text
 from .quantity import (
@@ -188,28 +188,39 @@ class Reader:
         comment = f"Cell of table {self.id}, row {row_id}, column {column.id}"
         where = self.src.at(node, index)
         if hasattr(raw, "get"):
-            if not check_map(self.src, raw, self.problems, CELL, where=where):
-                return None
-            value = self.value(raw, "value", column.unit) if "value" in raw else None
-            if "value" in raw and (value is None or isinstance(value, Empty)):
-                if not self.misspelt(raw, "value"):
-                    self.problems.add(self.src.at(raw, "value", value=True), f"'{raw['value']}' is not a value",
-                                      "a number, fraction, percentage or quantity such as 1 move")
-                return None
-            if column.type in ("number", "distance") and "value" not in raw:
-                self.problems.add(where, f"text in numeric column '{column.id}'", "a number, or - for none")
-            return Cell(value, self.label(raw, "text", context, comment))
+            return self._map_cell(raw, column, where, context, comment)
         value = self.value(node, index, column.unit if column.type == "distance" else None)
         if value is None and column.type != "text" and self.misspelt(node, index):
             return None
         if column.type == "text" or (value is None and column.type == "any"):
-            if raw is None:
-                return Cell(Empty())
-            if not is_text(raw) or isinstance(raw, bool):
-                self.problems.add(where, f"'{raw}' is not text", "text, or - for none")
-                return None
-            text = str(raw).strip()
-            return Cell(None, Label(Text(text, context, comment, where), self.values_of(node, index, text, None)))
+            return self._text_cell(node, index, where, context, comment)
+        return self._number_cell(raw, value, column, where)
+
+    def _map_cell(self, raw, column: Column, where: Position, context: str, comment: str) -> Cell | None:
+        """A cell written as a map: a value with a remark (`text:`), or a text alone."""
+        if not check_map(self.src, raw, self.problems, CELL, where=where):
+            return None
+        value = self.value(raw, "value", column.unit) if "value" in raw else None
+        if "value" in raw and (value is None or isinstance(value, Empty)):
+            if not self.misspelt(raw, "value"):
+                self.problems.add(self.src.at(raw, "value", value=True), f"'{raw['value']}' is not a value",
+                                  "a number, fraction, percentage or quantity such as 1 move")
+            return None
+        if column.type in ("number", "distance") and "value" not in raw:
+            self.problems.add(where, f"text in numeric column '{column.id}'", "a number, or - for none")
+        return Cell(value, self.label(raw, "text", context, comment))
+
+    def _text_cell(self, node, index: int | str, where: Position, context: str, comment: str) -> Cell | None:
+        raw = node[index]
+        if raw is None:
+            return Cell(Empty())
+        if not is_text(raw) or isinstance(raw, bool):
+            self.problems.add(where, f"'{raw}' is not text", "text, or - for none")
+            return None
+        text = str(raw).strip()
+        return Cell(None, Label(Text(text, context, comment, where), self.values_of(node, index, text, None)))
+
+    def _number_cell(self, raw, value: Value | None, column: Column, where: Position) -> Cell | None:
         if value is None or isinstance(value, Range):
             self.problems.add(where, f"non-numeric value '{raw}' in numeric column '{column.id}'",
                               "a number, fraction, signed modifier, percentage or - for none")
@@ -293,23 +304,32 @@ def _read_columns(r: Reader, data, table: Table, default_type: str) -> list[Colu
         if ctype not in TYPES:
             r.problems.add(r.src.at(node, "type", value=True), f"unknown column type '{ctype}'", ", ".join(TYPES))
             ctype = "any"
-        unit = str(node.get("unit") or table.unit or "") or None
-        reported = r.unit_reported and node.get("unit") is None
-        if unit is not None and unit not in UNITS:
-            r.problems.add(r.src.at(node, "unit", value=True), f"unknown unit '{unit}'", ", ".join(UNITS))
-            unit, reported = None, True
-        if ctype == "distance" and unit not in DISTANCE_UNITS and not reported:  # not the same mistake again
-            r.problems.add(r.src.at(node), f"distance column '{cid}' without a distance unit",
-                           "unit: cm (on the column or the table)")
-        key = None
-        if "key" in node:
-            key = r.value(node, "key", unit if ctype == "distance" else None)
-            if key is None or isinstance(key, Empty):
-                r.problems.add(r.src.at(node, "key", value=True), f"column key '{node['key']}' is not a value",
-                               "a number, range or quantity; or label: for text")
+        unit = _column_unit(r, node, table, cid, ctype)
+        key = _column_key(r, node, unit if ctype == "distance" else None) if "key" in node else None
         label = r.label(node, "label", f"{table.id}/column/{cid}", f"Column header of table {table.id}")
         columns.append(Column(cid, label, key, ctype, unit))
     return columns
+
+
+def _column_unit(r: Reader, node, table: Table, cid: str, ctype: str) -> str | None:
+    """A column's unit, its own or the table's; a distance column needs a distance unit."""
+    unit = str(node.get("unit") or table.unit or "") or None
+    reported = r.unit_reported and node.get("unit") is None
+    if unit is not None and unit not in UNITS:
+        r.problems.add(r.src.at(node, "unit", value=True), f"unknown unit '{unit}'", ", ".join(UNITS))
+        unit, reported = None, True
+    if ctype == "distance" and unit not in DISTANCE_UNITS and not reported:  # not the same mistake again
+        r.problems.add(r.src.at(node), f"distance column '{cid}' without a distance unit",
+                       "unit: cm (on the column or the table)")
+    return unit
+
+
+def _column_key(r: Reader, node, unit: str | None) -> Value | None:
+    key = r.value(node, "key", unit)
+    if key is None or isinstance(key, Empty):
+        r.problems.add(r.src.at(node, "key", value=True), f"column key '{node['key']}' is not a value",
+                       "a number, range or quantity; or label: for text")
+    return key
 
 
 def _read_rows(r: Reader, data, table: Table) -> None:

@@ -230,17 +230,24 @@ def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Fl
         return [para(markup(i["text"]), st.step, sid, f"{sid}-{i['id']}", bulletText=f"{i['label']}.") for i in items]
     if kind == "text":
         return [para(markup(i["text"]), st.body, sid, f"{sid}-{i['id']}") for i in items]
-    # legend, scoring, ranking, ladder: a two-column table, the key on the left; a glyph or a ladder's number
-    # stays on the line of the word after it (no-break space)
-    keys = []
-    for i in items:
-        if kind == "legend":
-            glyph = f"{markup(i['glyph'])}\u00a0" if i["glyph"] else ""
-            keys.append((f"{glyph}{markup(i['term'])}", st.term))
-        elif kind == "ladder":
-            keys.append((f"{markup(i['label'])}.\u00a0{markup(i['term'])}", st.term))
-        else:
-            keys.append((markup(i["value"]), st.value))
+    return _keyed(face, section, st, width, para)
+
+
+def _key(kind: str, item: dict, st: Styles) -> tuple[str, ParagraphStyle]:
+    """The left cell of a keyed item and its style; a glyph or a ladder's number stays on the line of the word
+    after it (no-break space)."""
+    if kind == "legend":
+        glyph = f"{markup(item['glyph'])}\u00a0" if item["glyph"] else ""
+        return f"{glyph}{markup(item['term'])}", st.term
+    if kind == "ladder":
+        return f"{markup(item['label'])}.\u00a0{markup(item['term'])}", st.term
+    return markup(item["value"]), st.value
+
+
+def _keyed(face: Face, section: dict, st: Styles, width: float, para) -> list[Flowable]:
+    """Legend, scoring, ranking, ladder: a two-column table, the key on the left."""
+    sid, kind, items = section["id"], section["kind"], section["items"]
+    keys = [_key(kind, i, st) for i in items]
     pad = st.size * 0.3
     cells = [para(k, style, sid) for k, style in keys]
     key_width = max(pdfmetrics.stringWidth(visible(k), BODY + "-Bold", st.size) for k, _ in keys) + 2 * pad + 1
@@ -271,13 +278,7 @@ def _embedded_table(face: Face, section: dict, st: Styles, width: float, para) -
     # (content, colspan, rowspan) per cell, header rows first; None is a blank cell
     head = [[(para(markup(h["text"]), st.header_number if h["num"] else st.header, sid) if h["scope"] else None,
               h["colspan"], h["rowspan"]) for h in row] for row in t["head"]]
-    body = []
-    for row in t["body"]:
-        cells = [(para(markup(row["th"] if row["th"] is not None else ""), st.cell, sid), 1, 1)]
-        cells += [(para(markup(c["text"]), st.number if c["num"] else st.cell, sid), 1, 1) for c in row["cells"]]
-        if row["key"] is not None:
-            cells.append((para(markup(row["key"]), st.cell, sid), 1, 1))
-        body.append(cells)
+    body = [_body_row(row, st, sid, para) for row in t["body"]]
     data, spans, blanks = _grid(head + body, len(t["widths"]))
     pad = st.size * 0.3
     style = [
@@ -289,10 +290,8 @@ def _embedded_table(face: Face, section: dict, st: Styles, width: float, para) -
         ("TOPPADDING", (0, 0), (-1, -1), pad * 0.4), ("BOTTOMPADDING", (0, 0), (-1, -1), pad * 0.6),
         ("GRID", (0, len(head)), (-1, -1), 0.3, st.rule),
     ]
-    for r in range(len(head)):
-        for c in range(len(t["widths"])):
-            if (r, c) not in blanks:
-                style += [("BOX", (c, r), (c, r), 0.3, st.rule), ("BACKGROUND", (c, r), (c, r), st.shade)]
+    style += [command for r in range(len(head)) for c in range(len(t["widths"])) if (r, c) not in blanks
+              for command in (("BOX", (c, r), (c, r), 0.3, st.rule), ("BACKGROUND", (c, r), (c, r), st.shade))]
     style += [("SPAN", start, end) for start, end in spans]
     widths, cramped = _column_widths(data, spans, t["widths"], width, pad)
     table = Table(data, colWidths=widths, repeatRows=len(head), style=TableStyle(style), hAlign="LEFT",
@@ -300,6 +299,16 @@ def _embedded_table(face: Face, section: dict, st: Styles, width: float, para) -
     table._aids_cramped = cramped  # arrange() shrinks the type until no word breaks
     notes = [para(markup(n), st.note, sid) for n in t["notes"]]
     return [keep(para(caption, st.caption, sid), st), continued(table, markup(t["title"]), face, st, para, sid), *notes]
+
+
+def _body_row(row: dict, st: Styles, sid: str, para) -> list[tuple[Any, int, int]]:
+    """A body row of an embedded table as (content, colspan, rowspan) cells: its label, its cells, its key
+    again on the right when the table has one there."""
+    cells = [(para(markup(row["th"] if row["th"] is not None else ""), st.cell, sid), 1, 1)]
+    cells += [(para(markup(c["text"]), st.number if c["num"] else st.cell, sid), 1, 1) for c in row["cells"]]
+    if row["key"] is not None:
+        cells.append((para(markup(row["key"]), st.cell, sid), 1, 1))
+    return cells
 
 
 def _column_widths(data: list[list], spans: list[tuple], shares: list[float], width: float,

@@ -156,16 +156,8 @@ class Pagination:
             self.pending, self.known, self.laid = {}, {}, []
 
     def paginate(self, original: Any, context: Any, root_box: Any, html: Any, pages: list[Any]) -> Iterator[Any]:
-        from weasyprint.formatting_structure import boxes
         if self.root_box is None:
-            self.root_box = root_box
-            for box in root_box.descendants():
-                if isinstance(box, boxes.TextBox):
-                    if self.is_number(box):
-                        self.texts.setdefault(box.element, []).append(box)
-                else:
-                    self.boxes.setdefault(box.element, box)
-            self.pending = dict.fromkeys(span for span in self.target if span in self.texts)
+            self.index_boxes(root_box)
         count = 0
         for index, page in enumerate(original(context, root_box, html, pages)):
             if index >= len(pages) or page is not pages[index]:
@@ -189,6 +181,18 @@ class Pagination:
             if self.numbers.start % 2 == 0:  # a part that begins on a left-hand page: laid out on right-hand ones
                 sides.turn(context, html, self.laid)
             self.patch(context, count)
+
+    def index_boxes(self, root_box: Any) -> None:
+        """The document's box tree, once: its page numbers' text boxes and each element's box, by element."""
+        from weasyprint.formatting_structure import boxes
+        self.root_box = root_box
+        for box in root_box.descendants():
+            if isinstance(box, boxes.TextBox):
+                if self.is_number(box):
+                    self.texts.setdefault(box.element, []).append(box)
+            else:
+                self.boxes.setdefault(box.element, box)
+        self.pending = dict.fromkeys(span for span in self.target if span in self.texts)
 
     def agree(self, context: Any, count: int) -> set[int]:
         """The numbers of the other parts, until all parts agree on them: the pages to lay out again for them,

@@ -191,6 +191,20 @@ class Parallel:
     def finish(self) -> Rendered:
         """Every part told its numbers are final, their PDFs (laid out or cached) joined."""
         numbers = parts.resolve(self.parts, self.facts)
+        records = self.records(numbers)
+        ordered = [records[part.index] for part in self.parts]
+        warnings = list(dict.fromkeys(w for record in ordered for w in record.warnings))
+        if not self.settled:
+            warnings.append(f"the parts of the booklet did not agree on their page numbers after {ROUNDS} rounds")
+        data = join.join([r.data for r in ordered], self.options["tagged"])
+        laid = sum(records[index].pages for index in self.running)
+        note = (f"laid out in {len(ordered)} parts: {len(self.running)} laid out ({laid} pages laid out), "
+                f"{len(ordered) - len(self.running)} from the cache")
+        return Rendered(data, sum(r.pages for r in ordered), warnings, [note], last_page=ordered[-1].last_page)
+
+    def records(self, numbers: list[Numbers]) -> dict[int, parts.Record]:
+        """Each part's record: those held from the cache, and those the running parts send once told their numbers
+        are final (kept in the cache, which is trimmed to the parts in use and the newest others)."""
         records: dict[int, parts.Record] = {index: record for index, (_, record) in self.held.items()}
         for index, run in self.running.items():
             send(run.conn, {"final": True})
@@ -207,15 +221,7 @@ class Parallel:
                 self.cache.put(self.key(part, run.numbers), record, part.digest)
         if self.cache:
             self.cache.trim({self.key(p, numbers[p.index]) for p in self.parts} | {p.digest for p in self.parts})
-        ordered = [records[part.index] for part in self.parts]
-        warnings = list(dict.fromkeys(w for record in ordered for w in record.warnings))
-        if not self.settled:
-            warnings.append(f"the parts of the booklet did not agree on their page numbers after {ROUNDS} rounds")
-        data = join.join([r.data for r in ordered], self.options["tagged"])
-        laid = sum(records[index].pages for index in self.running)
-        note = (f"laid out in {len(ordered)} parts: {len(self.running)} laid out ({laid} pages laid out), "
-                f"{len(ordered) - len(self.running)} from the cache")
-        return Rendered(data, sum(r.pages for r in ordered), warnings, [note], last_page=ordered[-1].last_page)
+        return records
 
     def stop(self) -> None:
         for run in self.running.values():

@@ -126,6 +126,42 @@ def css_string(text: str) -> str:
 
 def describe(root: Any, parts: list[Part], css: str, base: Path) -> None:
     """Each part's anchors, links to other parts, stylesheet and digest (of all its layout depends on)."""
+    owner = _owners(parts)
+    body, main, rules = root.find("body"), root.find("body/main"), rules_of(root)
+    shell = [ElementTree.tostring(root.find("head")), repr(sorted(root.attrib.items())).encode(),
+             repr(sorted(body.attrib.items())).encode(), repr(sorted(rules.attrib.items())).encode()]
+    first, last = _around(body, main, rules)
+    running = title(root)
+    for part in parts:
+        # the running head of a part without the title page: the title, as the whole booklet carries it on
+        part.css = css if part.index == 0 else css + "\n@page { @top-left { content: " + css_string(running) + "; } }\n"
+        own = [*part.kept, *(first if part.index == 0 else []), *(last if part.last else [])]
+        part.refs = sorted(t for t in _links(own) if t in owner and owner[t] != part.index)
+        part.digest = _digest(part, own, shell, base)
+
+
+def _digest(part: Part, own: list[Any], shell: list[bytes], base: Path) -> str:
+    """Of all a part's layout depends on: the document's shell, its stylesheet, its place, its elements, the
+    images they show."""
+    digest = hashlib.sha256()
+    for piece in [*shell, part.css.encode(), f"{part.index == 0} {part.last}".encode(),
+                  *(ElementTree.tostring(e) for e in own), *images(own, base)]:
+        digest.update(hashlib.sha256(piece).digest())
+    return digest.hexdigest()
+
+
+def _around(body: Any, main: Any, rules: Any) -> tuple[list[Any], list[Any]]:
+    """What the first part holds besides its rules (the title page, the contents) and what the last one does (the
+    changelog, the footer)."""
+    children = list(main)
+    at = next((i for i, child in enumerate(children) if child is rules), len(children))
+    outside = [c for c in body if c is not main]
+    return (children[:at] + [c for c in outside if c.tag != "footer"],
+            children[at + 1:] + [c for c in outside if c.tag == "footer"])
+
+
+def _owners(parts: list[Part]) -> dict[str, int]:
+    """Each id -> the part that holds it (the first, for an id given twice); each part's ids noted."""
     owner: dict[str, int] = {}
     for part in parts:
         for element in part.kept:
@@ -133,31 +169,12 @@ def describe(root: Any, parts: list[Part], css: str, base: Path) -> None:
                 if e.get("id"):
                     owner.setdefault(e.get("id"), part.index)
                     part.ids.append(e.get("id"))
-    body, main, rules = root.find("body"), root.find("body/main"), rules_of(root)
-    shell = [ElementTree.tostring(root.find("head")), repr(sorted(root.attrib.items())).encode(),
-             repr(sorted(body.attrib.items())).encode(), repr(sorted(rules.attrib.items())).encode()]
-    before: list[Any] = []
-    after: list[Any] = []
-    side = before
-    for child in main:
-        if child is rules:
-            side = after
-        else:
-            side.append(child)
-    outside = [c for c in body if c is not main]
-    running = title(root)
-    for part in parts:
-        # the running head of a part without the title page: the title, as the whole booklet carries it on
-        part.css = css if part.index == 0 else css + "\n@page { @top-left { content: " + css_string(running) + "; } }\n"
-        own = [*part.kept, *(before + [c for c in outside if c.tag != "footer"] if part.index == 0 else []),
-               *(after + [c for c in outside if c.tag == "footer"] if part.last else [])]
-        links = {unquote(a.get("href", "")[1:]) for e in own for a in e.iter("a") if a.get("href", "").startswith("#")}
-        part.refs = sorted(t for t in links if t in owner and owner[t] != part.index)
-        digest = hashlib.sha256()
-        for piece in [*shell, part.css.encode(), f"{part.index == 0} {part.last}".encode(),
-                      *(ElementTree.tostring(e) for e in own), *images(own, base)]:
-            digest.update(hashlib.sha256(piece).digest())
-        part.digest = digest.hexdigest()
+    return owner
+
+
+def _links(elements: list[Any]) -> set[str]:
+    """The anchors the internal links of `elements` name."""
+    return {unquote(a.get("href", "")[1:]) for e in elements for a in e.iter("a") if a.get("href", "").startswith("#")}
 
 
 def images(elements: list[Any], base: Path) -> Iterator[bytes]:
@@ -266,15 +283,19 @@ class Cache:
     def trim(self, keep: set[str], limit: int = KEPT) -> None:
         """At most `limit` parts kept (and as many first guesses): the oldest others removed."""
         names = self.folder.names() if self.folder.is_dir() else []
-        for kind, suffix, own in (("", ".pdf", keep), ("facts-", ".json", {f"facts-{k}" for k in keep})):
-            found = [n[:-len(suffix)] for n in names if n.endswith(suffix) and n.startswith(kind)
-                     and (kind or not n.startswith("facts-"))]
-            if len(found) <= limit:
-                continue
-            stamps = {n: getattr(self.folder.lstat(n + suffix), "st_mtime_ns", 0) for n in found}
-            for name in sorted((n for n in found if n not in own), key=lambda n: (stamps[n], n))[:len(found) - limit]:
-                for end in ((".pdf", ".json") if not kind else (".json",)):
-                    self.folder.remove(name + end)
+        pdfs = [n[:-4] for n in names if n.endswith(".pdf") and not n.startswith("facts-")]
+        guesses = [n[:-5] for n in names if n.endswith(".json") and n.startswith("facts-")]
+        self._oldest_removed(pdfs, keep, limit, (".pdf", ".json"))
+        self._oldest_removed(guesses, {f"facts-{k}" for k in keep}, limit, (".json",))
+
+    def _oldest_removed(self, found: list[str], own: set[str], limit: int, ends: tuple[str, ...]) -> None:
+        """The oldest of `found` that are not `own` removed (each with its files `ends`), down to `limit`."""
+        if len(found) <= limit:
+            return
+        stamps = {n: getattr(self.folder.lstat(n + ends[0]), "st_mtime_ns", 0) for n in found}
+        for name in sorted((n for n in found if n not in own), key=lambda n: (stamps[n], n))[:len(found) - limit]:
+            for end in ends:
+                self.folder.remove(name + end)
 
     def facts(self, digest: str) -> tuple[int, dict[str, int]] | None:
         try:

@@ -131,17 +131,22 @@ def _distinct_subsets(writer: PdfWriter) -> None:
         for font in fonts.values():
             font = font.get_object()
             for each in [font, *(d.get_object() for d in font.get("/DescendantFonts") or [])]:
-                name = str(each.get("/BaseFont", ""))
-                if len(name) > 8 and name[7] == "+" and name[1:7].isupper() and name not in renamed.values():
-                    descriptor = each.get("/FontDescriptor")
-                    glyphs = descriptor.get_object().get("/FontFile2") if descriptor else None
-                    key = name + (hashlib.sha1(glyphs.get_object().get_data()).hexdigest() if glyphs else "")
-                    if name not in renamed:
-                        digest = hashlib.sha1(key.encode()).digest()
-                        renamed[name] = "/" + "".join(chr(65 + b % 26) for b in digest[:6]) + name[7:]
-                    each[NameObject("/BaseFont")] = NameObject(renamed[name])
-                    if descriptor:
-                        descriptor.get_object()[NameObject("/FontName")] = NameObject(renamed[name])
+                _rename(each, renamed)
+
+
+def _rename(font, renamed: dict[str, str]) -> None:
+    """A font (or a descendant font) named AAAAAA+Name renamed by its tag, which `renamed` keeps by name."""
+    name = str(font.get("/BaseFont", ""))
+    if len(name) > 8 and name[7] == "+" and name[1:7].isupper() and name not in renamed.values():
+        descriptor = font.get("/FontDescriptor")
+        glyphs = descriptor.get_object().get("/FontFile2") if descriptor else None
+        key = name + (hashlib.sha1(glyphs.get_object().get_data()).hexdigest() if glyphs else "")
+        if name not in renamed:
+            digest = hashlib.sha1(key.encode()).digest()
+            renamed[name] = "/" + "".join(chr(65 + b % 26) for b in digest[:6]) + name[7:]
+        font[NameObject("/BaseFont")] = NameObject(renamed[name])
+        if descriptor:
+            descriptor.get_object()[NameObject("/FontName")] = NameObject(renamed[name])
 
 
 def identify(writer: PdfWriter, title: str, epoch: int) -> None:

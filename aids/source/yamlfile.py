@@ -121,7 +121,17 @@ def _indent_hint(text: str, line: int) -> str:
     if line >= len(lines):
         return "the same number of spaces as the lines it belongs with"
     here = len(lines[line]) - len(lines[line].lstrip(" "))
-    levels: list[tuple[int, int]] = []  # (indent, 1-based line), innermost first
+    levels = _open_levels(lines, line)
+    choices = [min((lv for lv in levels if lv[0] > here), default=None),
+               max((lv for lv in levels if lv[0] < here), default=None)]
+    said = [f"{n} space{'s' if n != 1 else ''} like line {at}" for n, at in (c for c in choices if c)]
+    return f"{' or '.join(said) or 'as many spaces as its neighbours'}, not {here}; no tabs (text pasted from a web " \
+        "page may bring other indentation)"
+
+
+def _open_levels(lines: list[str], line: int) -> list[tuple[int, int]]:
+    """The indentations of the blocks open above line (0-based): (indent, 1-based line), innermost first."""
+    levels: list[tuple[int, int]] = []
     for number in range(line - 1, -1, -1):
         content = lines[number].strip()
         if not content or content.startswith("#"):
@@ -131,11 +141,7 @@ def _indent_hint(text: str, line: int) -> str:
         for level in ((indent + item.end(), indent) if item else (indent,)):
             if not levels or level < levels[-1][0]:
                 levels.append((level, number + 1))
-    choices = [min((lv for lv in levels if lv[0] > here), default=None),
-               max((lv for lv in levels if lv[0] < here), default=None)]
-    said = [f"{n} space{'s' if n != 1 else ''} like line {at}" for n, at in (c for c in choices if c)]
-    return f"{' or '.join(said) or 'as many spaces as its neighbours'}, not {here}; no tabs (text pasted from a web " \
-        "page may bring other indentation)"
+    return levels
 
 
 # What a long-lived process (`aids serve`) keeps of the sources it parsed, once `keep_parsed` was called: the
@@ -172,15 +178,7 @@ def _parse_yaml(text: str, path: Path, shown: str) -> Source:
     try:
         data = yaml.load(text)
     except MarkedYAMLError as exc:
-        # an unclosed quote is found at the end of the file: point at the quote that opened it
-        quoted = "quoted scalar" in str(exc.context or "") and exc.context_mark is not None
-        mark = exc.context_mark if quoted else exc.problem_mark or exc.context_mark
-        where = Position(shown, mark.line + 1, mark.column + 1) if mark else Position(shown)
-        problem = "quoted text not closed" if quoted else exc.problem or exc.context or "malformed YAML"
-        if any(sign in problem for sign in INDENTATION):  # what a line indented unlike its neighbours gives
-            raise AidsError(Problem(where, f"malformed YAML: {problem}: this line is indented unlike the lines "
-                                    "around it", _indent_hint(text, where.line - 1 if where.line else 0))) from None
-        raise AidsError(Problem(where, f"malformed YAML: {problem}", "valid YAML")) from None
+        raise _malformed(exc, text, shown) from None
     except YAMLError as exc:
         raise AidsError(Problem(Position(shown), f"malformed YAML: {exc}", "valid YAML")) from None
     except RecursionError:
@@ -191,6 +189,19 @@ def _parse_yaml(text: str, path: Path, shown: str) -> Source:
     source = Source(path, shown, data, text)
     _check_tree(source)
     return source
+
+
+def _malformed(exc: MarkedYAMLError, text: str, shown: str) -> AidsError:
+    """The parser's error, where it is; an unclosed quote is found at the end of the file: at the quote that
+    opened it; a line indented unlike its neighbours, with the indentations that would do."""
+    quoted = "quoted scalar" in str(exc.context or "") and exc.context_mark is not None
+    mark = exc.context_mark if quoted else exc.problem_mark or exc.context_mark
+    where = Position(shown, mark.line + 1, mark.column + 1) if mark else Position(shown)
+    problem = "quoted text not closed" if quoted else exc.problem or exc.context or "malformed YAML"
+    if any(sign in problem for sign in INDENTATION):  # what a line indented unlike its neighbours gives
+        return AidsError(Problem(where, f"malformed YAML: {problem}: this line is indented unlike the lines "
+                                 "around it", _indent_hint(text, where.line - 1 if where.line else 0)))
+    return AidsError(Problem(where, f"malformed YAML: {problem}", "valid YAML"))
 
 
 def _deepest(text: str, shown: str) -> Position:
@@ -262,12 +273,17 @@ def check_map(src: Source, node: Any, problems, shape: Shape | None = None, *, r
     if not isinstance(node, CommentedMap):
         problems.add(where or src.at(node), f"{what} must be a mapping", ", ".join(accepted) or "key: value")
         return False
-    ok = True
     if shape.keys is None:
         for key in node:
             if key not in accepted:
                 problems.add(src.at(node, key), f"unknown field '{key}' in {what}", ", ".join(accepted))
-    for key in shape.required:
+    return _required(src, node, problems, shape.required, what)
+
+
+def _required(src: Source, node: CommentedMap, problems, required: Iterable[str], what: str) -> bool:
+    """Every required field of `node` is there and not empty: each one missing a problem."""
+    ok = True
+    for key in required:
         if key not in node or node[key] is None or node[key] == "":
             problems.add(src.at(node), f"missing field '{key}' in {what}", f"{key}: ...")
             ok = False

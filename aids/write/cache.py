@@ -177,19 +177,26 @@ _FIELDS: dict[str, Any] = {  # what a record may hold, by type (checked before a
 
 def _valid_record(record: Any) -> bool:
     """As aids writes it: {"digest": str, "outputs": {name: {"size", "sha256", "stat"}}, ...}."""
-    if not isinstance(record, dict):
-        return False
-    if any(name in record and (type(record[name]) is bool or not isinstance(record[name], kind))
-           for name, kind in _FIELDS.items()):
+    if not isinstance(record, dict) or not _typed(record):
         return False
     texts = [*record.get("files", []), *record.get("warnings", []), *record.get("notes", [])]
     fitted = record.get("fitted", {})
     return (all(isinstance(t, str) for t in texts)
             and all(isinstance(k, str) and isinstance(v, _NUMBER) for k, v in fitted.items())
-            and all(isinstance(fb, list) and len(fb) == 6 and isinstance(fb[0], str) and type(fb[1]) is int
-                    and type(fb[2]) is int and all(isinstance(t, (str, type(None))) for t in fb[3:])
-                    for fb in record.get("fallbacks", []))
+            and all(_valid_fallback(fb) for fb in record.get("fallbacks", []))
             and all(isinstance(name, str) and valid_output(v) for name, v in record.get("outputs", {}).items()))
+
+
+def _typed(record: dict) -> bool:
+    """Every field of the record the type `_FIELDS` gives it (a bool is not a number)."""
+    return not any(name in record and (type(record[name]) is bool or not isinstance(record[name], kind))
+                   for name, kind in _FIELDS.items())
+
+
+def _valid_fallback(fb: Any) -> bool:
+    """A fallback as aids records it: [text, int, int, and three texts or None]."""
+    return (isinstance(fb, list) and len(fb) == 6 and isinstance(fb[0], str) and type(fb[1]) is int
+            and type(fb[2]) is int and all(isinstance(t, (str, type(None))) for t in fb[3:]))
 
 
 def valid_output(written: Any) -> bool:

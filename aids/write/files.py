@@ -141,23 +141,29 @@ def _journal(folder: Folder, name: str, notes: list[str]) -> list[tuple[str, str
     if data is None:
         return None  # not committed: its aid keeps its previous files
     try:
-        moves = json.loads(data.decode("utf-8"))
-        if len(data) > MAX_JOURNAL or not isinstance(moves, list):
-            raise ValueError
-        pairs = [(m[0], m[1]) for m in moves
-                 if isinstance(m, list) and len(m) == 2 and all(isinstance(part, str) for part in m)]
-        if len(pairs) != len(moves) or not all(_STAGED.fullmatch(a) for a, _ in pairs):
-            raise ValueError
-        for staged, target in pairs:
-            folder.lstat(target)  # Outside when it leaves the folder
-            there = folder.lstat(staging / staged)
-            if (there is not None and not stat.S_ISREG(there.st_mode)) or PurePosixPath(target).parts[0] in (
-                    STAGING, ".aids-cache"):
-                raise ValueError
+        return _moves(folder, staging, data)
     except (ValueError, TypeError, UnicodeDecodeError, Outside):
         notes.append(f"{folder.show(staging / JOURNAL)}: damaged journal (not one aids wrote): discarded, "
                      "any file it had moved is built again")
         return None
+
+
+def _moves(folder: Folder, staging: PurePosixPath, data: bytes) -> list[tuple[str, str]]:
+    """The moves a journal lists, each from a file staged to a place in the folder; ValueError (or TypeError,
+    UnicodeDecodeError, Outside) when it is not as aids writes it."""
+    moves = json.loads(data.decode("utf-8"))
+    if len(data) > MAX_JOURNAL or not isinstance(moves, list):
+        raise ValueError
+    pairs = [(m[0], m[1]) for m in moves
+             if isinstance(m, list) and len(m) == 2 and all(isinstance(part, str) for part in m)]
+    if len(pairs) != len(moves) or not all(_STAGED.fullmatch(a) for a, _ in pairs):
+        raise ValueError
+    for staged, target in pairs:
+        folder.lstat(target)  # Outside when it leaves the folder
+        there = folder.lstat(staging / staged)
+        if (there is not None and not stat.S_ISREG(there.st_mode)) or PurePosixPath(target).parts[0] in (
+                STAGING, ".aids-cache"):
+            raise ValueError
     return pairs
 
 

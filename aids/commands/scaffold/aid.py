@@ -80,6 +80,26 @@ def new(root: Path, kind: str, aid_id: str, game_id: str | None = None) -> Added
         if other_id == aid_id or path == (folder / name).resolve():
             raise AidsError(Problem(Position(shown(path)), f"an aid with id '{aid_id}' is registered already",
                                     "a new id"))
+    values, notes = _values(kind, aid_id, game, aids)
+    files = {folder / name: with_modeline(kind, root, folder / name, render(KINDS[kind], game.source_language, values))}
+    if kind == "booklet":
+        files[folder / aid_id / CHAPTER] = render(CHAPTER, game.source_language, values)
+    for path in files:
+        if path.exists() or path.is_symlink():
+            raise AidsError(Problem(Position(shown(path)), "the file exists", "a new id (aids new overwrites nothing)"))
+    game_file = folder / "game.yaml"
+    listing = register(read_yaml(game_file, shown(game_file)), name)
+    write(Folder(folder, shown(folder)), files, game_file, listing)
+    if not (root / SCHEMAS).is_dir():
+        from ...kinds import schemas
+        schemas.write_schemas(root)
+    return Added(list(files), game_file, notes)
+
+
+def _values(kind: str, aid_id: str, game, aids: dict[Path, tuple[str | None, str | None]]
+            ) -> tuple[dict[str, str], list[str]]:
+    """What the aid's template is filled with (its id, the table a playsheet embeds, a booklet's first chapter),
+    and the notes that tell the author what was chosen for them."""
     values = {"id": aid_id}
     notes = []
     if kind == "playsheet":
@@ -94,19 +114,7 @@ def new(root: Path, kind: str, aid_id: str, game_id: str | None = None) -> Added
     if game.source_language not in STARTER:
         notes.append(f"its texts are in {text_language(game.source_language)} (the templates have none in "
                      f"{game.source_language}): rewrite them")
-    files = {folder / name: with_modeline(kind, root, folder / name, render(KINDS[kind], game.source_language, values))}
-    if kind == "booklet":
-        files[folder / aid_id / CHAPTER] = render(CHAPTER, game.source_language, values)
-    for path in files:
-        if path.exists() or path.is_symlink():
-            raise AidsError(Problem(Position(shown(path)), "the file exists", "a new id (aids new overwrites nothing)"))
-    game_file = folder / "game.yaml"
-    listing = register(read_yaml(game_file, shown(game_file)), name)
-    write(Folder(folder, shown(folder)), files, game_file, listing)
-    if not (root / SCHEMAS).is_dir():
-        from ...kinds import schemas
-        schemas.write_schemas(root)
-    return Added(list(files), game_file, notes)
+    return values, notes
 
 
 def write(game: Folder, files: dict[Path, str], game_file: Path, listing: str) -> None:
