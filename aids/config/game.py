@@ -1,0 +1,228 @@
+"""A game's configuration: `games/<game>/game.yaml` (its title, languages, editions, glossary), and how its
+PDFs go to print."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from babel import Locale, UnknownLocaleError
+
+from ..errors import Position, Problems
+from ..model.quantity import MEASURE, read_measure
+from ..model.text import Text, forms_at, text_at
+from ..source.shape import ID_PATTERN, Field, Shape, date, ident, list_of, name_fault, string, text
+from ..source.yamlfile import Source, check_map, is_text, read_yaml
+
+if TYPE_CHECKING:
+    from .project import Project
+
+MAX_LINE = 200  # a game's title, version, copyright or author: printed in every footer
+GAME_FILE = "game.yaml"
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One printing of a game's aids; `options` are read by the aid kinds that care.
+
+    options["measure"] (model.quantity.Measure): the unit distances are printed in, scale and rounding.
+    """
+
+    id: str
+    options: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Print:
+    """How a game's PDFs go to print (`print:` in aids.yaml): `home` (A4, RGB, crop marks on the card sheet)
+    only, or `press` PDFs as well (PDF/X-4, CMYK with an output intent, bleed, marks outside it or none)."""
+    profile: str = "home"
+    bleed: float = 3.0  # mm around the trimmed page
+    marks: str = "crop"  # crop marks outside the bleed, in a slug that grows the sheet; or "none"
+
+
+EDITION = Shape("edition", (Field("id", string(pattern=ID_PATTERN), True), *MEASURE),
+                doc="one printing of the game's aids")
+GLOSSARY_TERM = Shape("glossary term", (Field("id", ident(), True), Field("term", text(), True),
+                                        Field("forms", list_of(string()), doc="other forms of it in the source")))
+LINE = {"type": ["string", "integer"], "minLength": 1, "maxLength": MAX_LINE}  # printed on every page
+GAME = Shape(GAME_FILE, (
+    Field("id", ident("the name of the game's folder"), True), Field("title", LINE, True),
+    Field("version", LINE, doc='the version as it is printed, in quotes: "1.10" (none: no version is printed)'),
+    Field("copyright", LINE, doc='what follows © where the game is named: the year, in quotes: "1984"'),
+    Field("source_language", string(), True, "the language its sources are written in"),
+    Field("aids", list_of(string()), True, "its aid sources, in this folder"),
+    Field("published", date()), Field("author", LINE), Field("editions", list_of(EDITION)),
+    Field("glossary", list_of(GLOSSARY_TERM), doc="terms every translation is held to"),
+    Field("change_colour", list_of({"type": "number", "minimum": 0, "maximum": 1}, min_items=4, max_items=4),
+          doc="the colour of the marks of what changed since the last release, as CMYK: [0.9, 0.55, 0, 0.1]"),
+), doc="A game: its title and version or copyright, the language of its sources and the aids made of them.")
+
+
+@dataclass
+class GlossaryTerm:
+    """A term of the game's own glossary: translated once, in the catalog; `aids check` holds every
+    translation that says it in the source to that translation."""
+    id: str
+    name: Text
+    forms: list[str]  # other forms of the term in the source language (inflections)
+
+
+@dataclass
+class Game:
+    id: str
+    folder: Path
+    source: Source  # game.yaml, for positions
+    title: str
+    version: str  # "" when the game has none: its pages print no version
+    published: dt.date | None
+    source_language: str
+    author: str
+    aids: list[Path]  # source files, in declared order
+    editions: list[Edition]  # [] when the game has a single, unnamed edition
+    glossary: list[GlossaryTerm] = field(default_factory=list)  # terms every aid of the game may use
+    printing: Print = field(default_factory=lambda: Print())  # from aids.yaml's `print:`
+    change_colour: tuple[float, ...] | None = None  # CMYK of its change marks (None: the palette's "change")
+    copyright: str = ""  # printed after ©: "1984"
+
+    @property
+    def title_text(self) -> Text:
+        """The title as a translatable text (msgctxt game/title)."""
+        where = self.source.at(self.source.data, "title", value=True)
+        return Text(self.title, "game/title", "Title of the game", where)
+
+    def epoch(self) -> int:
+        """Its publication date as a Unix time: what its PDFs are dated with (reproducible outputs)."""
+        day = self.published or dt.date(2000, 1, 1)
+        return int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp())
+
+
+
+
+
+def check_language(code: str, where: Position, problems: Problems) -> None:
+    try:
+        Locale.parse(code)
+    except (UnknownLocaleError, ValueError, TypeError):
+        problems.add(where, f"unknown language '{code}'", "a CLDR language code such as pl, en, ru")
+
+
+def read_game(project: Project, folder: Path) -> Game:
+    shown = project.show(folder / GAME_FILE)
+    src = read_yaml(folder / GAME_FILE, shown)
+    data, problems = src.data, Problems()
+    top = Position(shown, 1, 1)
+    if not check_map(src, data, problems, GAME, where=top):
+        problems.raise_if_any()
+    _check_game_id(project, folder, src, problems)
+    if isinstance(data.get("version"), float):  # 1.10 unquoted is the number 1.1
+        problems.add(src.at(data, "version", value=True), f"version {data['version']} is read as a number "
+                     "(unquoted, 1.10 would print as 1.1)", 'the version in quotes, as it is to be printed, e.g. '
+                     'version: "1.10"')
+    _check_lines(src, data, problems)
+    source_language = str(data["source_language"])
+    check_language(source_language, src.at(data, "source_language", value=True), problems)
+    published = data.get("published")
+    if published is not None and not isinstance(published, dt.date):
+        problems.add(src.at(data, "published", value=True), "published is not a date", "YYYY-MM-DD")
+        published = None
+    aids = []
+    listed = data["aids"]
+    if not isinstance(listed, list):
+        problems.add(src.at(data, "aids", value=True), "aids must be a list of source files",
+                     "[sequence.yaml, ...]")
+        listed = []
+    for i, name in enumerate(listed):
+        path = (folder / str(name)).resolve()
+        if not path.is_relative_to(folder.resolve()):
+            problems.add(src.at(listed, i), f"aid source '{name}' is outside the game folder")
+        elif not path.is_file():
+            problems.add(src.at(listed, i), f"aid source '{name}' not found", "a file in " + project.show(folder))
+        else:
+            aids.append(path)
+    editions = _read_editions(src, data, problems)
+    glossary = _read_glossary(src, data.get("glossary") or [], problems)
+    colour = _change_colour(src, data, problems)
+    problems.raise_if_any()
+    return Game(
+        id=folder.name, folder=folder, source=src, title=str(data["title"]),
+        version=str(data.get("version", "")), published=published, source_language=source_language,
+        author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
+        printing=project.print_for(folder.name), change_colour=colour, copyright=str(data.get("copyright", "")),
+    )
+
+
+def _read_editions(src: Source, data: Any, problems: Problems) -> list[Edition]:
+    """`editions:` each with a unique id (the name of its output folder) and its measure."""
+    editions: list[Edition] = []
+    for i, ed in enumerate(data.get("editions") or []):
+        if not check_map(src, ed, problems, EDITION, where=src.at(data["editions"], i)) or not is_text(ed["id"]):
+            if hasattr(ed, "get") and ed.get("id") is not None and not is_text(ed["id"]):
+                problems.add(src.at(ed, "id", value=True), "an edition id must be text", "id: cm")
+            continue
+        if fault := name_fault(ed["id"], "edition id"):  # the name of its output folder
+            problems.add(src.at(ed, "id", value=True), *fault)
+            continue
+        if any(e.id == str(ed["id"]) for e in editions):
+            problems.add(src.at(ed, "id", value=True), f"duplicate edition id '{ed['id']}'", "unique edition ids")
+            continue
+        editions.append(Edition(str(ed["id"]), {"measure": read_measure(src, ed, problems)}))
+    return editions
+
+
+def _check_game_id(project: Project, folder: Path, src: Source, problems: Problems) -> None:
+    """The game's id is the name of its folder, of its catalogs and of its output folder: an id, that folder's."""
+    given = src.data["id"]
+    if fault := name_fault(given, "game id"):
+        problems.add(src.at(src.data, "id", value=True), *fault)
+    elif given != folder.name:
+        if fault := name_fault(folder.name, "game folder name"):
+            problems.add(Position(project.show(folder)), *fault)
+        else:
+            problems.add(src.at(src.data, "id", value=True), f"game id '{given}' differs from its folder name",
+                         f"id: {folder.name}")
+
+
+def _check_lines(src: Source, data: Any, problems: Problems) -> None:
+    """What every footer prints of the game: each one line of text."""
+    for key in ("title", "version", "copyright", "author"):
+        value = data.get(key)
+        if isinstance(value, str) and (len(value) > MAX_LINE or "\n" in value.strip()):
+            problems.add(src.at(data, key, value=True), f"{key} of {len(value)} characters or on several lines",
+                         f"one line of at most {MAX_LINE} characters (it is printed on every page)")
+        elif value is not None and (isinstance(value, bool) or not isinstance(value, str | int | float)):
+            problems.add(src.at(data, key, value=True), f"{key} is not a line of text", f'{key}: "..."')
+
+
+def _change_colour(src: Source, data: Any, problems: Problems) -> tuple[float, ...] | None:
+    colour = data.get("change_colour")
+    if colour is None:
+        return None
+    if not (isinstance(colour, list) and len(colour) == 4 and all(
+            isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1 for v in colour)):
+        problems.add(src.at(data, "change_colour", value=True), "change_colour is not a CMYK colour",
+                     "four numbers from 0 to 1, cyan, magenta, yellow and black: [0.9, 0.55, 0, 0.1]")
+        return None
+    return tuple(float(v) for v in colour)
+
+
+def _read_glossary(src: Source, raw: Any, problems: Problems) -> list[GlossaryTerm]:
+    """`glossary:` in game.yaml: `- {id: zoc, term: strefa kontroli, forms: [strefy kontroli]}`."""
+    if not isinstance(raw, list):
+        problems.add(src.at(raw), "glossary must be a list", "- id: zoc\n  term: strefa kontroli")
+        return []
+    terms: list[GlossaryTerm] = []
+    for i, node in enumerate(raw):
+        if not check_map(src, node, problems, GLOSSARY_TERM, where=src.at(raw, i)):
+            continue
+        tid = str(node["id"])
+        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", tid) or any(t.id == tid for t in terms):
+            problems.add(src.at(node, "id", value=True), f"malformed or duplicate term id '{tid}'",
+                         "unique lowercase letters, digits and '-'")
+            continue
+        terms.append(GlossaryTerm(tid, text_at(src, node, "term", f"game/glossary/{tid}",
+                                               "Term of the game's glossary (every translation is checked "
+                                               "against yours)", problems), forms_at(src, node, problems)))
+    return terms
