@@ -17,7 +17,7 @@ from ..localize import playsheet as playsheet_text
 from ..localize import sequence as sequence_text
 from ..localize import table as table_text
 from ..localize.localizer import PSEUDO
-from ..model import booklet, card, playsheet, sequence, sequence_source, table
+from ..model import booklet, card, playsheet, sequence, sequence_source, table, table_shape
 from ..model.quantity import value_text
 from ..source.yamlfile import Source
 
@@ -65,7 +65,7 @@ class SequenceKind(Kind[sequence.Sequence]):
 
 class TableKind(Kind[table.Table]):
     name = table.KIND
-    shape = table.SHAPE
+    shape = table_shape.SHAPE
     template = "table.html"
     embed_template = "table-body.html"
     standalone = False  # a part: built inside the playsheets, cards and booklets that embed it
