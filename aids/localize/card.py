@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..config import Edition
-from ..model.card import Card, Item, Section
+from ..model.card import Card
+from ..model.card_sections import Item, Section
 from ..model.text import Text, as_date, as_number
 from . import rich
 from .localizer import Localizer
