@@ -8,6 +8,7 @@ import tomllib
 import venv
 import zipfile
 from importlib.metadata import packages_distributions
+from pathlib import Path
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
@@ -19,8 +20,12 @@ def test_wheel_install_builds_a_project_elsewhere(tmp_path):
     # built from a copy, as `pip install ./aids` builds a clone: setuptools' own build folder is configured
     # away from build/, the output folder
     source = tmp_path / "source"
-    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__",
-                                                                ".setuptools-build"))
+    top = {".git", ".venv", "build", ".setuptools-build", ".cache"}  # the clone's own, at its top: aids/build/ is code
+
+    def ignored(folder: str, names: list[str]) -> set[str]:
+        here = {n for n in names if n.endswith(".egg-info") or n == "__pycache__"}
+        return here | (top & set(names) if Path(folder) == REPO else set())
+    shutil.copytree(REPO, source, ignore=ignored)
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)],
                    check=True, capture_output=True)
