@@ -271,3 +271,12 @@ def built_files(output: Path) -> dict[Path, bytes]:
 def is_site_page(output: Path, path: Path) -> bool:
     """A page of the web site (aids/build/site.py): build/index.html, build/index.<lang>.html, build/<game>/<lang>/index.html."""
     return (path.parent == output and path.name.startswith("index.")) or path.name == "index.html"
+
+
+def booklet_benchmark():
+    """benchmarks/booklet.py as a module: its generator of big booklets, for the tests of pagination and parts."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("booklet_benchmark", REPO / "benchmarks" / "booklet.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

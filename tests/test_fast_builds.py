@@ -25,12 +25,17 @@ FILES = {**DEMO_PLAYSHEET, "games/demo/sequence.yaml": DEMO_SEQUENCE,
          "games/demo/game.yaml": DEMO_PLAYSHEET["games/demo/game.yaml"].replace("aids:\n", "aids:\n  - sequence.yaml\n")}
 
 
-@pytest.fixture
-def demo(tmp_path):
+def demo_project(tmp_path):
+    """The demo game with a sequence and a playsheet in two editions, its catalogs made, one msgstr translated."""
     root = make_project(tmp_path / "project", FILES)
     extract_update(root)
     translate(po_path(root / "i18n", "en", "demo"), {"seq/prep": "Preparation"})
     return root
+
+
+@pytest.fixture
+def demo(tmp_path):
+    return demo_project(tmp_path)
 
 
 def build(root, **options):

@@ -13,17 +13,14 @@ from aids.config import read_project
 from aids.localize.catalogs import po_path
 from aids.write.stamp import STAMP
 
-from .helpers import built_files, make_project
-from .localize.test_catalogs import extract_update, translate
-from .test_fast_builds import FILES, build, copied
+from .helpers import built_files
+from .localize.test_catalogs import translate
+from .test_fast_builds import build, copied, demo_project
 
 
 @pytest.fixture
 def demo(tmp_path):
-    root = make_project(tmp_path / "project", FILES)
-    extract_update(root)
-    translate(po_path(root / "i18n", "en", "demo"), {"seq/prep": "Preparation"})
-    return root
+    return demo_project(tmp_path)
 
 
 @pytest.fixture

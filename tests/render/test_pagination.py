@@ -1,7 +1,6 @@
 """Page references laid out once (render/pagination.py): in a generated booklet whose references cross from one
 digit to two, every reference and contents line shows its target's page, however wrong the first guess of the
 number of digits was, and only the pages where a guess was wrong are laid out again."""
-import importlib.util
 
 import pytest
 from pypdf import PdfReader
@@ -11,22 +10,15 @@ from aids.config import read_project
 from aids.kinds import reading
 from aids.render import pagination
 
-from ..helpers import REPO
+from ..helpers import booklet_benchmark
 
 PAGES = 16
-
-
-def benchmark():
-    spec = importlib.util.spec_from_file_location("booklet_benchmark", REPO / "benchmarks" / "booklet.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
     root = tmp_path_factory.mktemp("booklet")
-    benchmark().generate(root, PAGES)
+    booklet_benchmark().generate(root, PAGES)
     return root
 
 
@@ -60,7 +52,7 @@ def test_every_page_reference_is_its_targets_page_whatever_the_first_guess(gener
     assert warnings == []
     pages = len(PdfReader(path).pages)
     assert pages >= 12
-    references, start = benchmark().page_references(path)
+    references, start = booklet_benchmark().page_references(path)
     sections = round(PAGES / 1.25)
     assert len(references) == 4 * sections  # two in each section's text, two lines of contents for each
     assert {p for _, p in references} & set(range(1, 10)) and {p for _, p in references} & set(range(10, 100))

@@ -1,7 +1,6 @@
 """A booklet laid out in parts (render/parts.py, parallel.py, join.py) is the booklet laid out whole: the same
 text on every page, page numbers, references, bookmarks, links and structure tree; an edit lays out only its own
 part again and gives the bytes of a cold build; a damaged record of a part is not used."""
-import importlib.util
 import re
 
 import pikepdf
@@ -14,23 +13,16 @@ from aids.files import Folder
 from aids.kinds import reading
 from aids.render import parts
 
-from ..helpers import REPO
+from ..helpers import booklet_benchmark
 
 PAGES = 24
 CHARACTERS = 12_000  # a part: about 4 pages, so that 24 pages make several parts
 
 
-def benchmark():
-    spec = importlib.util.spec_from_file_location("booklet_benchmark", REPO / "benchmarks" / "booklet.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
     root = tmp_path_factory.mktemp("parts")
-    benchmark().generate(root, PAGES, "varied", chapter_pages=True)
+    booklet_benchmark().generate(root, PAGES, "varied", chapter_pages=True)
     return root
 
 
@@ -140,7 +132,7 @@ def test_an_edit_lays_out_its_part_again_and_gives_the_bytes_of_a_cold_build(who
             target = edited / path.relative_to(generated)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(path.read_bytes())
-    benchmark().edit(edited)
+    booklet_benchmark().edit(edited)
     warm = render(edited, cache)
     count, laid, _, cached = parts_note(warm)
     assert laid == 1 and cached == count - 1
