@@ -414,3 +414,25 @@ def test_catalogs_are_never_read_nor_written_through_a_link(translated, capsys, 
     else:
         assert code == 1 and f"{planted}: is a symbolic link, which aids does not follow" in said, said
         assert len(said.strip().splitlines()) == 1 and said.startswith(planted), said
+
+
+def test_a_build_leaves_nothing_in_the_temporary_folder(tmp_path, capsys, monkeypatch):
+    """WeasyPrint copies the package fonts (6.5 MB) to a `weasyprint-*` folder for each PDF and removes it only
+    when garbage-collected, which a worker that ends with os._exit never is: such folders filled the disk. A
+    build with a pool of workers and a booklet laid out in parts (forked processes) leaves none."""
+    from aids.render import parts
+
+    from .helpers import booklet_benchmark
+
+    root = tmp_path / "project"
+    booklet_benchmark().generate(root, 8, "varied", chapter_pages=True)
+    temporary = tmp_path / "temporary"
+    temporary.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(temporary))  # what forked workers inherit too
+    monkeypatch.setattr(parts, "PART_CHARACTERS", 6_000)  # several parts, each its own process
+    assert main(["--project", str(root), "build", "--jobs", "2", "--format", "pdf"]) == 0
+    assert len(list((root / "build/.aids-cache/booklet_parts").glob("*.pdf"))) >= 2  # its parts' processes ran
+    demo = make_project(tmp_path / "demo")  # three languages: three jobs for the pool's two workers
+    assert main(["--project", str(demo), "build", "--jobs", "2", "--format", "pdf"]) == 0
+    assert len(list((demo / "build").rglob("*.pdf"))) == 3
+    assert sorted(path.name for path in temporary.iterdir()) == []

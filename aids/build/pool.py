@@ -21,8 +21,16 @@ def executor(options: Options, count: int) -> cf.Executor | None:
     if {"pdf", "press", "imposed", "imposed-press"} & set(options.formats):  # imported once, not in every worker
         from ..render.pdf import weasyprint
         weasyprint()
-    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent,
+    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker,
                                   initargs=(os.getpid(),))
+
+
+def _start_worker(parent: int) -> None:
+    _die_with_parent(parent)
+    from multiprocessing import util
+
+    from ..render.pdf import release_all
+    util.Finalize(None, release_all, exitpriority=10)  # run as the worker ends, before its os._exit
 
 
 def _die_with_parent(parent: int) -> None:

@@ -120,6 +120,7 @@ class Parallel:
                 except Exception:
                     pass
             finally:
+                pdf.release_all()
                 os._exit(code)
         theirs.close()
         self.running[part.index] = Running(ours, pid, numbers)

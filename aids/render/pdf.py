@@ -6,6 +6,8 @@ import gc
 import logging
 import os
 import re
+import shutil
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -113,8 +115,10 @@ def source_date(epoch: int):
 class Layout:
     """WeasyPrint's document laid out; the PDF written once, on the first call of `rendered()`."""
 
-    def __init__(self, document: Any, warnings: list[str], epoch: int, tagged: bool, press: Print | None = None):
+    def __init__(self, document: Any, warnings: list[str], epoch: int, tagged: bool, press: Print | None = None,
+                 fonts: Any = None):
         self.document, self.warnings, self.epoch, self.tagged = document, warnings, epoch, tagged
+        self.fonts = fonts  # the FontConfiguration whose copies of the fonts the PDF is written from
         self.press = press  # written as PDF/X-4 and finished for a print shop (render/pdfx.py)
         self._rendered: Rendered | None = None
 
@@ -128,7 +132,11 @@ class Layout:
                 gc.collect()                # that it and the PDF being written do not add up: -7 % peak, 300 pages
             page_references_once()
             with collected_warnings() as warnings, source_date(self.epoch):
-                data = self.document.write_pdf(pdf_tags=self.tagged, pdf_variant="pdf/x-4" if self.press else None)
+                try:
+                    data = self.document.write_pdf(pdf_tags=self.tagged,
+                                                   pdf_variant="pdf/x-4" if self.press else None)
+                finally:
+                    release(self.fonts)
             if self.press:
                 from . import pdfx
                 data = pdfx.finish(data, self.press, self.epoch)
@@ -197,13 +205,18 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     how to `settle` them with the other parts."""
     wp = weasyprint()
     fetcher = make_fetcher([fonts_dir(), *allowed])
-    with collected_warnings() as warnings, source_date(epoch):
-        fonts = wp.text.fonts.FontConfiguration()
-        stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
-        page = page if page is not None else parsed(html, base=base, allowed=allowed)
-        pagination = Pagination(page.etree_element, numbers=numbers, settle=settle)
-        with pagination.installed():
-            document = page.render(stylesheets=[stylesheet], font_config=fonts)
+    fonts = wp.text.fonts.FontConfiguration()
+    _FONTS.add(fonts)
+    try:
+        with collected_warnings() as warnings, source_date(epoch):
+            stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
+            page = page if page is not None else parsed(html, base=base, allowed=allowed)
+            pagination = Pagination(page.etree_element, numbers=numbers, settle=settle)
+            with pagination.installed():
+                document = page.render(stylesheets=[stylesheet], font_config=fonts)
+    except BaseException:
+        release(fonts)
+        raise
     if pagination.unsettled:
         warnings.append(f"page numbers or page-end hyphens still moving after {PASSES} layouts, on "
                         f"{pagination.unsettled} page(s)")
@@ -211,7 +224,27 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
                     sorted(pagination.unprinted))
     laid_out.finish(document)
     warnings.extend(laid_out.wide_tables(document))
-    return Layout(document, warnings, epoch, tagged, press)
+    return Layout(document, warnings, epoch, tagged, press, fonts)
+
+
+_FONTS: weakref.WeakSet[Any] = weakref.WeakSet()  # every FontConfiguration of this process not yet collected
+
+
+def release_all() -> None:
+    """Release the fonts of every layout of this process: what a worker does before it ends."""
+    for fonts in list(_FONTS):
+        release(fonts)
+
+
+def release(fonts: Any) -> None:
+    """Remove the copies of the package fonts that WeasyPrint made for one document (6.5 MB in a folder
+    `weasyprint-*` of the system's temporary folder). Its FontConfiguration removes them only when it is
+    garbage-collected, which never happens in a worker that ends with `os._exit` (the pool's and the booklet
+    parts'): they filled the disk, a document at a time."""
+    folder = getattr(fonts, "_folder", None)  # WeasyPrint's own attribute: tests/render/test_weasyprint_internals
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        fonts._folder = None
 
 
 @functools.cache
