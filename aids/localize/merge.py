@@ -118,12 +118,17 @@ def _from_template(t: Entry, forms: int) -> Entry:
     return entry
 
 
-def _take(entry: Entry, source: Origin, key: Key, *, moved: bool = False) -> None:
+def _take(entry: Entry, source: Origin, key: Key, *, moved: bool = False, replaces: bool = True) -> None:
     """Give `entry` (at `key`) the translation of `source`: fuzzy unless made for this very text.
 
     `moved`: the text of `source` is gone from where it was, so its translation goes with the text.
+    `replaces`: `source` is an entry gone from the catalog (its text changed, moved or removed), so its
+    translator's comments and flags go with its translation, as GNU msgmerge carries them; an entry still
+    in the catalog keeps its own.
     """
     entry.target = source.entry.target
+    if replaces:
+        _keep_comments(entry, source.entry)
     if source.sure and (source.key == key or (moved and source.key[1] == key[1])):
         entry.markfuzzy(False)
         return
@@ -186,13 +191,14 @@ def _similar(fresh: list[tuple[Entry, Key]], orphans: dict[Key, Entry], retired:
             done.add(k)
             used.add(po.key(o.entry))
     anywhere = _Index([*former, *still])
+    gone = {po.key(o.entry) for o in former}
     for entry, k in fresh:
         if k in done:
             continue
         scored = [(s, po.key(o.entry), o) for o in anywhere.near(k[1]) if (s := _ratio(k[1], o.key[1])) >= ELSEWHERE]
         if scored:
             _, _, o = max(scored, key=lambda p: (p[0], p[1]))
-            _take(entry, o, k)
+            _take(entry, o, k, replaces=po.key(o.entry) in gone)
             used.add(po.key(o.entry))
     return {k for k in used if k in orphans}
 

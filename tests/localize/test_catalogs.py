@@ -154,6 +154,41 @@ def test_a_renamed_id_keeps_its_translation(demo):
     assert "seq/prep/place" not in path.read_text(encoding="utf-8")  # moved, not obsolete
 
 
+def comment(path: Path, context: str, lines: list[str], flag: str = "") -> None:
+    """What a translator adds to an entry in Poedit: translator comments, a flag."""
+    catalog = read_catalog(path, str(path))
+    for entry in po.entries(catalog):
+        if entry.getcontext() == context:
+            entry.othercomments = [f"# {line}\n" for line in lines]
+            if flag:
+                entry.settypecomment(flag)
+    po.save(path, catalog)
+
+
+@pytest.mark.parametrize("change", ["edited", "renamed"])
+def test_a_translators_comments_and_flags_go_with_the_translation(demo, change):
+    """As GNU msgmerge: an entry whose text changed or moved keeps what its translator wrote on it, the
+    project's own `# aids: ignore` comments included (issue 32: they were lost with a fuzzy match)."""
+    extract_update(demo)
+    path = po_path(demo / "i18n", "en", "demo")
+    translate(path, {"seq/prep/place": "Place the counters.", "seq/prep": "Preparation"})
+    notes = ["aids: ignore terminology (the designer's word)", "checked against the 2nd edition"]
+    comment(path, "seq/prep/place", notes, "no-wrap")
+    source = DEMO_SEQUENCE
+    if "edited" in change:
+        source = source.replace("Połóż żetony.", "Połóż wszystkie żetony.")
+    if "renamed" in change:
+        source = source.replace("id: place", "id: set-up")
+    (demo / "games/demo/sequence.yaml").write_text(source, encoding="utf-8")
+    extract_update(demo)
+    entry = by_context(path)["seq/prep/set-up" if "renamed" in change else "seq/prep/place"]
+    assert entry.target == "Place the counters." and entry.isfuzzy() == ("edited" in change)
+    assert [c.strip() for c in entry.othercomments] == [f"# {n}" for n in notes]
+    assert entry.hastypecomment("no-wrap")
+    assert extract_update(demo) == ([], [])  # and the next update changes nothing
+    assert not by_context(path)["seq/prep"].othercomments  # nothing spread to other entries
+
+
 def test_malformed_po_is_reported_with_path_and_line(demo):
     extract_update(demo)
     path = po_path(demo / "i18n", "en", "demo")
