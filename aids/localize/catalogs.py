@@ -147,7 +147,7 @@ def update_catalog(path: Path, shown: str, template_catalog: Catalog, lang: str,
     """Bring the catalog at `path` in line with the template, keeping every translation (see `merge`)."""
     there = present(within, path, shown) if within is not None else path.exists()
     old = read_catalog(path, shown, within) if there else catalog_for(template_catalog, lang)
-    catalog = merge.merge(old, template_catalog)
+    catalog = merge.merge(old, template_catalog, lang)
     return save(path, catalog, within, shown), catalog
 
 

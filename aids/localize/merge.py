@@ -11,6 +11,9 @@ Each entry of the template takes its translation, in this order of preference, f
 An old translated entry that gave its translation to none of these becomes obsolete (`#~`). No key is
 both active and obsolete; when an obsolete entry meets an older obsolete one with the same key, the
 older translation is kept in a translator comment of the newer.
+
+The header comes out as GNU msgmerge writes it (`_headed`), so that msgmerge after an update changes nothing,
+and what a Babel round trip did to `#|` lines is undone first (`po.repair_previous`).
 """
 from __future__ import annotations
 
@@ -51,9 +54,11 @@ def origin(entry: Entry) -> Origin:
     return Origin(entry, (entry.prev_context or own[0], previous), True)
 
 
-def merge(old: Catalog, template: Catalog) -> Catalog:
-    """The catalog `old` brought in line with `template` (its header kept, the template's date and project set)."""
-    out = _headed(old, template)
+def merge(old: Catalog, template: Catalog, lang: str | None = None) -> Catalog:
+    """The catalog `old` (of language `lang`) brought in line with `template`: its header in GNU's order and
+    form, with the template's date, project and bug address."""
+    po.repair_previous(old)
+    out = _headed(old, template, lang)
     active = {po.key(e): e for e in po.entries(old)}
     retired = {po.key(e): e for e in po.obsolete(old)}
     wanted = [(po.key(t), t) for t in po.entries(template)]
@@ -80,13 +85,28 @@ def _retire(out: Catalog, orphans: dict[Key, Entry], used: set[Key], retired: di
         out.addunit(entry)
 
 
-def _headed(old: Catalog, template: Catalog) -> Catalog:
-    """A new catalog with the header of `old`, the template's date and project set."""
+GNU_FIELDS = ("Project-Id-Version", "Report-Msgid-Bugs-To", "POT-Creation-Date", "PO-Revision-Date",
+              "Last-Translator", "Language-Team", "Language", "MIME-Version", "Content-Type",
+              "Content-Transfer-Encoding")  # msgmerge writes these first, in this order, then the others as they were
+FROM_TEMPLATE = ("Project-Id-Version", "Report-Msgid-Bugs-To", "POT-Creation-Date")
+
+
+def _headed(old: Catalog, template: Catalog, lang: str | None) -> Catalog:
+    """A new catalog with the header of `old` as GNU msgmerge writes it: the template's project, bug address and
+    date; `Language` set when missing; the charset UTF-8 (what aids writes), named as GNU names it; GNU's fields
+    in GNU's order, then every other field (Plural-Forms, X-Generator, a tool's own) in the order it had."""
     out = Catalog(width=po.WIDTH)
-    out.units = [old.header()]
-    head = template.parseheader()
-    out.updateheader(add=False, Project_Id_Version=head.get("Project-Id-Version", ""),
-                     POT_Creation_Date=head.get("POT-Creation-Date", ""))
+    header = old.header()
+    fields = dict(old.parseheader())
+    ours = template.parseheader()
+    fields.update({name: ours.get(name, "") for name in FROM_TEMPLATE})
+    if lang and not fields.get("Language"):
+        fields["Language"] = lang
+    fields["Content-Type"] = "text/plain; charset=UTF-8"
+    order = [name for name in GNU_FIELDS if name in fields] + [name for name in fields if name not in GNU_FIELDS]
+    if header is not None:
+        header.target = "".join(f"{name}: {fields[name]}\n" for name in order)
+        out.units = [header]
     return out
 
 

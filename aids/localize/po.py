@@ -247,3 +247,33 @@ def save(path: Path, catalog: Catalog, within: Path | None = None, shown: str | 
         return False
     folder.write(name, data)
     return True
+
+
+_MANGLED = re.compile(r'^# \| (?:(msgctxt|msgid|msgid_plural) )?("(?:[^"\\]|\\.)*")\s*$')
+
+
+def repair_previous(catalog: Catalog) -> int:
+    """Undo what a Babel round trip does to the previous texts of fuzzy entries (`#| msgid "..."`): Babel reads
+    them as translator comments and writes them back as `# | msgid "..."`, which then stayed for good. They
+    become previous texts again on a fuzzy entry that has none, and are dropped elsewhere (as msgmerge drops
+    `#|` from an entry that is not fuzzy). The number of entries repaired."""
+    repaired = 0
+    for unit in catalog.units:
+        kept: list[str] = []
+        previous: dict[str, list[str]] = {"msgctxt": [], "msgid": [], "msgid_plural": []}
+        field = "msgid"
+        for comment in unit.othercomments:
+            found = _MANGLED.match(comment)
+            if found is None:
+                kept.append(comment)
+                continue
+            field = found.group(1) or field
+            previous[field].append(found.group(2))
+        if len(kept) == len(unit.othercomments):
+            continue
+        repaired += 1
+        unit.othercomments = kept
+        if unit.isfuzzy() and not unit.prev_msgid and previous["msgid"]:
+            unit.prev_msgctxt, unit.prev_msgid = previous["msgctxt"], previous["msgid"]
+            unit.prev_msgid_plural = previous["msgid_plural"]
+    return repaired

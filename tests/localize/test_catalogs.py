@@ -249,6 +249,92 @@ def test_every_catalog_in_the_repository_passes_msgfmt_check_and_is_in_gnu_layou
         assert gnu == path.read_bytes(), f"{path} is not what msgcat (and Poedit) would write"
 
 
+@gettext_tools
+def test_msgmerge_changes_nothing_in_any_catalog_of_the_repository(tmp_path):
+    """`aids update` writes the header as GNU msgmerge does, so msgmerge after it rewrites no line (10 of the 12
+    catalogs once had Babel's header: EMAIL@ADDRESS, charset=utf-8, Babel's order)."""
+    catalogs = sorted((REPO / "i18n").glob("*/LC_MESSAGES/*.po"))
+    assert len(catalogs) == 12
+    for path in catalogs:
+        merged = tmp_path / path.name
+        subprocess.run(["msgmerge", "-q", "--previous", str(path), str(pot_path(REPO / "i18n", path.stem)),
+                        "-o", str(merged)], check=True)
+        assert merged.read_bytes() == path.read_bytes(), f"msgmerge rewrites {path}"
+
+
+BABEL_HEADER = """# Translations of the demo.
+msgid ""
+msgstr ""
+"Project-Id-Version: PROJECT VERSION\\n"
+"X-Generator: Poedit 3.4\\n"
+"Report-Msgid-Bugs-To: EMAIL@ADDRESS\\n"
+"POT-Creation-Date: 2020-01-01 00:00+0000\\n"
+"PO-Revision-Date: 2020-01-02 00:00+0000\\n"
+"Last-Translator: A Translator <a@example.org>\\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+"Language-Team: English\\n"
+"MIME-Version: 1.0\\n"
+"Content-Type: text/plain; charset=utf-8\\n"
+"Content-Transfer-Encoding: 8bit\\n"
+"Generated-By: Babel 2.18.0\\n"
+"X-Poedit-Basepath: .\\n"
+"""
+
+
+@gettext_tools
+def test_update_writes_a_babel_header_as_msgmerge_would(demo):
+    """Babel's field order, charset name and bug address, and a missing Language: `aids update` gives what
+    GNU msgmerge gives, every field another tool wrote kept in its order, so msgmerge then changes nothing."""
+    extract_update(demo)
+    path = po_path(demo / "i18n", "en", "demo")
+    body = path.read_text(encoding="utf-8").split("\n\n", 1)[1]
+    path.write_text(BABEL_HEADER + "\n" + body, encoding="utf-8")
+    assert translations.update(read_project(demo)) == ["i18n/en/LC_MESSAGES/demo.po"]
+    fields = [line.split(":")[0].strip('"') for line in path.read_text(encoding="utf-8").split("\n\n")[0]
+              .splitlines() if line.startswith('"')]
+    assert fields == ["Project-Id-Version", "Report-Msgid-Bugs-To", "POT-Creation-Date", "PO-Revision-Date",
+                      "Last-Translator", "Language-Team", "Language", "MIME-Version", "Content-Type",
+                      "Content-Transfer-Encoding", "X-Generator", "Plural-Forms", "Generated-By", "X-Poedit-Basepath"]
+    head = read_catalog(path, "demo.po").parseheader()
+    template = read_catalog(pot_path(demo / "i18n", "demo"), "demo.pot").parseheader()
+    assert head["Report-Msgid-Bugs-To"] == "" and head["Content-Type"] == "text/plain; charset=UTF-8"
+    assert head["Language"] == "en" and head["Last-Translator"] == "A Translator <a@example.org>"
+    assert head["POT-Creation-Date"] == template["POT-Creation-Date"]
+    merged = demo / "merged.po"
+    subprocess.run(["msgmerge", "-q", "--previous", str(path), str(pot_path(demo / "i18n", "demo")), "-o",
+                    str(merged)], check=True)
+    assert merged.read_bytes() == path.read_bytes()
+    assert translations.update(read_project(demo)) == []
+
+
+@gettext_tools
+def test_a_babel_round_trip_of_previous_texts_is_repaired_by_update(demo):
+    """Babel reads `#| msgid "..."` as a translator comment and writes it back as `# | msgid "..."`; `aids
+    update` makes it a previous text again (what msgfmt, Poedit and Weblate show as the former source)."""
+    from babel.messages.pofile import read_po, write_po
+    extract_update(demo)
+    path = po_path(demo / "i18n", "en", "demo")
+    translate(path, {"seq/red-move/move": "Red moves.", "seq/prep": "Preparation"})
+    sequence = demo / "games/demo/sequence.yaml"
+    sequence.write_text(DEMO_SEQUENCE.replace("Czerwoni się ruszają.", "Czerwoni ruszają się szybko."),
+                        encoding="utf-8")
+    extract_update(demo)
+    assert '#| msgid "Czerwoni się ruszają."' in path.read_text(encoding="utf-8")
+    with path.open("rb") as file:
+        babel = read_po(file, locale="en")
+    with path.open("wb") as file:
+        write_po(file, babel, width=76)
+    assert '# | msgid "Czerwoni się ruszają."' in path.read_text(encoding="utf-8")
+    translations.update(read_project(demo))
+    text = path.read_text(encoding="utf-8")
+    assert "# |" not in text and '#| msgid "Czerwoni się ruszają."' in text
+    entry = by_context(path)["seq/red-move/move"]
+    assert entry.isfuzzy() and entry.target == "Red moves." and entry.prev_source == "Czerwoni się ruszają."
+    assert by_context(path)["seq/prep"].target == "Preparation" and not by_context(path)["seq/prep"].othercomments
+    assert msgfmt_check(path).returncode == 0
+    assert translations.update(read_project(demo)) == []
+
+
 def test_sample_catalogs_complete_and_in_sync(tmp_path):
     """extract + update on the repository's sources changes nothing; no untranslated or fuzzy entry."""
     root = tmp_path / "copy"
