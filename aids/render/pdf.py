@@ -6,7 +6,6 @@ import gc
 import logging
 import os
 import re
-import shutil
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 from ..errors import AidsError, Position, Problem
+from ..files import Folder
 from ..localize.rich import Rich
 from ..localize.typography import typeset
 from . import laid_out, tree
@@ -243,8 +243,11 @@ def release(fonts: Any) -> None:
     parts'): they filled the disk, a document at a time."""
     folder = getattr(fonts, "_folder", None)  # WeasyPrint's own attribute: tests/render/test_weasyprint_internals
     if folder:
-        shutil.rmtree(folder, ignore_errors=True)
         fonts._folder = None
+        try:
+            Folder(Path(folder).parent).remove(Path(folder).name)
+        except (OSError, AidsError):
+            pass  # not ours to fail a build for: the system's temporary folder
 
 
 @functools.cache
