@@ -15,6 +15,7 @@ from aids.config import read_project
 from aids.errors import AidsError
 from aids.localize import checks, po
 from aids.localize.catalogs import po_path, read_catalog
+from aids.localize.typography import typeset
 
 from .helpers import DEMO_GAME, REPO, make_project, pdf_text
 from .localize.test_catalogs import extract_update, translate
@@ -126,23 +127,46 @@ def test_check_finds_each_fault_at_its_line(samples, capsys):
 
 
 def test_quotes_plurals_and_spaces_of_the_package_catalogs(tmp_path):
+    """Translators type any quotation marks, straight ones too: the typography prints the language's own, so
+    the check says nothing of them. What it cannot mend, a mark without its pair, is a warning."""
     source = REPO / "i18n/ru/LC_MESSAGES/aids.po"
     catalog = read_catalog(source, "ru.po")
     plural = next(e for e in po.entries(catalog) if e.hasplural())
     plural.target = po.strings(plural)[:2]  # Russian has three forms
     quoted = next(e for e in po.entries(catalog) if "«" in po.strings(e)[0])
-    quoted.target = po.strings(quoted)[0].replace("«", "“").replace("»", "”")
+    quoted.target = po.strings(quoted)[0].replace("«", '"').replace("»", '"')  # typed straight: fine
+    unpaired = next(e for e in po.entries(catalog) if not e.hasplural() and e is not quoted and po.strings(e)[0])
+    unpaired.target = "«" + po.strings(unpaired)[0]
     path = tmp_path / "aids.po"
     po.save(path, catalog)
     found = checks.check_catalog(read_catalog(path, "ru.po"), "ru", "en", [])
-    assert [(f.check, f.error) for f in found] == [("plurals", True), ("quotes", True)] or \
-        sorted((f.check, f.error) for f in found) == [("plurals", True), ("quotes", True)]
+    assert sorted((f.check, f.error, f.line) for f in found) == sorted(
+        [("plurals", True, po.line(plural)), ("quotes", False, po.line(unpaired))])
     assert any(f.message == "2 of 3 plural forms filled" for f in found)
-    assert any(f.message.startswith("quotation mark(s) ”") for f in found)
+    assert any(f.message == "1 quotation mark(s) without a pair" for f in found)
+    printed = typeset(po.strings(quoted)[0], "ru")
+    assert "«" in printed and "»" in printed and '"' not in printed
     pl = read_catalog(REPO / "i18n/pl/LC_MESSAGES/aids.po", "pl.po")
     entry = next(e for e in po.entries(pl) if "„" in po.strings(e)[0])
-    entry.target = po.strings(entry)[0].replace("„", "“").replace("”", "”") + "  "
-    assert {f.check for f in checks.check_entry(entry, "pl", "en", [])} == {"quotes", "spaces"}
+    entry.target = po.strings(entry)[0].replace("„", "“").replace("”", "”") + "  "  # English marks: printed „…”
+    assert {f.check for f in checks.check_entry(entry, "pl", "en", [])} == {"spaces"}
+    assert "„" in typeset(po.strings(entry)[0], "pl") and "“" not in typeset(po.strings(entry)[0], "pl")
+
+
+@pytest.mark.parametrize("lang, typed, printed", [
+    ("pl", 'Gracz mówi "stop".', "Gracz mówi „stop”."),
+    ("en", 'The player says "stop".', "The player says “stop”."),
+    ("ru", 'Игрок говорит "стоп".', "Игрок говорит «стоп»."),
+    ("pl", 'Nazwa "Armia "Kraków"".', "Nazwa „Armia «Kraków»”."),
+])
+def test_straight_quotes_pass_the_check_and_print_as_the_language_wants(lang, typed, printed):
+    """What the README tells translators (type straight quotes, the typography converts them), the check and
+    the release gate agree with: no finding, and the printed text has the language's marks."""
+    entry = po.Entry("source")
+    entry.setcontext("x")
+    entry.target = typed
+    assert checks.check_entry(entry, lang, "en", []) == []
+    assert typeset(typed, lang) == printed
 
 
 def test_a_language_below_the_threshold_is_not_built_and_said_so(tmp_path, capsys):

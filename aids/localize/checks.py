@@ -16,16 +16,17 @@ from babel.messages.plurals import get_plural
 from ..model.text import PLACEHOLDER, placeholders
 from . import po
 from .po import Catalog, Entry
+from .typography import unpaired_quotes
 
 CHECKS = ("placeholders", "markup", "plurals", "terminology", "numbers", "quotes", "spaces", "identical")
 IGNORE = re.compile(r"aids:\s*ignore\s+([\w\s,-]+)")
 FIELD = re.compile(r"%\(\w+\)[sd]")
 NUMBER = re.compile(r"(?<![\w.,])[+\-−]?\d+(?:[.,]\d+)*")
-# Quotation marks by language: the pairs its typography uses, and the marks that betray another's.
+# Quotation marks by language, as the typography prints them (whatever marks were typed: straight ones too).
 QUOTES = {
-    "pl": ("„…” (and «…» inside)", "“\""),
-    "ru": ("«…» (and „…“ inside)", "”\""),
-    "en": ("“…” (and ‘…’ inside)", "„«»\""),
+    "pl": "„…” (and «…» inside)",
+    "ru": "«…» (and „…“ inside)",
+    "en": "“…” (and ‘…’ inside)",
 }
 
 
@@ -90,7 +91,7 @@ def check_entry(entry: Entry, lang: str, source_lang: str, terms: list[Term]) ->
     for text in dict.fromkeys(t for t in texts if t):
         found += _marks(line, model, text)
         found += _stray_numbers(line, model, text)
-        found += _stray_quotes(line, lang, text)
+        found += _unpaired_quotes(line, lang, text, source_lang, model)
         found += _spacing(line, model, text)
         found += _terminology(line, model, text, terms)
     if lang != source_lang and texts[0] == source and len(re.findall(r"[^\W\d_]{4,}", _plain(source))) >= 2:
@@ -127,12 +128,15 @@ def _stray_numbers(line: int, model: str, text: str) -> list[Finding]:
                     "numbers as the source has them (numbers are data, formatted by aids)")]
 
 
-def _stray_quotes(line: int, lang: str, text: str) -> list[Finding]:
-    quotes = QUOTES.get(lang)
-    stray = sorted({ch for ch in _plain(text) if ch in quotes[1]}) if quotes else []
-    if not stray or not quotes:
+def _unpaired_quotes(line: int, lang: str, text: str, source_lang: str, model: str) -> list[Finding]:
+    """Quotation marks the typography cannot pair (it turns every typed mark, straight or another language's,
+    into this language's): a warning, unless the source has as many (a quote that spans two texts)."""
+    unpaired = unpaired_quotes(_plain(text), lang)
+    if not unpaired or unpaired <= unpaired_quotes(_plain(model), source_lang):
         return []
-    return [Finding(line, "quotes", f"quotation mark(s) {' '.join(stray)} in {lang} text", quotes[0])]
+    return [Finding(line, "quotes", f"{unpaired} quotation mark(s) without a pair",
+                    "each quote opened and closed in the text; any marks may be typed, printed as "
+                    + QUOTES.get(lang, "the language's"), error=False)]
 
 
 def _spacing(line: int, model: str, text: str) -> list[Finding]:

@@ -111,11 +111,20 @@ _MARKS = '"„“”«»'  # the quotation marks a text may be typed with
 
 def _quotes(text: str, rules: Rules) -> str:
     """Quotation marks of the language, nested by depth; apostrophes made typographic."""
-    text = _apostrophes(text, rules)
+    return _paired(_apostrophes(text, rules), rules)[0]
+
+
+def unpaired_quotes(text: str, lang: str) -> int:
+    """How many quotation marks of `text` the typography cannot pair: a closing mark with no quote open, or a
+    quote still open at the end. Any mark may be typed (straight ones too): these are what it cannot mend."""
+    return _paired(text, rules_for(lang))[1]
+
+
+def _paired(text: str, rules: Rules) -> tuple[str, int]:
     if not any(q in text for q in _MARKS):
-        return text
+        return text, 0
     out: list[str] = []
-    depth = 0
+    depth = unpaired = 0
     for i, char in enumerate(text):
         if char not in _MARKS:
             out.append(char)
@@ -129,8 +138,9 @@ def _quotes(text: str, rules: Rules) -> str:
             out.append(rules.quotes[0 if depth % 2 else 2])
         else:
             out.append(rules.quotes[1 if depth % 2 or not depth else 3])
+            unpaired += not depth
             depth = max(0, depth - 1)
-    return "".join(out)
+    return "".join(out), unpaired + depth
 
 
 def _apostrophes(text: str, rules: Rules) -> str:
