@@ -278,3 +278,46 @@ def test_a_bad_game_glossary_is_positioned(tmp_path, glossary, message):
     with pytest.raises(AidsError) as info:
         read_project(root).read_game("demo")
     assert str(info.value).startswith(message)
+
+
+def test_a_role_named_in_prose_is_held_to_its_translation(samples, capsys):
+    """A text that names a role in prose ("the phasing player", not `{side:phasing}`) must use the role's
+    translation, in any inflected form, as a glossary term must."""
+    sequence = samples / "games/valmora-1809/sequence.yaml"
+    sequence.write_text(sequence.read_text(encoding="utf-8").replace(
+        "text: Orders are written down in secret",
+        "text: The phasing player writes orders down in secret; they are"), encoding="utf-8")
+    extract_update(samples)
+    path = po_path(samples / "i18n", "pl", "valmora-1809")
+    context = "turn-sequence/orders/rules/hidden"
+    translate(path, {context: "Gracz fazowy zapisuje rozkazy w tajemnicy; ujawnia się je na końcu fazy."})
+    assert main(["--project", str(samples), "check", "--lang", "pl", "--game", "valmora-1809"]) == 1
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 1 and re.match(
+        r"i18n/pl/LC_MESSAGES/valmora-1809\.po:\d+: \[terminology\] the source says 'phasing player' \(glossary: "
+        r"role:phasing\), the translation does not say 'gracz aktywny'", out), out
+    translate(path, {context: "Rozkazy gracza aktywnego zapisuje się w tajemnicy; ujawnia się je na końcu fazy."})
+    assert main(["--project", str(samples), "check", "--lang", "pl", "--game", "valmora-1809"]) == 0
+
+
+def test_stats_says_plainly_when_texts_are_not_in_the_catalogs_yet(tmp_path, capsys):
+    """Right after `aids new`, the new aid's texts are in no catalog: stats counts them untranslated (what a
+    build would print) and says why, and what to run; the catalogs' own totals cannot show them."""
+    root = tmp_path / "project"
+    assert main(["init", str(root)]) == 0
+    assert main(["--project", str(root), "new", "card", "quick-ref"]) == 0
+    capsys.readouterr()
+    assert main(["--project", str(root), "stats"]) == 0
+    out = capsys.readouterr().out
+    note = re.search(r"^(\d+) text\(s\) of (\S+)/quick-ref are not in the catalogs of pl, ru yet \(counted as "
+                     r"untranslated\): run `aids extract && aids update`$", out, re.M)
+    assert note, out
+    row = next(line for line in out.splitlines() if " quick-ref " in line and " pl " in line).split()
+    assert row[5] == note.group(1)  # the untranslated column holds exactly those texts
+    assert main(["--project", str(root), "stats", "--format", "json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["not_in_catalogs"]
+    assert listed == [{"game": note.group(2), "aid": "quick-ref", "texts": int(note.group(1)), "langs": ["pl", "ru"]}]
+    assert main(["--project", str(root), "extract"]) == 0 and main(["--project", str(root), "update"]) == 0
+    capsys.readouterr()
+    assert main(["--project", str(root), "stats"]) == 0
+    assert "not in the catalogs" not in capsys.readouterr().out

@@ -327,10 +327,11 @@ def print_stats(translators, project, args) -> int:
     result = translators.stats(project, args.game, args.lang)
     below = [a for a in result.aids if args.min is not None and a.count.complete < args.min]
     waiting = changed_untranslated(project, args)
+    unlisted = translators.not_in_catalogs(result)
     if args.format == "json":
-        print_stats_json(result, below, waiting)
+        print_stats_json(result, below, waiting, unlisted)
     else:
-        print_stats_table(result, waiting)
+        print_stats_table(result, waiting, unlisted)
     for error in result.errors:
         print(error, file=sys.stderr)
     for a in below:
@@ -338,18 +339,22 @@ def print_stats(translators, project, args) -> int:
     return EXIT_ERROR if below or result.errors else 0
 
 
-def print_stats_json(result, below: list, waiting: list[tuple[str, str, str, list[str]]]) -> None:
+def print_stats_json(result, below: list, waiting: list[tuple[str, str, str, list[str]]],
+                     unlisted: list[tuple[str, str, int, list[str]]]) -> None:
     import json
     catalogs = [{"game": c.game, "lang": c.lang, "path": c.path, "translated": c.count.translated,
                  "fuzzy": c.count.fuzzy, "untranslated": c.count.untranslated} for c in result.catalogs]
     print(json.dumps({"aids": [a.as_json() for a in result.aids], "catalogs": catalogs,
                       "below": [f"{a.game}/{a.aid}/{a.lang}" for a in below],
                       "changed_untranslated": [{"game": g, "since": v, "lang": lang, "keys": keys}
-                                               for g, v, lang, keys in waiting]},
+                                               for g, v, lang, keys in waiting],
+                      "not_in_catalogs": [{"game": g, "aid": aid, "texts": n, "langs": langs}
+                                          for g, aid, n, langs in unlisted]},
                      ensure_ascii=False, indent=1))
 
 
-def print_stats_table(result, waiting: list[tuple[str, str, str, list[str]]]) -> None:
+def print_stats_table(result, waiting: list[tuple[str, str, str, list[str]]],
+                      unlisted: list[tuple[str, str, int, list[str]]]) -> None:
     print(f"{'game':<20} {'aid':<20} {'lang':<4} {'messages':>9} {'fuzzy':>6} {'untr.':>6} {'words':>7} "
           f"{'complete':>9}")
     for a in result.aids:
@@ -365,6 +370,9 @@ def print_stats_table(result, waiting: list[tuple[str, str, str, list[str]]]) ->
     for game_id, since, lang, keys in waiting:
         print(f"{game_id} {lang}: {len(keys)} item(s) new or changed since {since} await translation: "
               + ", ".join(keys))
+    for game_id, aid, texts, langs in unlisted:
+        print(f"{texts} text(s) of {game_id}/{aid} are not in the catalogs of {', '.join(langs)} yet (counted as "
+              "untranslated): run `aids extract && aids update`")
 
 
 def print_check(translators, project, args) -> int:

@@ -54,6 +54,12 @@ class SequenceKind(Kind[sequence.Sequence]):
     def numbers(self, model: sequence.Sequence, lz: Localizer) -> dict[str, str]:
         return sequence_text.numbers(model, lz)
 
+    def glossary(self, model: sequence.Sequence) -> list[booklet.Term]:
+        """Its roles: a text that names one in prose ("the phasing player" typed, not `{side:phasing}`) is held
+        to the role's translation, as a glossary term is. Not its sides: a side's name is often rendered by an
+        adjective ("Faza odwrotu Polaków", "Polish Retreat Phase"), which no stem of "Poles" matches."""
+        return [booklet.Term(f"role:{side.id}", side.name, "", "", None) for side in model.sides if side.role]
+
     def citations(self, model: sequence.Sequence) -> dict[str, list[str]]:
         """Its texts' references, and each phase's and step's `see:` list."""
         out = super().citations(model)

@@ -73,6 +73,11 @@ def _plain(text: str) -> str:
     return FIELD.sub(" ", PLACEHOLDER.sub(" ", text))
 
 
+def _worded(text: str) -> str:
+    """`text` with a word for each placeholder, as it prints: „{num:2}” is a quote of one word."""
+    return FIELD.sub("x", PLACEHOLDER.sub("x", text))
+
+
 def _numbers(text: str) -> Counter:
     """The numbers of a text, written alike: 16 000, 16,000 and 16.000 are 16000; 2,5 is 2.5."""
     plain = re.sub(r"(?<=\d)[\s\u00a0\u202f,.](?=\d{3}(?!\d))", "", _plain(text))
@@ -131,8 +136,8 @@ def _stray_numbers(line: int, model: str, text: str) -> list[Finding]:
 def _unpaired_quotes(line: int, lang: str, text: str, source_lang: str, model: str) -> list[Finding]:
     """Quotation marks the typography cannot pair (it turns every typed mark, straight or another language's,
     into this language's): a warning, unless the source has as many (a quote that spans two texts)."""
-    unpaired = unpaired_quotes(_plain(text), lang)
-    if not unpaired or unpaired <= unpaired_quotes(_plain(model), source_lang):
+    unpaired = unpaired_quotes(_worded(text), lang)
+    if not unpaired or unpaired <= unpaired_quotes(_worded(model), source_lang):
         return []
     return [Finding(line, "quotes", f"{unpaired} quotation mark(s) without a pair",
                     "each quote opened and closed in the text; any marks may be typed, printed as "

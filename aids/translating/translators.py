@@ -26,6 +26,7 @@ class Count:
     words_translated: int = 0
     words_fuzzy: int = 0
     words_untranslated: int = 0
+    missing: int = 0  # of the untranslated: texts not in the catalog at all (`aids extract && aids update` not run)
 
     def add(self, msgid: str, msgstr: str, fuzzy: bool) -> None:
         state = "fuzzy" if fuzzy else "translated" if msgstr else "untranslated"
@@ -55,9 +56,22 @@ def shown_texts(game: Game, aid: Aid) -> list[Text]:
 def count(texts: Iterable[Text], catalog: Catalog) -> Count:
     result = Count()
     for text in texts:
-        msgstr, fuzzy = catalog.get((text.context, text.msgid), ("", False))
+        found = catalog.get((text.context, text.msgid))
+        msgstr, fuzzy = found or ("", False)
         result.add(text.msgid, msgstr, fuzzy)
+        result.missing += found is None
     return result
+
+
+def not_in_catalogs(result: Stats) -> list[tuple[str, str, int, list[str]]]:
+    """(game, aid, texts, languages) for each aid with texts that no catalog holds yet: a new aid or text before
+    `aids extract && aids update`, counted as untranslated though no translator can see them."""
+    found: dict[tuple[str, str], tuple[int, list[str]]] = {}
+    for a in result.aids:
+        if a.count.missing:
+            texts, langs = found.get((a.game, a.aid), (0, []))
+            found[(a.game, a.aid)] = (max(texts, a.count.missing), [*langs, a.lang])
+    return [(game, aid, texts, langs) for (game, aid), (texts, langs) in found.items()]
 
 
 @dataclass
