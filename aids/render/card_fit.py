@@ -149,6 +149,7 @@ class Layouts:
         self.sections = [section for face in self.faces for section in face["sections"]]
         self.width = columns_of(card)[0][2]
         self.laid: dict[tuple[int, int, float, str], tuple[list[Flowable], list[float]]] = {}
+        self.stories: dict[tuple[int, int, float], list[Flowable]] = {}  # laid out again, never changed
 
     def face(self, index: int, split: int) -> dict[str, Any]:
         """Face `index` with its sections when the first `split` are on the front."""
@@ -162,7 +163,11 @@ class Layouts:
         if height is None and key in self.laid:
             return self.laid[key]
         canv = Canvas(io.BytesIO(), pagesize=(self.card.width * MM, self.card.height * MM), invariant=1)
-        story = face_story(Face(self.card, self.localized, self.face(index, split), self.lang), size, self.width)
+        canv._aids_measuring = True  # only measured: its paragraphs are not drawn (card_pdf.Para)
+        story = self.stories.get(key[:3])
+        if story is None:
+            story = self.stories[key[:3]] = face_story(Face(self.card, self.localized, self.face(index, split),
+                                                            self.lang), size, self.width)
         # a table whose words cannot all fit its columns would break them into letters: that does not fit either
         cramped = [f for f in story if getattr(f, "_aids_cramped", False)]
         rest, used = fill(canv, self.card, story, height, kept)

@@ -145,7 +145,7 @@ def face_story(face: Face, size: float, width: float) -> list[Flowable]:
 
     def para(text: str, style, section: str, anchor: str = "", **kw) -> Flowable:
         _check_glyphs(face, text, style.fontName, section)
-        made = Paragraph(text, style, **kw)
+        made = Para(text, style, **kw)
         return Barred(made, st.change, size) if anchor and anchor in changed else made
 
     loc = face.localized
@@ -175,6 +175,22 @@ def face_story(face: Face, size: float, width: float) -> list[Flowable]:
         add(Spacer(1, size * 1.5), "signature")
         add(table, "signature")
     return story
+
+
+class Para(Paragraph):
+    """A paragraph that breaks its lines once per width: fitting a card lays the same story out again and again
+    (each type size, split and column height tried), and breaking lines is most of the cost."""
+
+    def breakLines(self, width: Any) -> Any:  # noqa: N802 (ReportLab's name)
+        key = tuple(width) if isinstance(width, list) else width
+        lines = self.__dict__.setdefault("_aids_lines", {})
+        if key not in lines:
+            lines[key] = super().breakLines(width)
+        return lines[key]
+
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:  # noqa: N802, N803
+        if not getattr(canvas, "_aids_measuring", False):  # a trial layout's canvas (card_fit) is never seen
+            super().drawOn(canvas, x, y, _sW)
 
 
 class Barred(Flowable):
