@@ -15,7 +15,9 @@ import datetime as dt
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol
+
+from typing_extensions import TypeVar
 
 from .errors import Problems
 from .model.booklet import Term
@@ -44,12 +46,16 @@ class Model(Protocol):
 
 
 M = TypeVar("M", bound=Model)
+# The document a kind's localize makes (aids/localize/documents.py: a TypedDict per built-in kind), which its own
+# renderers are given back: Kind[Card, ArrangedCard] reads a card's keys as mypy checks them. A kind of another
+# package that names its model only (Kind[CounterSheet]) makes a plain dict, as before (the default, PEP 696).
+D = TypeVar("D", bound=Mapping[str, Any], default=dict[str, Any])
 
 
 @dataclass
 class Aid:
     """A model with the kind that knows how to localize and render it."""
-    kind: Kind[Any]
+    kind: Kind[Any, Any]
     model: Any
     path: Path
 
@@ -65,8 +71,12 @@ class Printer(Protocol):
 Margins = str | tuple[float, float, float, float] | None
 
 
-class Kind(Generic[M]):
-    """One kind of aid. `name`, `template`, `read`, `localize` and `display_name` are required."""
+class Kind(Generic[M, D]):
+    """One kind of aid. `name`, `template`, `read`, `localize` and `display_name` are required.
+
+    Generic in its model (M) and in its localized document (D), rather than returning a union of every kind's
+    document: a renderer of one kind is given that kind's document (its `render_pdf` takes a D), which a union
+    would make it narrow again by hand; the pipeline, which handles every kind alike, sees a Kind[Any, Any]."""
 
     name: ClassVar[str]  # as in sources: `kind: sequence`
     template: ClassVar[str]  # the Jinja2 template of its page (HTML, and the PDF unless `render_pdf` says otherwise)
@@ -160,7 +170,7 @@ class Kind(Generic[M]):
         return []
 
     def localize(self, model: M, lz: Localizer, edition: Edition | None,
-                 rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+                 rules: Mapping[str, str] | None = None) -> D:
         """The template context in one language (with at least "title"); `rules` maps rule numbers to
         anchors of a booklet that embeds it."""
         raise NotImplementedError
@@ -179,12 +189,12 @@ class Kind(Generic[M]):
     def margins(self, model: M) -> Margins:
         return None
 
-    def render_pdf(self, model: M, localized: dict[str, Any], lz: Localizer, context: dict[str, Any],
+    def render_pdf(self, model: M, localized: D, lz: Localizer, context: dict[str, Any],
                    edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered] | None:
         """Its own PDF files ({suffix: Rendered}), or None to print its page the default way."""
         return None
 
-    def render_press(self, model: M, localized: dict[str, Any], lz: Localizer, context: dict[str, Any],
+    def render_press(self, model: M, localized: D, lz: Localizer, context: dict[str, Any],
                      edition: Edition | None, print_pdf: Printer, settings: Print) -> dict[str, Rendered] | None:
         """Its PDF for a print shop ({"-press.pdf": ...}), or None: then render_pdf (or the page the default
         way) with a `print_pdf` that prints for the press."""

@@ -21,6 +21,7 @@ from ..files import Folder
 from ..kind import Aid
 from ..kinds.reading import read_aids
 from ..localize.changes import changelog, localize_changes
+from ..localize.documents import ChangesDocument
 from ..localize.localizer import Fallback, Localizer
 from ..model.release import Change
 from ..render import parts
@@ -105,7 +106,7 @@ class Loaded:
             raise found
         return found
 
-    def marks(self, game: Game, aid: Aid, lz: Localizer, mode: str) -> dict[str, Any] | None:
+    def marks(self, game: Game, aid: Aid, lz: Localizer, mode: str) -> ChangesDocument | None:
         """What the aid's page marks as changed since the game's last release (page_marks); raises AidsError for
         a game whose release or aids do not read."""
         since, changes = self.changes(game)
@@ -123,7 +124,7 @@ _LOADED: dict[str, Loaded] = {}  # project root -> what this process read of it,
 
 
 def page_marks(aid: Aid, game_aids: list[Aid], since: str | None, changes: list[Change], mode: str,
-               lz: Localizer) -> dict[str, Any] | None:
+               lz: Localizer) -> ChangesDocument | None:
     """What the page of `aid` marks as changed since the game's last release `since` in `lz`'s language, as
     localize_changes gives it: its own changes and its parts', the items citing a changed one, and a booklet's
     changelog; None for a game never released. All it shows of the game's other aids (`game_aids`, every aid

@@ -21,6 +21,7 @@ from ..errors import AidsError, Position, Problem
 from ..kind import Aid
 from ..kinds.reading import Broken, read_game_aids, select_game_ids
 from ..localize import catalogs, ui
+from ..localize.documents import ChangesDocument
 from ..localize.game import localize_game
 from ..localize.localizer import PSEUDO, Fallback, Localizer, PseudoTranslations
 from ..model.release import REMOVED, Change
@@ -135,7 +136,7 @@ def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> L
 
 
 def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
-             site: dict[str, Any] | None = None, changes: dict[str, Any] | None = None) -> Document:
+             site: dict[str, Any] | None = None, changes: ChangesDocument | None = None) -> Document:
     """One aid localized: the template context every format renders (and `site`, the web site's navigation its
     HTML page carries; `changes`, what it marks as changed since the last release: localize/changes.py)."""
     localized = aid.kind.localize(aid.model, lz, edition)

@@ -16,6 +16,7 @@ from ..localize import card as card_text
 from ..localize import playsheet as playsheet_text
 from ..localize import sequence as sequence_text
 from ..localize import table as table_text
+from ..localize.documents import BookletDocument, PlaysheetDocument, SequenceDocument, TableDocument
 from ..localize.localizer import PSEUDO
 from ..model import booklet, card, playsheet, sequence, sequence_source, table, table_shape
 from ..model.quantity import value_text
@@ -24,6 +25,7 @@ from ..source.yamlfile import Source
 if TYPE_CHECKING:
     from ..config import Edition, Game, Print
     from ..localize.localizer import Localizer
+    from ..render.card_fit import ArrangedCard
     from ..render.rendered import Rendered
 
 
@@ -32,7 +34,7 @@ def models_of(aids: Mapping[str, Aid | None]) -> dict[str, Any]:
     return {aid_id: aid.model if aid is not None else None for aid_id, aid in aids.items()}
 
 
-class SequenceKind(Kind[sequence.Sequence]):
+class SequenceKind(Kind[sequence.Sequence, SequenceDocument]):
     name = sequence.KIND
     shape = sequence.SHAPE
     template = "sequence.html"
@@ -42,7 +44,7 @@ class SequenceKind(Kind[sequence.Sequence]):
         return sequence_source.read(src, game, problems)
 
     def localize(self, model: sequence.Sequence, lz: Localizer, edition: Edition | None,
-                 rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+                 rules: Mapping[str, str] | None = None) -> SequenceDocument:
         return sequence_text.localize(model, lz, edition, rules)
 
     def display_name(self, lz: Localizer) -> str:
@@ -69,7 +71,7 @@ class SequenceKind(Kind[sequence.Sequence]):
         return out
 
 
-class TableKind(Kind[table.Table]):
+class TableKind(Kind[table.Table, TableDocument]):
     name = table.KIND
     shape = table_shape.SHAPE
     template = "table.html"
@@ -80,7 +82,7 @@ class TableKind(Kind[table.Table]):
         return table.read(src, game, problems)
 
     def localize(self, model: table.Table, lz: Localizer, edition: Edition | None,
-                 rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+                 rules: Mapping[str, str] | None = None) -> TableDocument:
         return table_text.localize(model, lz, edition)
 
     def display_name(self, lz: Localizer) -> str:
@@ -103,7 +105,7 @@ class TableKind(Kind[table.Table]):
         return out
 
 
-class PlaysheetKind(Kind[playsheet.Playsheet]):
+class PlaysheetKind(Kind[playsheet.Playsheet, PlaysheetDocument]):
     name = playsheet.KIND
     shape = playsheet.SHAPE
     template = "playsheet.html"
@@ -118,19 +120,19 @@ class PlaysheetKind(Kind[playsheet.Playsheet]):
         return [block.table for block in model.blocks if block.table is not None]
 
     def localize(self, model: playsheet.Playsheet, lz: Localizer, edition: Edition | None,
-                 rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+                 rules: Mapping[str, str] | None = None) -> PlaysheetDocument:
         return playsheet_text.localize(model, lz, edition)
 
     def display_name(self, lz: Localizer) -> str:
         return lz.pgettext("aid kind", "Playsheet")
 
-    def render_pdf(self, model: playsheet.Playsheet, localized: dict[str, Any], lz: Localizer,
+    def render_pdf(self, model: playsheet.Playsheet, localized: PlaysheetDocument, lz: Localizer,
                    context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
         from ..render import fitting
         return fitting.playsheet_pdf(model, self.template, localized, lz, context, edition, print_pdf)
 
 
-class CardKind(Kind[card.Card]):
+class CardKind(Kind[card.Card, "ArrangedCard"]):  # named: render/card_fit.py is imported when a card is
     name = card.KIND
     shape = card.SHAPE
     template = "card.html"
@@ -145,7 +147,7 @@ class CardKind(Kind[card.Card]):
         return [section.table for section in model.sections if section.table is not None]
 
     def localize(self, model: card.Card, lz: Localizer, edition: Edition | None,
-                 rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+                 rules: Mapping[str, str] | None = None) -> ArrangedCard:
         from ..render import card_fit
         # which face a section is on is for the fitting to say (render/card_fit.py): its page shows the same;
         # the pseudo-locale tests a layout with longer text, and shows how small it gets rather than fail
@@ -169,18 +171,18 @@ class CardKind(Kind[card.Card]):
     def display_name(self, lz: Localizer) -> str:
         return lz.pgettext("aid kind", "Referee card")
 
-    def render_pdf(self, model: card.Card, localized: dict[str, Any], lz: Localizer,
+    def render_pdf(self, model: card.Card, localized: ArrangedCard, lz: Localizer,
                    context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
         from ..render import card_sheet
         return card_sheet.render(model, localized, lz, context)
 
-    def render_press(self, model: card.Card, localized: dict[str, Any], lz: Localizer, context: dict[str, Any],
+    def render_press(self, model: card.Card, localized: ArrangedCard, lz: Localizer, context: dict[str, Any],
                      edition: Edition | None, print_pdf: Printer, settings: Print) -> dict[str, Rendered]:
         from ..render import card_sheet
         return card_sheet.render_press(model, localized, lz, context, settings)
 
 
-class BookletKind(Kind[booklet.Booklet]):
+class BookletKind(Kind[booklet.Booklet, BookletDocument]):
     name = booklet.KIND
     shape = booklet.SHAPE
     template = "booklet.html"
@@ -242,7 +244,7 @@ class BookletKind(Kind[booklet.Booklet]):
         return found
 
     def localize(self, model: booklet.Booklet, lz: Localizer, edition: Edition | None,
-                 rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+                 rules: Mapping[str, str] | None = None) -> BookletDocument:
         return booklet_text.localize(model, lz, edition)
 
     def display_name(self, lz: Localizer) -> str:
@@ -255,7 +257,7 @@ class BookletKind(Kind[booklet.Booklet]):
         """Facing pages: 16 mm at the top, 14 outside, 18 at the foot, 14 plus the binding inside."""
         return (16.0, 14.0, 18.0, 14.0 + model.binding)
 
-    def render_pdf(self, model: booklet.Booklet, localized: dict[str, Any], lz: Localizer,
+    def render_pdf(self, model: booklet.Booklet, localized: BookletDocument, lz: Localizer,
                    context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered] | None:
         """With a page goal (`pages:`), the type tightened to meet it; else printed the default way."""
         if model.pages is None:
@@ -264,13 +266,13 @@ class BookletKind(Kind[booklet.Booklet]):
         return fitting.booklet_pdf(model, self.template, localized, lz, context, print_pdf, self.margins(model))
 
 
-BUILT_IN: list[Kind[Any]] = [SequenceKind(), TableKind(), PlaysheetKind(), CardKind(), BookletKind()]
+BUILT_IN: list[Kind[Any, Any]] = [SequenceKind(), TableKind(), PlaysheetKind(), CardKind(), BookletKind()]
 
 
 @functools.lru_cache(maxsize=1)
-def registry() -> dict[str, Kind[Any]]:
+def registry() -> dict[str, Kind[Any, Any]]:
     """Every kind by name: the built-in ones and those registered under the `aids.kinds` entry point."""
-    found: dict[str, Kind[Any]] = {k.name: k for k in BUILT_IN}
+    found: dict[str, Kind[Any, Any]] = {k.name: k for k in BUILT_IN}
     for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
         loaded = point.load()
         kind = loaded() if isinstance(loaded, type) else loaded
@@ -280,5 +282,5 @@ def registry() -> dict[str, Kind[Any]]:
     return found
 
 
-def kind_named(name: str) -> Kind[Any] | None:
+def kind_named(name: str) -> Kind[Any, Any] | None:
     return registry().get(name)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Any
 
 from ..config import Edition
 from ..model.booklet import (
@@ -22,6 +21,15 @@ from ..model.booklet import (
 )
 from ..model.text import Text
 from . import rich
+from .documents import (
+    AbbreviationsBlock,
+    BookletBlock,
+    BookletCell,
+    BookletDocument,
+    EmbedBlock,
+    GlossaryBlock,
+    TocEntry,
+)
 from .localizer import Localizer
 from .rich import Link, Marked, Rich, Span
 
@@ -83,17 +91,17 @@ class _Localizing:
     def text(self, t: Text) -> Rich:
         return self.lz.rich(t, self.resolve)
 
-    def cell(self, c: Cell) -> dict[str, Any]:
+    def cell(self, c: Cell) -> BookletCell:
         if isinstance(c, Decimal):
             return {"text": self.lz.number(c), "numeric": True}
         if isinstance(c, Verbatim):
             return {"text": str(c), "numeric": False}
         return {"text": self.text(c) if c is not None else "", "numeric": False}
 
-    def blocks(self, items: list[Block]) -> list[dict[str, Any]]:
+    def blocks(self, items: list[Block]) -> list[BookletBlock]:
         return [self.block(b) for b in items]
 
-    def block(self, b: Block) -> dict[str, Any]:
+    def block(self, b: Block) -> BookletBlock:
         lz = self.lz
         if isinstance(b, Heading):
             self.level = b.level
@@ -115,7 +123,7 @@ class _Localizing:
             return {"type": "box", "kind": b.kind, "label": box_label(lz, b.kind), "blocks": self.blocks(b.blocks)}
         return self.directive(b)
 
-    def directive(self, b: Directive) -> dict[str, Any]:
+    def directive(self, b: Directive) -> EmbedBlock | AbbreviationsBlock | GlossaryBlock:
         lz, booklet = self.lz, self.booklet
         if b.name == "embed":
             assert b.target is not None, "linked before it is localized"
@@ -131,11 +139,11 @@ class _Localizing:
             "definition": self.text(t.definition) if t.definition else ""} for t in booklet.glossary]}
 
 
-def localize(booklet: Booklet, lz: Localizer, edition: Edition | None = None) -> dict[str, Any]:
+def localize(booklet: Booklet, lz: Localizer, edition: Edition | None = None) -> BookletDocument:
     """The template context of `booklet` in one language: numbers, references and terms resolved."""
     doing = _Localizing(booklet, lz, edition)
     body = doing.blocks(booklet.blocks)
-    toc = [{"id": h.id, "number": h.label, "level": h.level,
+    toc: list[TocEntry] = [{"id": h.id, "number": h.label, "level": h.level,
             "text": lz.rich(h.text, lambda k, t: doing.resolve(k, t, first_use=False))}
            for h in booklet.headings.values() if h.number]
     return {

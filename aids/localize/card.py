@@ -1,19 +1,18 @@
 """A referee card in one language: its faces and sections, numbers, dates and labels made per locale."""
 from __future__ import annotations
 
-from typing import Any
-
 from ..config import Edition
 from ..model.card import Card
 from ..model.card_sections import Item, Section
 from ..model.text import Text, as_date, as_number
 from . import rich
+from .documents import CardDocument, CardSection, Signature
 from .localizer import Localizer
 from .rich import Rich
 from .table import localize as localize_table
 
 
-def localize(card: Card, lz: Localizer, edition: Edition | None = None) -> dict[str, Any]:
+def localize(card: Card, lz: Localizer, edition: Edition | None = None) -> CardDocument:
     """The card in the language of `lz`: text as runs, numbers and labels made per locale."""
 
     def resolve(kind: str, arg: str) -> Rich:
@@ -43,7 +42,7 @@ def localize(card: Card, lz: Localizer, edition: Edition | None = None) -> dict[
         return lz.npgettext("points awarded, e.g. in a tournament ranking", "%(points)s point", "%(points)s points",
                             -points if points < 0 else points) % {"points": lz.number(points)}
 
-    def section(s: Section) -> dict[str, Any]:
+    def section(s: Section) -> CardSection:
         return {
             "id": s.id, "kind": s.kind, "title": lz.text(s.title) if s.title else None,
             "intro": runs(s.intro), "note": runs(s.note),
@@ -54,7 +53,7 @@ def localize(card: Card, lz: Localizer, edition: Edition | None = None) -> dict[
         }
 
     face_names = {"front": lz.pgettext("face of a card", "Front"), "back": lz.pgettext("face of a card", "Back")}
-    signature = None
+    signature: Signature | None = None
     if card.signature:
         role, name, face = card.signature
         signature = {"role": lz.text(role), "name": name, "face": face}

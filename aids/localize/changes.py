@@ -4,16 +4,16 @@ removed, the mode (bars in the margin, colour, or both) and the legend that says
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
 from ..errors import Position
 from ..model.release import ADDED, CHANGED, MOVED, REMOVED, TRANSLATION, WHAT, Change, by_aid
 from ..model.text import Text
+from .documents import ChangelogEntry, ChangelogGroup, ChangesDocument
 from .localizer import Localizer
 
 
 def localize_changes(since: str, changes: Iterable[Change], mode: str, lz: Localizer,
-                     log: list[dict[str, Any]] | None = None, citing: Iterable[str] = ()) -> dict[str, Any] | None:
+                     log: list[ChangelogGroup] | None = None, citing: Iterable[str] = ()) -> ChangesDocument | None:
     """The template's `changes`: what the page marks (`changes`, its own and its parts'), with a legend, and
     the game's changelog (`log`, which a booklet prints, whatever the marks); None when there is neither.
     An item that cites a changed one (`citing`: its anchors) is marked as changed. An item printed at the
@@ -65,7 +65,7 @@ def changelog_title(since: str, lz: Localizer) -> str:
 
 def changelog(changes: Iterable[Change], lz: Localizer, titles: Mapping[str, str],
               link: Callable[[str, str], str | None],
-              numbers: Mapping[tuple[str, str], str] | None = None) -> list[dict[str, Any]]:
+              numbers: Mapping[tuple[str, str], str] | None = None) -> list[ChangelogGroup]:
     """Every change of the game in `lz`'s language, grouped by aid (titled by `titles`) in the order of
     WHAT: its kind in words, its number (`numbers`: (aid, anchor) -> number, where the item has one), its
     text as printed (as it was, for a removed item), and a link to its place, `link(aid, anchor)`, where
@@ -76,9 +76,9 @@ def changelog(changes: Iterable[Change], lz: Localizer, titles: Mapping[str, str
              MOVED: lz.pgettext("a change in a changelog", "moved"),
              REMOVED: lz.pgettext("a change in a changelog", "removed"),
              TRANSLATION: lz.pgettext("a change in a changelog", "translation corrected")}
-    groups = []
+    groups: list[ChangelogGroup] = []
     for aid, items in by_aid(changes).items():
-        entries = [{"what": words[c.what], "text": short(_shown(c, lz)),
+        entries: list[ChangelogEntry] = [{"what": words[c.what], "text": short(_shown(c, lz)),
                     "number": numbers.get((aid, c.anchor), "") if c.what != REMOVED else "",
                     "href": link(aid, c.anchor) if c.what != REMOVED else None,
                     "awaiting": c.what != REMOVED and not awaited(c, lz), "lang": lz.source_lang.replace("_", "-")}

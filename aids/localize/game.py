@@ -1,13 +1,12 @@
 """The game an aid belongs to, in one language: what every page shows of it (title, version or copyright, date)."""
 from __future__ import annotations
 
-from typing import Any
-
 from ..config import Game
+from .documents import GameDocument
 from .localizer import Localizer
 
 
-def localize_game(game: Game, lz: Localizer) -> dict[str, Any]:
+def localize_game(game: Game, lz: Localizer) -> GameDocument:
     return {
         "title": lz.text(game.title_text),
         "version": game.version,

@@ -1,16 +1,15 @@
 """A playsheet in one language and edition: its tables and checklists."""
 from __future__ import annotations
 
-from typing import Any
-
 from ..config import Edition
 from ..model.playsheet import Playsheet
+from .documents import ChecklistBlock, PlaysheetDocument, TableBlock
 from .localizer import Localizer
 from .table import localize_table
 
 
-def localize(sheet: Playsheet, lz: Localizer, edition: Edition | None = None) -> dict[str, Any]:
-    blocks: list[dict[str, Any]] = []
+def localize(sheet: Playsheet, lz: Localizer, edition: Edition | None = None) -> PlaysheetDocument:
+    blocks: list[TableBlock | ChecklistBlock] = []
     for block in sheet.blocks:
         if block.table:
             blocks.append({"type": "table", "span": block.span, "table": localize_table(block.table, lz, edition)})

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from ..config import Edition
 from ..model.quantity import QUANTITY, Value, convert, measure_of
 from ..model.sequence import ALTERNATE, CHAPTER, RULE, SIMULTANEOUS, Phase, Sequence, Step, path_of
 from ..model.text import Text, as_date, as_number
 from . import rich, ui
+from .documents import PhaseDocument, SequenceDocument, StepDocument
 from .localizer import Localizer
 from .quantity import format_value
 from .rich import Link, Marked, Rich, Span
@@ -100,7 +100,7 @@ class Labels:
 
 
 def localize(seq: Sequence, lz: Localizer, edition: Edition | None = None,
-             rules: Mapping[str, str] | None = None) -> dict[str, Any]:
+             rules: Mapping[str, str] | None = None) -> SequenceDocument:
     """The template context of `seq` in the language of `lz`: numbers, letters and references made.
 
     `rules` maps rule numbers to anchors of the document embedding the sequence (a booklet), so
@@ -201,7 +201,7 @@ class _Localized:
         return lz.ui_rich("a step that repeats earlier ones; %(what)s is e.g. 'steps 2–4' or '3.2.4, step 3'",
                           "Repeat %(what)s.", what=what)
 
-    def step(self, s: Step) -> dict[str, Any]:
+    def step(self, s: Step) -> StepDocument:
         text = self.sentence(s.text, s.values, s.swapped) if s.text is not None else Rich()
         if s.repeats:
             text = self.repeat(s) + (rich.text(" ") + text if text else Rich())
@@ -230,7 +230,7 @@ class _Localized:
     def title(self, phase: Phase) -> Rich | None:
         return self.lz.rich(phase.title, self.resolver({})) if phase.title else None
 
-    def phase(self, phase: Phase) -> dict[str, Any]:
+    def phase(self, phase: Phase) -> PhaseDocument:
         return {
             "anchor": path_of(phase),
             "number": self.seq.number(phase),
@@ -245,6 +245,6 @@ class _Localized:
             "steps": [self.step(s) for s in phase.steps],
         }
 
-    def context(self) -> dict[str, Any]:
+    def context(self) -> SequenceDocument:
         return {"title": self.lz.text(self.seq.title), "section": self.seq.section,
                 "phases": [self.phase(p) for p in self.seq.phases]}

@@ -3,12 +3,12 @@ and converted per edition."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..config import Edition
 from ..model.quantity import DISTANCE_UNITS, Measure, Quantity, Value, convert, measure_of
 from ..model.table import KEEP_WHOLE, Cell, Column, Label, Row, Table
 from . import rich
+from .documents import BodyCell, BodyRow, HeaderCell, LocalizedTable, TableDocument
 from .localizer import Localizer
 from .quantity import format_value, unit_name
 from .rich import Rich
@@ -42,11 +42,11 @@ class _Cells:
 
 
 def _header(text: Rich | str | None, scope: str | None = "col", span: int = 1, rows: int = 1,
-            num: bool = False) -> dict[str, Any]:
+            num: bool = False) -> HeaderCell:
     return {"text": text, "scope": scope, "colspan": span, "rowspan": rows, "num": num}
 
 
-def localize_table(table: Table, lz: Localizer, edition: Edition | None = None) -> dict[str, Any]:
+def localize_table(table: Table, lz: Localizer, edition: Edition | None = None) -> LocalizedTable:
     """A table as header rows and body rows of cells, numbers formatted in the language of `lz`."""
     measure = measure_of(edition)
     cells = _Cells(table, lz, measure)
@@ -76,7 +76,7 @@ def _title(table: Table, lz: Localizer, measure: Measure) -> str:
     return title
 
 
-def _head(cells: _Cells, corner: Rich | str) -> list[list[dict[str, Any]]]:
+def _head(cells: _Cells, corner: Rich | str) -> list[list[HeaderCell]]:
     """The header rows: the row of column groups, if any, over the row of column headers; none for modifiers."""
     table = cells.table
     if table.form == "modifiers":
@@ -92,7 +92,7 @@ def _head(cells: _Cells, corner: Rich | str) -> list[list[dict[str, Any]]]:
     return head
 
 
-def _group_row(cells: _Cells, corner: Rich | str) -> list[dict[str, Any]]:
+def _group_row(cells: _Cells, corner: Rich | str) -> list[HeaderCell]:
     table = cells.table
     top, col = [_header(corner, rows=2)], 0
     for group in table.groups:
@@ -105,7 +105,7 @@ def _group_row(cells: _Cells, corner: Rich | str) -> list[dict[str, Any]]:
     return top
 
 
-def _body_row(cells: _Cells, row: Row, has_labels: bool) -> dict[str, Any]:
+def _body_row(cells: _Cells, row: Row, has_labels: bool) -> BodyRow:
     table = cells.table
     th = cells.label(row.label) if row.label else cells.value(row.key)
     return {"id": f"{table.id}/{row.id}", "th": th if has_labels else None,
@@ -113,7 +113,7 @@ def _body_row(cells: _Cells, row: Row, has_labels: bool) -> dict[str, Any]:
             "key": cells.value(row.key) if table.keys_both_sides else None}
 
 
-def _cell(cells: _Cells, column: Column, cell: Cell) -> dict[str, Any]:
+def _cell(cells: _Cells, column: Column, cell: Cell) -> BodyCell:
     if cell.text is None:  # numbers align right and never wrap; "¼ prędkości" may wrap like words
         wordy = isinstance(cell.value, Quantity) and cell.value.unit not in DISTANCE_UNITS
         return {"text": cells.value(cell.value, column), "num": True, "wrap": wordy}
@@ -125,7 +125,7 @@ def _cell(cells: _Cells, column: Column, cell: Cell) -> dict[str, Any]:
     return {"text": text, "num": False, "wrap": True}
 
 
-def link_headers(table: Table, head: list[list[dict[str, Any]]], body: list[dict[str, Any]]) -> None:
+def link_headers(table: Table, head: list[list[HeaderCell]], body: list[BodyRow]) -> None:
     """Ids on the headers of a table with column groups, and on each data cell the ids of its headers (its
     row's, its column's, its group's): `scope` alone does not tell a reader which group a column is in.
 
@@ -147,9 +147,9 @@ def link_headers(table: Table, head: list[list[dict[str, Any]]], body: list[dict
             cell["id"] = f"{table.id}-c{j}"
     for i, row in enumerate(body):
         row["th_id"] = f"{table.id}-r{i}" if row["th"] is not None else None
-        for j, cell in enumerate(row["cells"]):
+        for j, data in enumerate(row["cells"]):
             ids = [row["th_id"], groups.get(j), columns[j].get("id")]
-            cell["headers"] = " ".join(filter(None, ids))
+            data["headers"] = " ".join(filter(None, ids))
 
 
 def column_widths(table: Table) -> list[float]:
@@ -177,5 +177,5 @@ def column_widths(table: Table) -> list[float]:
     return [round(100 * s / total, 3) for s in shares]
 
 
-def localize(table: Table, lz: Localizer, edition: Edition | None = None) -> dict[str, Any]:
+def localize(table: Table, lz: Localizer, edition: Edition | None = None) -> TableDocument:
     return {"title": lz.text(table.title), "table": localize_table(table, lz, edition)}

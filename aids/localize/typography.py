@@ -20,11 +20,14 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import get_month_names
 
 from .rich import Inline, Link, Rich, Span
+
+T = TypeVar("T")
 
 NBSP = "\u00a0"
 SHORT_REFERENCE = 25  # characters: a reference this long or shorter is kept on one line (3.2.3 Step 2.c)
@@ -193,9 +196,14 @@ def typeset_rich(value: Rich, lang: str) -> Rich:
     return rebuild(value)
 
 
-def typeset_tree(value, lang: str):
+def typeset_tree(value: T, lang: str) -> T:
     """Every text of a localized aid (runs, and strings with a space: a name or an id has none) typeset,
-    however nested in dicts and lists: for a renderer that reads the localized model itself (ReportLab)."""
+    however nested in dicts and lists: for a renderer that reads the localized model itself (ReportLab). A copy
+    of the same shape: a card's document stays one."""
+    return _typeset_tree(value, lang)
+
+
+def _typeset_tree(value, lang: str):
     if isinstance(value, Rich):
         return typeset_rich(value, lang)
     if isinstance(value, str):
@@ -208,7 +216,7 @@ def typeset_tree(value, lang: str):
             return marked
         return done
     if isinstance(value, dict):
-        return {key: typeset_tree(item, lang) for key, item in value.items()}
+        return {key: _typeset_tree(item, lang) for key, item in value.items()}
     if isinstance(value, list):
-        return [typeset_tree(item, lang) for item in value]
+        return [_typeset_tree(item, lang) for item in value]
     return value

@@ -16,12 +16,12 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame
 
 from ..errors import AidsError, Problem
+from ..localize.documents import CardBase, CardDocument, CardFace
 from ..localize.typography import typeset_tree
 from ..model.card import MM, SHAPE, Card
 from . import colours
@@ -43,6 +43,16 @@ class Fitted:
     height: float
     fill: tuple[float, ...]  # used height / height, per column
     kept: str = "sections"  # what moves whole to the next column when it fits there (KEPT)
+
+
+class FittedFace(CardFace):
+    fitted: Fitted
+
+
+class ArrangedCard(CardBase):
+    """A card as arrange() fits it: what its page and its PDF print (the document of the card kind)."""
+    faces: list[FittedFace]
+    type_size: float  # pt, the same on every face
 
 
 def columns_of(card: Card) -> list[tuple[float, float, float, float]]:
@@ -142,16 +152,16 @@ class Layouts:
     """A card's faces in one language, laid out at any type size with any split of its sections between its
     faces (the first `split` sections on the front), each at most once."""
 
-    def __init__(self, card: Card, localized: dict[str, Any], lang: str):
+    def __init__(self, card: Card, localized: CardDocument, lang: str):
         self.card, self.localized, self.lang = card, localized, lang
         self.kept: tuple[str, ...] = KEPT[:1]  # what may move whole to the next column, first choice first
-        self.faces: list[dict[str, Any]] = localized["faces"]
+        self.faces: list[CardFace] = localized["faces"]
         self.sections = [section for face in self.faces for section in face["sections"]]
         self.width = columns_of(card)[0][2]
         self.laid: dict[tuple[int, int, float, str], tuple[list[Flowable], list[float]]] = {}
         self.stories: dict[tuple[int, int, float], list[Flowable]] = {}  # laid out again, never changed
 
-    def face(self, index: int, split: int) -> dict[str, Any]:
+    def face(self, index: int, split: int) -> CardFace:
         """Face `index` with its sections when the first `split` are on the front."""
         last = len(self.faces) - 1
         return {**self.faces[index], "sections": self.sections[split if index else 0:split if index < last else None]}
@@ -232,7 +242,7 @@ class Layouts:
                                  "shorter text, a larger card, more columns or a smaller min_font_size"))
 
 
-def arrange(card: Card, localized: dict[str, Any], lang: str, floor: float | None = None) -> dict[str, Any]:
+def arrange(card: Card, localized: CardDocument, lang: str, floor: float | None = None) -> ArrangedCard:
     """The localized card with its sections split between its faces as they fit the largest type, each face
     with its `fitted` (Fitted) and the card with its `type_size`. Sections stay whole in a column if that fits
     the minimum size; if not, they may split at the foot of one. An error names the section that does not fit
@@ -251,7 +261,7 @@ def arrange(card: Card, localized: dict[str, Any], lang: str, floor: float | Non
         raise layouts.too_full()
     split = _best_split(layouts, size, len(localized["faces"][0]["sections"]))
     shown = Layouts(card, localized, lang)  # the same split of the sections as the page shows them
-    faces = [{**shown.face(index, split), "fitted": layouts.balanced(index, split, size)}
+    faces: list[FittedFace] = [{**shown.face(index, split), "fitted": layouts.balanced(index, split, size)}
              for index in range(len(layouts.faces))]
     return {**localized, "faces": faces, "type_size": size}
 
@@ -277,7 +287,7 @@ def _best_split(layouts: Layouts, size: float, declared: int) -> int:
     return min(candidates, key=rank)
 
 
-def draw_face(canv: Canvas, card: Card, localized: dict, face: dict, lang: str, footer: str,
+def draw_face(canv: Canvas, card: Card, localized: ArrangedCard, face: FittedFace, lang: str, footer: str,
               bleed: float = 0, press: bool = False) -> None:
     """One face at the origin, as arrange() fitted it: the accent band (running `bleed` past the top edge),
     the text, the colophon (with the face's name only when the card asks for it); in CMYK for the press."""

@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from ..errors import AidsError, Problem
+from ..localize.documents import BodyRow, CardBase, CardFace, CardItem, CardSection
 from ..localize.localizer import DraftText
 from ..localize.rich import Rich, Span
 from ..model.card import MM, Card
@@ -80,8 +81,8 @@ def visible(text: str) -> str:
 class Face:
     """A face being laid out: its localized sections, and which section each flowable belongs to."""
     card: Card
-    localized: dict
-    face: dict
+    localized: CardBase  # a card's document, its faces as localized or as arranged (render/card_fit.py)
+    face: CardFace
     lang: str
     press: bool = False  # the colours as CMYK (the press profile), else RGB
 
@@ -236,7 +237,7 @@ def continued(table: Flowable, title: str, face: Face, st: Styles, para, section
     return table
 
 
-def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Flowable]:
+def _items(face: Face, section: CardSection, st: Styles, width: float, para) -> list[Flowable]:
     sid, kind, items = section["id"], section["kind"], section["items"]
     if kind == "table":
         return _embedded_table(face, section, st, width, para)
@@ -249,7 +250,7 @@ def _items(face: Face, section: dict, st: Styles, width: float, para) -> list[Fl
     return _keyed(face, section, st, width, para)
 
 
-def _key(kind: str, item: dict, st: Styles) -> tuple[str, ParagraphStyle]:
+def _key(kind: str, item: CardItem, st: Styles) -> tuple[str, ParagraphStyle]:
     """The left cell of a keyed item and its style; a glyph or a ladder's number stays on the line of the word
     after it (no-break space)."""
     if kind == "legend":
@@ -260,7 +261,7 @@ def _key(kind: str, item: dict, st: Styles) -> tuple[str, ParagraphStyle]:
     return markup(item["value"]), st.value
 
 
-def _keyed(face: Face, section: dict, st: Styles, width: float, para) -> list[Flowable]:
+def _keyed(face: Face, section: CardSection, st: Styles, width: float, para) -> list[Flowable]:
     """Legend, scoring, ranking, ladder: a two-column table, the key on the left."""
     sid, kind, items = section["id"], section["kind"], section["items"]
     keys = [_key(kind, i, st) for i in items]
@@ -284,7 +285,7 @@ def _keyed(face: Face, section: dict, st: Styles, width: float, para) -> list[Fl
     ]), spaceAfter=st.size * 0.3), markup(section["title"]), face, st, para, sid)]
 
 
-def _embedded_table(face: Face, section: dict, st: Styles, width: float, para) -> list[Flowable]:
+def _embedded_table(face: Face, section: CardSection, st: Styles, width: float, para) -> list[Flowable]:
     """A table aid as the table kind localizes it: its caption, header rows repeated in the next column,
     spans kept, numbers right-aligned, notes under it."""
     if section["aid"] is None:  # not linked (a card read on its own, outside a build)
@@ -317,7 +318,7 @@ def _embedded_table(face: Face, section: dict, st: Styles, width: float, para) -
     return [keep(para(caption, st.caption, sid), st), continued(table, markup(t["title"]), face, st, para, sid), *notes]
 
 
-def _body_row(row: dict, st: Styles, sid: str, para) -> list[tuple[Any, int, int]]:
+def _body_row(row: BodyRow, st: Styles, sid: str, para) -> list[tuple[Any, int, int]]:
     """A body row of an embedded table as (content, colspan, rowspan) cells: its label, its cells, its key
     again on the right when the table has one there."""
     cells = [(para(markup(row["th"] if row["th"] is not None else ""), st.cell, sid), 1, 1)]

@@ -14,7 +14,7 @@ from ..errors import AidsError, Problem
 from ..localize.typography import typeset, typeset_tree
 from ..model.card import MM, PAPERS, Card
 from . import duplex, pdfx
-from .card_fit import READABLE, draw_face
+from .card_fit import READABLE, ArrangedCard, draw_face
 from .card_pdf import new_canvas, register_fonts
 from .rendered import Rendered
 
@@ -85,7 +85,7 @@ def draw_crop_marks(canv: Canvas, layout: SheetLayout, positions: list[tuple[flo
     canv.restoreState()
 
 
-def render_card(card: Card, localized: dict, lz, context: dict, footer: str) -> bytes:
+def render_card(card: Card, localized: ArrangedCard, lz, context: dict, footer: str) -> bytes:
     """One face a page, each page exactly the card's size (trim = bleed = media)."""
     buffer = io.BytesIO()
     box = (0, 0, card.width * MM, card.height * MM)
@@ -99,7 +99,7 @@ def render_card(card: Card, localized: dict, lz, context: dict, footer: str) -> 
     return buffer.getvalue()
 
 
-def render_sheet(card: Card, localized: dict, lz, context: dict, footer: str, layout: SheetLayout) -> bytes:
+def render_sheet(card: Card, localized: ArrangedCard, lz, context: dict, footer: str, layout: SheetLayout) -> bytes:
     """The n-up sheet: one page a face, the paper plus bleed; TrimBox the paper, BleedBox the whole page."""
     buffer = io.BytesIO()
     mw, mh = layout.media
@@ -127,7 +127,7 @@ def render_sheet(card: Card, localized: dict, lz, context: dict, footer: str, la
     return buffer.getvalue()
 
 
-def render_press(card: Card, localized: dict, lz, context: dict, settings: Print) -> dict:
+def render_press(card: Card, localized: ArrangedCard, lz, context: dict, settings: Print) -> dict:
     """For a print shop: one face a page at the card's size (the TrimBox), the band bleeding past its edge,
     in CMYK, finished as PDF/X-4 with the bleed and the marks outside it (render/pdfx.py); fitted as the home
     PDF is (card_fit.arrange, when the card was localized)."""
@@ -154,13 +154,13 @@ def _footer(lz, context: dict) -> str:
                    lz.lang)
 
 
-def with_marks(localized: dict, context: dict) -> dict:
+def with_marks(localized: ArrangedCard, context: dict) -> ArrangedCard:
     """The localized card with the anchors its change bars go beside (`--marks` bars or both), if any."""
     changes = context.get("changes") or {}
     return {**localized, "changed": frozenset(changes.get("changed", ())) if changes.get("bars") else frozenset()}
 
 
-def render(card: Card, localized: dict, lz, context: dict) -> dict:
+def render(card: Card, localized: ArrangedCard, lz, context: dict) -> dict:
     """The card (one face a page, at its own size) and its print sheet, as card_fit.arrange fitted it."""
     register_fonts()
     size = localized["type_size"]

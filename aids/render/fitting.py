@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import AidsError, Position, Problem
+from ..localize.documents import BookletDocument, PlaysheetDocument
 from ..model.booklet import TYPE, Booklet
 from ..model.playsheet import Page, Playsheet
 from .html import render_template
@@ -53,7 +54,7 @@ def largest_fitting(sizes: list[Size], fits: Callable[[Size], bool]) -> Size | N
     return sizes[fitted]
 
 
-def playsheet_pdf(sheet: Playsheet, template: str, localized: dict[str, Any], lz: Localizer, context: dict[str, Any],
+def playsheet_pdf(sheet: Playsheet, template: str, localized: PlaysheetDocument, lz: Localizer, context: dict[str, Any],
                   edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
     """The playsheet within its page budget, in the largest type that keeps it there (down to min_type),
     else an error. Each size tried is laid out once; only the one chosen is written as a PDF."""
@@ -82,7 +83,7 @@ def playsheet_pdf(sheet: Playsheet, template: str, localized: dict[str, Any], lz
         "a higher budget, a smaller min_type, more columns or less content"))
 
 
-def booklet_pdf(booklet: Booklet, template: str, localized: dict[str, Any], lz: Localizer,
+def booklet_pdf(booklet: Booklet, template: str, localized: BookletDocument, lz: Localizer,
                 context: dict[str, Any], print_pdf: Printer, margins: Margins) -> dict[str, Rendered]:
     """A booklet that declares a page goal (`pages:`): laid out at its designed type; if it has more pages than
     the goal, at the largest type down to `min_type` (the leading tightening with it) that meets the goal.

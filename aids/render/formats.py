@@ -31,7 +31,7 @@ GROUP = "aids.formats"
 class Document:
     """One aid localized in one language and edition: everything a format needs to render it."""
     game: Game
-    kind: Kind[Any]
+    kind: Kind[Any, Any]
     model: Any
     lz: Localizer
     edition: Edition | None

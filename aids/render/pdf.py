@@ -7,7 +7,7 @@ import logging
 import os
 import re
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -276,7 +276,7 @@ def texts_of(value: Any) -> Iterator[str]:
             yield from texts_of(item)
 
 
-def check_glyphs(localized: dict[str, Any], locate: Callable[[str], Position], what: str) -> None:
+def check_glyphs(localized: Mapping[str, object], locate: Callable[[str], Position], what: str) -> None:
     """A character the package fonts lack would print as an empty box: refuse it, naming it and where its
     text is (`locate` gives the source position of the text showing a fragment)."""
     covered = coverage()
@@ -293,7 +293,7 @@ def check_glyphs(localized: dict[str, Any], locate: Callable[[str], Position], w
 LONGEST_WORD = 40  # letters: no word of pl, en or ru is longer; a longer one would run off its column
 
 
-def long_words(localized: dict[str, Any], locate: Callable[[str], Position]) -> list[str]:
+def long_words(localized: Mapping[str, object], locate: Callable[[str], Position]) -> list[str]:
     """Words that cannot be broken to fit a column (nor hyphenated by the dictionary): warnings to print,
     each at the source position of its text."""
     found: dict[str, str] = {}
