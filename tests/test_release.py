@@ -122,8 +122,34 @@ def test_changes_names_exactly_what_changed(edited):
     assert waiting["sequence-of-play/combat/fire"] == waiting["sequence-of-play/end-of-turn/rally"] == ["pl", "ru"]
     assert waiting["terrain/woods"] is None and waiting["terrain/hill"] is None
     code, notes, _ = run("--project", edited, "changes")
-    assert "## sequence-of-play" in notes and "- removed: [sequence-of-play/command/orders]" in notes
-    assert "in range and in sight. (awaiting translation: pl, ru)" in notes
+    notes = notes.replace("\xa0", " ")  # numbers printed as on the page: "step" and its number kept together
+    assert "## Sequence of play" in notes and "- removed: [sequence-of-play/command/orders]" in notes
+    assert "- changed: [3, step 1](sequence-of-play.html#combat/fire): Each unit with a fire order fires at one " \
+           "enemy unit in range and in sight. (awaiting translation: pl, ru)" in notes
+    assert "- translation [pl]: [3](sequence-of-play.html#combat): Combat phase" in notes
+
+
+def test_changes_prints_the_numbers_and_texts_of_a_language(edited):
+    """`aids changes --lang` names each change by its number as printed in that language ("3, krok 1"), as the
+    changelog of the site and the booklet do, with its text and the aid's title in that language; it lists the
+    corrected translations of that language only. The key stays in JSON, for scripts."""
+    code, notes, err = run("--project", edited, "changes", "--lang", "pl")
+    assert code == 0, err
+    notes = notes.replace("\xa0", " ")
+    assert "- added: [4, krok 1](sequence-of-play.html#end-of-turn/rally): Each unit out of contact may rally." \
+        in notes  # untranslated yet: its source text, as the page prints it
+    assert "- translation [pl]: [3](sequence-of-play.html#combat): Faza starcia" in notes
+    assert "- moved: [terrain/hill](terrain.html#terrain/hill): Wzgórze" in notes
+    notes = run("--project", edited, "changes", "--lang", "ru")[1].replace("\xa0", " ")
+    assert "- changed: [3, шаг 1](sequence-of-play.html#combat/fire)" in notes and "translation [pl]" not in notes
+    assert "- moved: [terrain/hill](terrain.html#terrain/hill): Холм" in notes and "## Влияние местности" in notes
+    code, out, _ = run("--project", edited, "changes", "--lang", "pl", "--format", "json")
+    changes = {c["key"]: c for c in json.loads(out)[0]["changes"]}
+    assert json.loads(out)[0]["lang"] == "pl"
+    assert (changes["sequence-of-play/combat/fire"]["number"], changes["sequence-of-play/combat"]["text"]) == \
+        ("3,\xa0krok\xa01", "Faza starcia")
+    assert run("--project", edited, "changes", "--lang", "xx")[2].strip() == \
+        "command line: unknown language 'xx' (expected: pl, en, ru)"
 
 
 def test_each_page_marks_exactly_the_changed_items_in_its_language(edited):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from ruamel.yaml import YAML
@@ -17,7 +18,7 @@ from ..config import Game, Project
 from ..errors import AidsError, Position, Problem, Problems
 from ..files import Folder
 from ..kinds.reading import read_aids
-from ..localize.changes import awaited, short, text_of
+from ..localize.changes import awaited, short, shown, text_of
 from ..localize.localizer import Localizer
 from ..model.release import REMOVED, WHAT, AidState, Change, Snapshot, by_aid, compare, from_data, to_data, version_key
 from ..source.shape import name_fault
@@ -204,31 +205,70 @@ def game_file_with(game: Game, version: str, date: dt.date) -> str:
 
 # --- aids changes -------------------------------------------------------------------------------
 
-def changes_data(game: Game, since: str, found: list[Change], waiting: dict[tuple[str, str], list[str]]) -> dict:
-    """The changes of a game as `aids changes --format json` gives them (a list of these, a game each)."""
-    return {"game": game.id, "since": since, "changes": [
-        {"aid": c.aid, "what": c.what, "key": c.key, "anchor": c.anchor, "texts": list(c.texts),
+@dataclass
+class Printed:
+    """How a game's items print in one language: the number of each (aid, anchor) and the title of each aid
+    (as the site's changelog shows them), and its texts (`text`)."""
+    lz: Localizer
+    numbers: dict[tuple[str, str], str]
+    titles: dict[str, str]
+
+    @classmethod
+    def of(cls, project: Project, game: Game, lang: str | None) -> Printed:
+        from .navigation import aid_numbers, aid_titles
+        from .pipeline import localizer
+        if lang is not None and lang not in project.languages:
+            raise AidsError(Problem(COMMAND_LINE, f"unknown language '{lang}'", ", ".join(project.languages)))
+        lz = localizer(project, game, lang or game.source_language)
+        aids = read_aids(project, game)[0]
+        return cls(lz, aid_numbers(aids, lz), aid_titles(aids, lz))
+
+    def number(self, change: Change) -> str:
+        """The printed number of a change's item ("3.2.2, krok 1"), none for a removed item or one without."""
+        return "" if change.what == REMOVED else self.numbers.get((change.aid, change.anchor), "")
+
+    def text(self, change: Change) -> str:
+        return shown(change, self.lz)
+
+    def listed(self, game: Game, found: list[Change]) -> list[Change]:
+        """The changes its language's notes list: every one in the source language, else those concerning it
+        (a translation corrected in another language is not news to this one's readers)."""
+        lang = self.lz.lang
+        return [c for c in found if lang == game.source_language or c.concerns(lang)]
+
+
+def changes_data(game: Game, since: str, found: list[Change], waiting: dict[tuple[str, str], list[str]],
+                 printed: Printed) -> dict:
+    """The changes of a game as `aids changes --format json` gives them (a list of these, a game each): each
+    with its key, and its number and text as printed in `printed`'s language."""
+    return {"game": game.id, "since": since, "lang": printed.lz.lang, "changes": [
+        {"aid": c.aid, "what": c.what, "key": c.key, "anchor": c.anchor, "number": printed.number(c),
+         "text": printed.text(c), "texts": list(c.texts),
          **({"languages": list(c.langs)} if c.langs else {}), **({"was": c.was} if c.was else {}),
          **({"awaiting_translation": waiting[(c.aid, c.key)]} if (c.aid, c.key) in waiting else {})}
-        for c in found]}
+        for c in printed.listed(game, found)]}
 
 
-def changes_markdown(game: Game, since: str, found: list[Change], waiting: dict[tuple[str, str], list[str]]) -> str:
-    """Release notes: per aid, every change by its kind, key and text, with a link to its place, and the
+def changes_markdown(game: Game, since: str, found: list[Change], waiting: dict[tuple[str, str], list[str]],
+                     printed: Printed) -> str:
+    """Release notes: per aid (titled in `printed`'s language), every change by its kind, its number as
+    printed (its key where it has none) and its text in that language, with a link to its place, and the
     languages it still awaits a translation in."""
-    lines = [f"# {game.title}: changes since {since}", ""]
+    lines = [f"# {printed.lz.shown(game.title_text)}: changes since {since}", ""]
+    found = printed.listed(game, found)
     if not found:
         lines.append("No changes.")
     for aid, items in by_aid(found).items():
-        lines += [f"## {aid}", ""]
+        lines += [f"## {printed.titles.get(aid, aid)}", ""]
         for what in WHAT:
             for c in (c for c in items if c.what == what):
-                text = short(" ".join(c.texts), 80)
+                text = short(printed.text(c), 80) if c.texts else ""
                 extra = f" (from {c.was})" if c.was and c.was != c.key else ""
                 langs = f" [{', '.join(c.langs)}]" if c.langs else ""
                 place = f"{aid}.html#{c.anchor}" if c.anchor else f"{aid}.html"
                 todo = waiting.get((c.aid, c.key))
-                lines.append(f"- {what}{langs}: [{c.key}]({place}){extra}" + (f": {text}" if text else "")
+                lines.append(f"- {what}{langs}: [{printed.number(c) or c.key}]({place}){extra}"
+                             + (f": {text}" if text else "")
                              + (f" (awaiting translation: {', '.join(todo)})" if todo else ""))
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

@@ -106,6 +106,8 @@ def make_parser() -> Parser:
     changes.add_argument("--since", type=version, metavar="VERSION",
                          help="the release to compare with (default: the latest)")
     changes.add_argument("--format", choices=["md", "json"], default="md", help="Markdown (default) or JSON")
+    changes.add_argument("--lang", metavar="L", help="the language of the numbers, titles and texts (default: the "
+                         "game's source language): each change by its number as printed (3.2.2, krok 1)")
     schema = sub.add_parser("schema", help="the JSON Schema of aids.yaml, game.yaml or a kind of aid, for editors",
                             description="Prints one schema; --write puts every schema in the project's schemas/ "
                                         "folder, which the first line of a source names for VS Code and others.")
@@ -289,10 +291,11 @@ def release_command(project, args) -> int:
             print(f"{game.id}: no release yet (aids release --game {game.id} VERSION)", file=sys.stderr)
             continue
         waiting = release.awaiting(project, game, found)
+        shown = release.Printed.of(project, game, args.lang)
         if args.format == "json":
-            games.append(release.changes_data(game, since, found, waiting))
+            games.append(release.changes_data(game, since, found, waiting, shown))
         else:
-            print(("\n" if printed else "") + release.changes_markdown(game, since, found, waiting), end="")
+            print(("\n" if printed else "") + release.changes_markdown(game, since, found, waiting, shown), end="")
             printed = True  # a blank line before the next game's notes
     if args.format == "json":
         import json

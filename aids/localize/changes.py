@@ -78,7 +78,7 @@ def changelog(changes: Iterable[Change], lz: Localizer, titles: Mapping[str, str
              TRANSLATION: lz.pgettext("a change in a changelog", "translation corrected")}
     groups: list[ChangelogGroup] = []
     for aid, items in by_aid(changes).items():
-        entries: list[ChangelogEntry] = [{"what": words[c.what], "text": short(_shown(c, lz)),
+        entries: list[ChangelogEntry] = [{"what": words[c.what], "text": short(shown(c, lz)),
                     "number": numbers.get((aid, c.anchor), "") if c.what != REMOVED else "",
                     "href": link(aid, c.anchor) if c.what != REMOVED else None,
                     "awaiting": c.what != REMOVED and not awaited(c, lz), "lang": lz.source_lang.replace("_", "-")}
@@ -98,7 +98,7 @@ def awaited(change: Change, lz: Localizer) -> bool:
     return all(lz.translated(text_of(change.key, msgid)) for msgid in change.texts)
 
 
-def _shown(change: Change, lz: Localizer) -> str:
+def shown(change: Change, lz: Localizer) -> str:
     """An item's text in `lz`'s language: as printed now, or as the release recorded it (a removed item)."""
     if not change.texts:
         return change.key.rpartition("/")[2]
