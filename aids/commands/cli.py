@@ -72,6 +72,14 @@ def make_parser() -> Parser:
     games(check)
     check.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
     check.add_argument("--strict", action="store_true", help="warnings are errors too")
+    context = sub.add_parser("context", help="a picture of where each text prints, for translators",
+                             description="Writes build/context/<game>/<lang>/<msgctxt>.png: the page of the aid "
+                             "around each text, the text outlined, and index.json (each msgctxt's picture and its "
+                             "place in the aid's page), for Weblate's screenshots. Needs Chromium and Selenium "
+                             "(pip install 'aids[context]').")
+    games(context)
+    context.add_argument("--lang", action="append", metavar="L",
+                         help="this language's pages (repeatable; default: each game's source language)")
     serve = sub.add_parser("serve", help="a live preview on localhost: rebuilt and reloaded as sources change")
     games(serve)
     serve.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
@@ -225,6 +233,12 @@ def run(args) -> int:
         return catalogs_command(translations, project, args)
     if args.command == "build":
         return build_command(project, args)
+    if args.command == "context":
+        from .context import context
+        made = context(project, args.game, args.lang)
+        for (game_id, lang), entries in made.made.items():
+            print(f"{project.show(project.output / 'context' / game_id / lang)}: {len(entries)} picture(s)")
+        return 0
     return 0
 
 

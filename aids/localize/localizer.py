@@ -14,7 +14,7 @@ from babel.numbers import format_decimal, format_percent, get_plus_sign_symbol
 
 from ..model.text import Text, placeholder_mismatch, roman
 from . import rich
-from .rich import Marked, Rich
+from .rich import DraftText, Marked, Rich, draft_text  # noqa: F401 (DraftText: where renderers import it)
 
 NBSP = "\u00a0"
 
@@ -43,17 +43,6 @@ def pseudo(text: str, *, lengthen: bool = True, markdown: bool = False) -> str:
     if not lengthen:
         return body
     return f"\\[{body}\\]" if markdown else f"[{body}]"
-
-
-class DraftText(str):
-    """A text left in the source language in a draft build: marked on the page, with its msgctxt."""
-    context: str = ""
-
-
-def draft_text(text: str, context: str) -> DraftText:
-    marked = DraftText(text)
-    marked.context = context
-    return marked
 
 
 class PseudoTranslations(gettext.NullTranslations):
@@ -87,6 +76,7 @@ class Localizer:
     fallbacks: list[Fallback] = field(default_factory=list)
     draft: bool = False  # text that falls back is marked for a proofreader
     style: str | None = None  # the CLDR locale of the language's dates (en_GB or en_US for en), from aids.yaml
+    context: bool = False  # every text marked with its msgctxt, for `aids context` to find where it prints
 
     def __post_init__(self) -> None:
         self.locale = Locale.parse(self.style or LOCALES.get(self.lang, self.lang))
@@ -99,6 +89,8 @@ class Localizer:
         if self.lang == PSEUDO:
             return pseudo(t.msgid)
         text, translated = self._lookup(t)
+        if self.context:
+            return draft_text(text, t.context, "context")
         return draft_text(text, t.context) if self.draft and not translated else text
 
     def shown(self, t: Text) -> str:
@@ -138,9 +130,9 @@ class Localizer:
         text, translated = self._lookup(t)
         runs = rich.parse(text, resolve or (lambda kind, target: Rich()))
         if not translated and self.lang != self.source_lang:
-            return Rich([Marked(runs, "draft" if self.draft else "source", self.source_lang,
+            runs = Rich([Marked(runs, "draft" if self.draft else "source", self.source_lang,
                                 t.context if self.draft else "")])
-        return runs
+        return Rich([Marked(runs, "context", note=t.context)]) if self.context else runs
 
     # -- the package's own words ---------------------------------------------------------------
     def gettext(self, msgid: str) -> str:

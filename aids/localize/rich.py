@@ -29,11 +29,12 @@ class Link:
 @dataclass(frozen=True)
 class Marked:
     """Parts with a role of their own: "term", "original" (a term's original name), "source" (text left in
-    the source language `lang`, untranslated), "draft" (the same, marked for a proofreader)."""
+    the source language `lang`, untranslated), "draft" (the same, marked for a proofreader), "context" (any
+    text, marked with its msgctxt in `note` for `aids context`)."""
     parts: Rich
     role: str
     lang: str = ""
-    note: str = ""  # for "draft": the msgctxt of the text a translation is missing for
+    note: str = ""  # for "draft": the msgctxt of the text a translation is missing for; for "context": its msgctxt
 
 
 Inline = Span | Link | Marked
@@ -63,7 +64,23 @@ class Rich(tuple[Inline, ...]):
         return "".join(p.text if isinstance(p, Span) else p.parts.plain() for p in self)
 
 
+class DraftText(str):
+    """A text marked on the page with its msgctxt: left in the source language in a draft build ("draft"), or
+    any text where `aids context` looks for it ("context")."""
+    context: str = ""
+    kind: str = "draft"
+
+
+def draft_text(text: str, context: str, kind: str = "draft") -> DraftText:
+    marked = DraftText(text)
+    marked.context, marked.kind = context, kind
+    return marked
+
+
 def text(value: str) -> Rich:
+    """A text as runs; one that `aids context` looks for keeps its mark (a side's name inside a step)."""
+    if isinstance(value, DraftText) and value.kind == "context" and value:
+        return Rich([Marked(Rich([Span(str(value))]), "context", note=value.context)])
     return Rich([Span(value)]) if value else Rich()
 
 

@@ -12,7 +12,7 @@ from . import rich, ui
 from .documents import PhaseDocument, SequenceDocument, StepDocument
 from .localizer import Localizer
 from .quantity import format_value
-from .rich import Link, Marked, Rich, Span
+from .rich import DraftText, Link, Marked, Rich, Span, draft_text
 
 
 def side_name(seq: Sequence, lz: Localizer, side_id: str | None) -> str | None:
@@ -54,7 +54,8 @@ def chapter_reference(lz: Localizer, number: str, after_see: bool) -> str:
 
 
 def capitalized(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    out = text[:1].upper() + text[1:]
+    return draft_text(out, text.context, text.kind) if isinstance(text, DraftText) else out  # its mark kept
 
 
 def capitalize(runs: Rich) -> Rich:

@@ -52,6 +52,8 @@ def finalize(context: jinja2.runtime.Context, value: Any) -> Any:
     """What `{{ ... }}` prints: localized runs as HTML, anything else as Jinja2 prints it (escaped); text
     set by the typography of the page's language (a value without a space is a name, an id, a number)."""
     lang = context["lang"]
+    if isinstance(value, DraftText) and value.kind == "context":  # where `aids context` finds a title or label
+        return Markup('<span data-msgctxt="{}">{}</span>').format(value.context, typeset(value, lang))
     if isinstance(value, DraftText):  # a title or label left untranslated in a draft build
         return Markup('<mark class="draft" title="{}">{}</mark>').format(value.context, typeset(value, lang))
     if isinstance(value, Rich):
@@ -117,6 +119,8 @@ def _html_of(rich: Rich) -> Markup:
         elif part.role == "draft":
             out.append(Markup('<mark class="draft" lang="{}" title="{}">{}</mark>').format(
                 part.lang, part.note, _html_of(part.parts)))
+        elif part.role == "context":
+            out.append(Markup('<span data-msgctxt="{}">{}</span>').format(part.note, _html_of(part.parts)))
         elif part.role == "source":
             out.append(Markup('<span lang="{}">{}</span>').format(part.lang, _html_of(part.parts)))
         else:

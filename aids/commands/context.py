@@ -1,0 +1,211 @@
+"""`aids context`: a picture of where each text prints, for translators (issue: context a translator can see).
+
+Each aid of each chosen game is rendered as its HTML page in each chosen language with every text marked by its
+msgctxt (`Localizer.context`). A headless Chromium (Debian's chromium and chromium-driver, driven by Selenium)
+opens the page and, for each msgctxt, goes to the first place it prints: scrolled to it, the text outlined, the
+view around it saved as `build/context/<game>/<lang>/<msgctxt>.png` (a `/` of the msgctxt becomes a folder).
+`index.json` beside them maps each msgctxt to its picture, its aid and its place in the aid's published page
+(`<aid>.html#<anchor>`), what an upload to Weblate (screenshots tied to their strings) reads.
+
+Nothing is fetched: the page is written to the output folder first and opened from there, its styles inline.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from ..build import pipeline
+from ..config import Game, Project
+from ..errors import AidsError, Position, Problem
+from ..files import Folder
+from ..kind import Aid
+from ..kinds.reading import read_aids, select_game_ids
+from ..translating.translators import shown_texts
+
+FOLDER = "context"
+VIEW = (1000, 1200)  # the browser's window, CSS pixels
+MARGIN = (60, 140)  # around the text, horizontally and vertically, in CSS pixels
+WIDEST = 820  # a picture is at most this wide (at least the text's own width)
+OUTLINE = "#e4007c"  # the outline drawn around the text: a magenta no page of aids uses
+INSTALL = ("aids context needs Selenium and Chromium with its driver: pip install 'aids[context]' and, on Debian or "
+           "Ubuntu, apt-get install chromium chromium-driver")
+
+FIND = """
+const seen = new Set(), found = [];
+for (const el of document.querySelectorAll('[data-msgctxt]')) {
+  const key = el.dataset.msgctxt, box = el.getBoundingClientRect();
+  if (seen.has(key) || !box.width || !box.height) continue;
+  seen.add(key); found.push(key);
+}
+return found;
+"""
+SHOW = """
+const key = arguments[0], outline = arguments[1];
+for (const el of document.querySelectorAll('[data-msgctxt]')) {
+  if (el.dataset.msgctxt !== key) continue;
+  const box = el.getBoundingClientRect();
+  if (!box.width || !box.height) continue;
+  for (const old of document.querySelectorAll('[data-aids-shown]')) {
+    old.style.outline = ''; old.removeAttribute('data-aids-shown');
+  }
+  el.scrollIntoView({block: 'center', inline: 'nearest'});
+  el.setAttribute('data-aids-shown', '');
+  el.style.outline = '3px solid ' + outline;
+  el.style.outlineOffset = '2px';
+  const at = el.getBoundingClientRect();
+  return {x: at.left, y: at.top, width: at.width, height: at.height, scale: window.devicePixelRatio,
+          anchor: (el.closest('[id]') || {}).id || ''};
+}
+return null;
+"""
+
+FIND_TEXT = """
+const needle = arguments[0].toLowerCase(), outline = arguments[1];
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  const at = node.data.replace(/\\u00a0/g, ' ').toLowerCase().indexOf(needle);
+  if (at < 0) continue;
+  const range = document.createRange();
+  range.setStart(node, at); range.setEnd(node, at + needle.length);
+  if (!range.getBoundingClientRect().width) continue;
+  node.parentElement.scrollIntoView({block: 'center', inline: 'nearest'});
+  const box = range.getBoundingClientRect(), mark = document.createElement('div');
+  mark.setAttribute('data-aids-shown', '');
+  Object.assign(mark.style, {position: 'fixed', left: (box.left - 3) + 'px', top: (box.top - 3) + 'px',
+    width: (box.width + 6) + 'px', height: (box.height + 6) + 'px', border: '3px solid ' + outline,
+    boxSizing: 'border-box', pointerEvents: 'none', zIndex: 2147483647});
+  document.body.appendChild(mark);
+  return {x: box.left, y: box.top, width: box.width, height: box.height, scale: window.devicePixelRatio,
+          anchor: (node.parentElement.closest('[id]') || {}).id || ''};
+}
+return null;
+"""
+CLEAR = "for (const e of document.querySelectorAll('div[data-aids-shown]')) e.remove();"
+
+
+@dataclass
+class Pictures:
+    """What `aids context` made: (game, lang) -> {msgctxt: its entry of index.json}."""
+    made: dict[tuple[str, str], dict[str, dict[str, str]]] = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        return sum(len(entries) for entries in self.made.values())
+
+
+def context(project: Project, games: list[str] | None, langs: list[str] | None) -> Pictures:
+    """A picture of every text of the chosen games' aids in the chosen languages (default: each game's source
+    language, what a translator reads), under build/context/."""
+    for lang in langs or []:
+        if lang not in project.languages:
+            raise AidsError(Problem(Position("command line"), f"unknown language '{lang}'",
+                                    ", ".join(project.languages)))
+    pictures = Pictures()
+    output = Folder(project.output, project.show(project.output))
+    with browser() as driver:
+        for game_id in select_game_ids(project, games):
+            game = project.read_game(game_id)
+            aids, errors = read_aids(project, game)
+            if errors:
+                raise AidsError([p for e in errors for p in e.problems])
+            for lang in langs or [game.source_language]:
+                output.remove(PurePosixPath(FOLDER, game.id, lang))  # last run's pictures: none left stale
+                entries = _language(project, game, aids, lang, output / FOLDER / game.id / lang, driver)
+                pictures.made[(game.id, lang)] = entries
+    return pictures
+
+
+def _language(project: Project, game: Game, aids: list[Aid], lang: str, folder: Folder,
+              driver: Any) -> dict[str, dict[str, str]]:
+    """The pictures of one game in one language, written to `folder` with their index.json."""
+    lz = pipeline.localizer(project, game, lang)
+    lz.context = True
+    entries: dict[str, dict[str, str]] = {}
+    for aid in (aid for aid in aids if aid.kind.standalone):  # a part (a table): in the pages embedding it
+        doc = pipeline.document(game, aid, lz, game.editions[0] if game.editions else None)
+        name = f"{aid.model.id}.html"
+        folder.write(name, pipeline.render(doc, ["html"])[".html"].data)
+        others = {t.context: plain(lz.shown(t)) for t in shown_texts(game, aid)}
+        for key, picture, anchor in _pictures(driver, folder.path / name, others):
+            if key in entries:
+                continue
+            *folders, last = key.split("/")
+            image = PurePosixPath(*folders, f"{last}.png")
+            folder.write(image, picture)
+            entries[key] = {"image": image.as_posix(), "aid": aid.model.id,
+                            "page": f"{aid.model.id}.html" + (f"#{anchor}" if anchor else "")}
+        folder.remove(name)
+    folder.write("index.json", json.dumps(entries, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
+                 + b"\n")
+    return entries
+
+
+def plain(text: str) -> str:
+    """A text as a page shows it, near enough to be found there: its inline Markdown marks dropped; nothing for
+    a text with placeholders (what they print is not in it)."""
+    return "" if "{" in text else re.sub(r"[*_`\\]", "", " ".join(text.split()))
+
+
+def _pictures(driver: Any, page: Any, others: dict[str, str]) -> Iterator[tuple[str, bytes, str]]:
+    """(msgctxt, PNG, anchor) for every text marked on `page`, where it first prints; then for each text of
+    `others` (msgctxt -> its printed text) not marked there, where its words first print: a side's name inside
+    a lead-in or a timing, which the package's own words hold."""
+    driver.get(page.as_uri())
+    marked = driver.execute_script(FIND)
+    for key in marked:
+        yield from _picture(driver, key, driver.execute_script(SHOW, key, OUTLINE))
+    for key, text in others.items():
+        if key not in marked and text:
+            yield from _picture(driver, key, driver.execute_script(FIND_TEXT, text, OUTLINE))
+            driver.execute_script(CLEAR)
+
+
+def _picture(driver: Any, key: str, shown: dict[str, Any] | None) -> Iterator[tuple[str, bytes, str]]:
+    from PIL import Image  # ReportLab's own dependency
+
+    if shown is not None:
+        view = Image.open(io.BytesIO(driver.get_screenshot_as_png()))
+        scale = shown["scale"] or 1
+        width = min(max(shown["width"] + 2 * MARGIN[0], WIDEST), view.width / scale)
+        middle = shown["x"] + shown["width"] / 2
+        left = max(0.0, min(middle - width / 2, view.width / scale - width))
+        top = max(0.0, shown["y"] - MARGIN[1])
+        bottom = min(view.height / scale, shown["y"] + shown["height"] + MARGIN[1])
+        crop = view.crop((round(left * scale), round(top * scale), round((left + width) * scale),
+                          round(bottom * scale)))
+        out = io.BytesIO()
+        crop.save(out, "PNG", optimize=True)
+        yield key, out.getvalue(), shown["anchor"]
+
+
+@contextmanager
+def browser() -> Iterator[Any]:
+    """A headless Chromium for the pictures, reaching nothing but the files it is given."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver") or shutil.which("chromium.chromedriver")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        raise AidsError(Problem(Position("command line"), "Selenium is not installed", INSTALL)) from None
+    if not chromium or not driver_path:
+        raise AidsError(Problem(Position("command line"), "Chromium or its driver is not installed", INSTALL))
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                     "--disable-default-apps", "--disable-extensions", "--no-first-run", "--no-proxy-server",
+                     "--hide-scrollbars", "--force-device-scale-factor=1", f"--window-size={VIEW[0]},{VIEW[1]}"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
