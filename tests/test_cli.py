@@ -256,3 +256,35 @@ def test_a_build_that_would_do_nothing_says_why_and_fails(demo, capsys, files, m
             (demo / name).write_text(text, encoding="utf-8")
     assert main(["--project", str(demo), "build", "--format", "html"]) == 1
     assert message in capsys.readouterr().err
+
+
+WITHOUT_PANGO = '''
+import importlib.abc, sys
+class Missing(importlib.abc.MetaPathFinder):  # what importing WeasyPrint does on a machine without Pango
+    def find_spec(self, name, path, target=None):
+        if name == "weasyprint":
+            raise OSError("cannot load library 'libpango-1.0-0': libpango-1.0-0: cannot open shared object file: "
+                          "No such file or directory")
+sys.meta_path.insert(0, Missing())
+from aids.commands.cli import main
+sys.exit(main(sys.argv[1:]))
+'''
+
+
+def test_without_pango_a_pdf_build_says_so_in_one_line_and_writes_nothing(demo, tmp_path):
+    """Before: 9 lines of "internal error in aids ... please report it" (and a 40-line traceback before that).
+    Now one line naming the library and the command that installs it; an HTML build needs no Pango."""
+    script = tmp_path / "without_pango.py"
+    script.write_text(WITHOUT_PANGO, encoding="utf-8")
+    result = subprocess.run([sys.executable, str(script), "--project", str(demo), "build"], capture_output=True,
+                            text=True)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "WeasyPrint: cannot load libpango-1.0-0, which it needs to write PDFs (expected: Pango installed: on Debian "
+        "or Ubuntu `sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0`, on Fedora `sudo "
+        "dnf install pango`, on macOS `brew install pango`; or --format html)"]
+    assert not (demo / "build" / "demo").exists()
+    html = subprocess.run([sys.executable, str(script), "--project", str(demo), "build", "--format", "html"],
+                          capture_output=True, text=True)
+    assert html.returncode == 0, html.stderr
+    assert list((demo / "build" / "demo").rglob("*.html")) and not list((demo / "build").rglob("*.pdf"))

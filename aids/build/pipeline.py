@@ -30,6 +30,7 @@ from ..render.rendered import Rendered
 from ..translating.translators import complete
 
 FORMATS = ("html", "pdf")
+WEASYPRINT_FORMATS = {"pdf", "press", "imposed", "imposed-press"}  # the formats that need WeasyPrint (and Pango)
 
 
 @dataclass(frozen=True)
@@ -201,6 +202,9 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
     """
     langs = [PSEUDO] if options.pseudo else _languages(project, options.langs)
     plan = Plan(langs, [f for f in registry() if f in options.formats])
+    if set(plan.formats) & WEASYPRINT_FORMATS:  # a machine without Pango: one line before anything is built
+        from ..render.pdf import weasyprint
+        weasyprint()
     _ui_problems(langs, options, summary)
     editions = list(dict.fromkeys(options.editions)) if options.editions else None
     games = _games(project, options, summary)

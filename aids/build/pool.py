@@ -8,7 +8,7 @@ import os
 import sys
 
 from .cluster import DaskPool
-from .pipeline import Options
+from .pipeline import WEASYPRINT_FORMATS, Options
 
 
 def executor(options: Options, count: int) -> cf.Executor | None:
@@ -18,7 +18,7 @@ def executor(options: Options, count: int) -> cf.Executor | None:
     workers = min(options.jobs or os.cpu_count() or 1, count)
     if workers <= 1:
         return None
-    if {"pdf", "press", "imposed", "imposed-press"} & set(options.formats):  # imported once, not in every worker
+    if WEASYPRINT_FORMATS & set(options.formats):  # imported once, not in every worker
         from ..render.pdf import weasyprint
         weasyprint()
     return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker,

@@ -34,9 +34,19 @@ def weasyprint():
     """Import WeasyPrint once per process (the import alone costs most of a second)."""
     global _weasyprint
     if _weasyprint is None:
-        import weasyprint as module
+        try:
+            import weasyprint as module
+        except OSError as exc:  # WeasyPrint finds Pango, HarfBuzz and Fontconfig with ctypes when it is imported
+            library = re.search(r"cannot load library '([^']+)'", str(exc))
+            raise AidsError(Problem(Position("WeasyPrint"), f"cannot load {library.group(1) if library else 'Pango'}"
+                                    ", which it needs to write PDFs", INSTALL_PANGO)) from None
         _weasyprint = module
     return _weasyprint
+
+
+INSTALL_PANGO = ("Pango installed: on Debian or Ubuntu `sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 "
+                 "libharfbuzz-subset0`, on Fedora `sudo dnf install pango`, on macOS `brew install pango`; or "
+                 "--format html")
 
 
 def fonts_dir() -> Path:
