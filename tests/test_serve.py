@@ -3,6 +3,7 @@ change; break a source, see the positioned error in the page; fix it, see the er
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -101,3 +102,50 @@ def test_an_edited_translation_shows_in_the_open_page_and_errors_in_it(server, b
     browser.get(f"{url}/../aids.yaml")
     assert "languages" not in browser.find_element(By.TAG_NAME, "body").text
     assert Path(root / "build/demo/en/seq.html").read_text(encoding="utf-8").count("aids-errors") == 0
+
+
+def test_the_terminal_says_what_each_rebuild_did_and_every_error_the_page_shows(tmp_path):
+    """Each save: a line naming what changed, a line per part rebuilt (what, how many files, how long), and each
+    error as the command line prints it, the same the page's panel shows."""
+    import threading
+
+    root = make_project(tmp_path, languages=("pl", "en"))
+    extract_update(root)
+    process = subprocess.Popen([sys.executable, "-m", "aids", "--project", str(root), "serve", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    lines: list[str] = []
+    assert process.stdout is not None
+    reader = threading.Thread(target=lambda: lines.extend(iter(process.stdout.readline, "")), daemon=True)
+    reader.start()
+    try:
+        wait_until = time.monotonic() + 120
+        while not any(line.startswith("serving build at") for line in lines):
+            assert time.monotonic() < wait_until and process.poll() is None, lines
+            time.sleep(0.1)
+        assert lines[0].rstrip().endswith("errors: 0"), lines
+        source = root / "games/demo/sequence.yaml"
+        good = source.read_text(encoding="utf-8")
+        source.write_text(good.replace("{ref:red-combat/resolve}", "{ref:nowhere}"), encoding="utf-8")
+        error = "games/demo/sequence.yaml:26:64: reference to unknown id 'nowhere'"
+        wait_for(lambda: any(error in line for line in lines) and any(
+            line.startswith("rebuilt the rest") for line in lines[lines.index(next(
+                line for line in lines if error in line)):]))
+        start = next(i for i, line in enumerate(lines) if line.startswith("changed: "))
+        assert lines[start].strip() == "changed: games/demo/sequence.yaml", lines
+        assert re.match(r"rebuilt demo \(pl\): 0 file\(s\) in \d+\.\d\d s, 1 error\(s\):$", lines[start + 1].strip()), \
+            lines
+        assert error in lines[start + 2]
+        seen = len(lines)
+        source.write_text(good, encoding="utf-8")
+        wait_for(lambda: any(line.startswith("rebuilt the rest") for line in lines[seen:]))
+        fixed = [line.strip() for line in lines[seen:]]
+        assert fixed[0] == "changed: games/demo/sequence.yaml" and not any("error" in line for line in fixed), fixed
+        # back to the last good sources: their files are up to date, nothing to write
+        assert re.match(r"rebuilt demo \(pl\): 0 file\(s\) in \d+\.\d\d s$", fixed[1]), fixed
+        assert re.match(r"rebuilt demo \(every language\): 0 file\(s\) in \d+\.\d\d s$", fixed[2]), fixed
+    finally:
+        process.terminate()
+        process.wait(10)
+        reader.join(10)  # to the end of what it printed, before the pipe is closed
+        process.stdout.close()

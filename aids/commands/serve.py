@@ -26,6 +26,7 @@ import html
 import json
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -100,6 +101,7 @@ class Preview:
         self.state = State()
         self.project: Project = read_project(root)
         self.looked_at: str | None = None  # the language of the last page or PDF requested
+        self.say: Callable[[str], None] = lambda line: None  # the terminal: each rebuild, each error
         keep_parsed()  # a source saved is parsed again; the others are not (kept by the digest of their text)
 
     def look(self, path: str) -> None:
@@ -121,19 +123,33 @@ class Preview:
         published as soon as written; then in the other languages; then the build of everything. Any error goes
         to the pages, never out of the server."""
         games = self.games_of(paths)
+        if paths:
+            names = sorted(self.project.show(Path(p)) for p in paths)
+            self.say(f"changed: {', '.join(names[:3])}" + (f" and {len(names) - 3} more" if len(names) > 3 else ""))
         if games is None:  # not only games' sources and catalogs: a template, the package's catalog, aids.yaml
             tool_digest.cache_clear()  # (in a checkout of aids itself, where they are watched: see watched)
             load_ui.cache_clear()
         try:
             self.project = read_project(self.root)
         except AidsError as exc:
-            return self.state.publish([str(exc)], [])
+            return self.publish([str(exc)], [])
         except Exception as exc:  # a bug of aids: shown in the page; the server goes on
-            return self.state.publish([internal(exc)], [])
+            return self.publish([internal(exc)], [])
         for options in self.parts(games):
             errors: list[str] = []
+            started = time.monotonic()
             changed = self.build(options, errors)
-            self.state.publish(errors, changed, partial=options.partial)
+            what = ", ".join(options.games or ["every game"]) + f" ({', '.join(options.langs or ['every language'])})"
+            self.say(f"rebuilt {what if options.partial else 'the rest, the site and its index'}: "
+                     f"{len(changed)} file(s) in {time.monotonic() - started:.2f} s"
+                     + (f", {len(errors)} error(s):" if errors else ""))
+            self.publish(errors, changed, partial=options.partial)
+
+    def publish(self, errors: list[str], changed: list[str], partial: bool = False) -> None:
+        """To the pages and the terminal alike: the errors of a build, each as the command line prints it."""
+        for error in errors:
+            self.say(error)
+        self.state.publish(errors, changed, partial)
 
     def parts(self, games: list[str] | None) -> list[Options]:
         """The builds of a change of `games` (None: of anything), in order: the language looked at; the other
@@ -364,6 +380,9 @@ def serve(root: Path, games: list[str] | None, langs: list[str] | None, port: in
     armed.wait(10)  # "serving" means an edit from now on is seen
     ready(f"serving {preview.project.show(preview.project.output)} at http://127.0.0.1:{server.server_port}/ "
           f"(Ctrl-C to stop); errors: {len(preview.state.errors)}")
+    for error in preview.state.errors:  # what the pages show
+        ready(error)
+    preview.say = ready  # from now on, each rebuild and its errors
     try:
         server.serve_forever()
     finally:
