@@ -85,6 +85,7 @@ class Kind(Generic[M, D]):
     template_folder: ClassVar[Path | None] = None  # where its templates are, if not among the package's own
     bound: ClassVar[bool] = False  # its pages are bound as a booklet: `--impose` writes it imposed for stitching
     changelog: ClassVar[bool] = False  # it prints the game's changes since its last release (every aid's)
+    fitted: ClassVar[bool] = False  # its type is fitted to a fixed space (a card, a playsheet): `aids budgets`
     # the fields of its source, as its reader checks them (aids.source.shape): the JSON Schema editors use
     # (`aids schema <kind>`); a kind without one gets a schema that names its kind and accepts any fields
     shape: ClassVar[Shape | None] = None

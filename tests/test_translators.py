@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import shutil
 import subprocess
@@ -321,3 +322,39 @@ def test_stats_says_plainly_when_texts_are_not_in_the_catalogs_yet(tmp_path, cap
     capsys.readouterr()
     assert main(["--project", str(root), "stats"]) == 0
     assert "not in the catalogs" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game_id, aid_id", [("lwow-1920", "referee-card")])
+def test_budgets_are_measured_written_and_checked(samples, capsys, game_id, aid_id):
+    """`aids budgets` lays the card out with every text longer, writes each entry's budget as the project's
+    translator comment (GNU tools and `aids update` keep it), and `aids check` warns on a translation made 30 %
+    longer than its budget allows; a second run changes nothing."""
+    assert main(["--project", str(samples), "budgets", "--game", game_id]) == 0
+    out = capsys.readouterr().out
+    assert re.search(rf"^{game_id} en: (\d+) budget\(s\); {aid_id}: every text may grow by (\d+) %$", out, re.M), out
+    path = po_path(samples / "i18n", "en", game_id)
+    catalog = read_catalog(path, "po")
+    budgeted = {po.key(e): e for e in po.entries(catalog)
+                if any(c.startswith("# aids: budget ") and c.rstrip().endswith(f"characters ({aid_id})")
+                       for c in e.othercomments)}
+    assert len(budgeted) >= 90
+    gnu = subprocess.run(["msgcat", str(path)], capture_output=True, check=True).stdout
+    assert gnu == path.read_bytes() and b"# aids: budget " in gnu  # GNU's layout keeps it, as msgmerge does
+    before = path.read_bytes()
+    assert main(["--project", str(samples), "budgets", "--game", game_id, "--lang", "en"]) == 0
+    assert path.read_bytes() == before  # measured again: the same budgets
+    assert main(["--project", str(samples), "check", "--game", game_id, "--lang", "en"]) == 0
+    capsys.readouterr()
+    key, entry = next((k, e) for k, e in budgeted.items() if len(po.strings(e)[0]) > 40)
+    budget = int(re.search(r"budget (\d+)", "".join(entry.othercomments)).group(1))
+    longer = po.strings(entry)[0] + " " + "and so on " * 10
+    entry.target = longer[:math.ceil(len(po.strings(entry)[0]) * 1.3)]
+    po.save(path, catalog)
+    assert main(["--project", str(samples), "check", "--game", game_id, "--lang", "en"]) == 0  # a warning
+    found = capsys.readouterr().out
+    assert f"[length] {len(entry.target)} characters, over the budget of {budget} that {aid_id} has room for" \
+        in found, found
+    assert main(["--project", str(samples), "check", "--game", game_id, "--lang", "en", "--strict"]) == 1
+    capsys.readouterr()
+    extract_update(samples)  # kept by an update
+    assert f"# aids: budget {budget} characters ({aid_id})" in path.read_text(encoding="utf-8")

@@ -72,6 +72,14 @@ def make_parser() -> Parser:
     games(check)
     check.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
     check.add_argument("--strict", action="store_true", help="warnings are errors too")
+    budgets = sub.add_parser("budgets", help="how long each translation of a card or playsheet may get, measured",
+                             description="Lays out every card and playsheet with all its texts longer, to find by "
+                             "how much they can grow and still fit at the minimum type size; writes each entry's "
+                             "budget into the catalog ('# aids: budget 120 characters (referee-card)'), which "
+                             "aids check reads.")
+    games(budgets)
+    budgets.add_argument("--lang", action="append", metavar="L",
+                         help="only this language (repeatable; default: every language but the source)")
     context = sub.add_parser("context", help="a picture of where each text prints, for translators",
                              description="Writes build/context/<game>/<lang>/<msgctxt>.png: the page of the aid "
                              "around each text, the text outlined, and index.json (each msgctxt's picture and its "
@@ -233,6 +241,15 @@ def run(args) -> int:
         return catalogs_command(translations, project, args)
     if args.command == "build":
         return build_command(project, args)
+    if args.command == "budgets":
+        from ..build.budgets import budgets
+        for measured in budgets(project, args.game, args.lang):
+            grown = "".join(f"; {aid}: every text may grow by {share * 100:.0f} %" for aid, share in
+                            measured.shares.items())
+            print(f"{measured.game} {measured.lang}: {measured.budgets} budget(s){grown}"
+                  + "".join(f"; {aid} does not fit as it is" for aid in measured.full)
+                  + ("" if measured.written or not measured.budgets else " (catalog unchanged)"))
+        return 0
     if args.command == "context":
         from .context import context
         made = context(project, args.game, args.lang)

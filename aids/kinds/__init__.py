@@ -109,6 +109,7 @@ class PlaysheetKind(Kind[playsheet.Playsheet, PlaysheetDocument]):
     name = playsheet.KIND
     shape = playsheet.SHAPE
     template = "playsheet.html"
+    fitted = True
 
     def read(self, src: Source, game: Game | None, problems: Problems) -> playsheet.Playsheet | None:
         return playsheet.read(src, game, problems)
@@ -136,6 +137,7 @@ class CardKind(Kind[card.Card, "ArrangedCard"]):  # named: render/card_fit.py is
     name = card.KIND
     shape = card.SHAPE
     template = "card.html"
+    fitted = True
 
     def read(self, src: Source, game: Game | None, problems: Problems) -> card.Card | None:
         return card.read(src, game, problems)

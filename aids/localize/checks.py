@@ -18,8 +18,9 @@ from . import po
 from .po import Catalog, Entry
 from .typography import unpaired_quotes
 
-CHECKS = ("placeholders", "markup", "plurals", "terminology", "numbers", "quotes", "spaces", "identical")
+CHECKS = ("placeholders", "markup", "plurals", "terminology", "numbers", "quotes", "spaces", "identical", "length")
 IGNORE = re.compile(r"aids:\s*ignore\s+([\w\s,-]+)")
+BUDGET = re.compile(r"^#\s*aids:\s*budget\s+(\d+)\s+characters\s*(?:\(([^)]*)\))?")  # aids budgets writes it
 FIELD = re.compile(r"%\(\w+\)[sd]")
 NUMBER = re.compile(r"(?<![\w.,])[+\-−]?\d+(?:[.,]\d+)*")
 # Quotation marks by language, as the typography prints them (whatever marks were typed: straight ones too).
@@ -99,6 +100,7 @@ def check_entry(entry: Entry, lang: str, source_lang: str, terms: list[Term]) ->
         found += _unpaired_quotes(line, lang, text, source_lang, model)
         found += _spacing(line, model, text)
         found += _terminology(line, model, text, terms)
+    found += _over_budget(line, entry, texts)
     if lang != source_lang and texts[0] == source and len(re.findall(r"[^\W\d_]{4,}", _plain(source))) >= 2:
         found.append(Finding(line, "identical", "translation identical to the source", "a translation", error=False))
     ignored = _ignored(entry)
@@ -148,6 +150,19 @@ def _spacing(line: int, model: str, text: str) -> list[Finding]:
     if "  " in text or text != text.strip() and model == model.strip():
         return [Finding(line, "spaces", "doubled, leading or trailing space", "single spaces inside", error=False)]
     return []
+
+
+def _over_budget(line: int, entry: Entry, texts: list[str]) -> list[Finding]:
+    """A translation longer than the budget `aids budgets` measured for it: the fitted aid it prints in may no
+    longer fit its space at the minimum type size."""
+    found = next((m for m in map(BUDGET.match, entry.othercomments) if m), None)
+    longest = max((len(t) for t in texts), default=0)
+    if found is None or longest <= int(found.group(1)):
+        return []
+    aid = f" that {found.group(2)} has room for" if found.group(2) else ""
+    return [Finding(line, "length", f"{longest} characters, over the budget of {found.group(1)}{aid}",
+                    f"at most {found.group(1)} characters, or run the build: the aid may not fit any more "
+                    "(aids budgets measures the budgets again)", error=False)]
 
 
 def _ignored(entry: Entry) -> set[str]:
