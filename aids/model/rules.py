@@ -2,7 +2,8 @@
 boxes and directives, each text a message whose msgctxt is its section's id."""
 from __future__ import annotations
 
-import base64
+import hashlib
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from ..errors import AidsError, Position, Problems
+from ..files import Folder
 from ..source.markdown import read_markdown
 from ..source.yamlfile import Source
 from .text import PLACEHOLDER, Text, unclosed_placeholder
@@ -51,7 +53,11 @@ class Paragraph:
 
 @dataclass
 class Image:
-    data_uri: str
+    """A figure: a file of the game that the page links, never its data inlined. A PDF reads it through the
+    project's url fetcher (`file`, relative to the game folder); the web page links a copy written beside it
+    (`name`: the booklet's id, the file's stem and the start of its digest, so that two files never share one)."""
+    file: str  # relative to the game folder, "/" between its parts
+    name: str  # e.g. rules-map-1a2b3c4d.png
     alt: Text | None
 
 
@@ -266,21 +272,37 @@ class RulesReader:
         return self.message(self.inline(inline, row), row, "Table cell")
 
     def image(self, node, para) -> Image | None:
+        """An image alone in its paragraph: a file of the game, its path relative to the Markdown file."""
         src = str(node.attrs.get("src", ""))
         where = self.at(para, src or "![")
-        path = (self.file.parent / src).resolve()
+        expected = "a .png, .jpg or .svg file inside the game folder, its path relative to the Markdown file"
         if urlparse(src).scheme or src.startswith("//"):
-            self.problems.add(where, f"image '{src}' is not a file of the game", "a path inside the game folder")
+            self.problems.add(where, f"image '{src}' is not a file of the game", expected)
             return None
-        if not path.is_relative_to(self.folder) or not path.is_file() or path.suffix.lower() not in IMAGES:
-            self.problems.add(where, f"image '{src}' not found in the game folder",
-                              "a .png, .jpg or .svg file inside the game folder")
+        if not src or os.path.isabs(src) or src.startswith(("/", "\\")):
+            self.problems.add(where, f"image '{src}' is not a path relative to the Markdown file", expected)
+            return None
+        looked = os.path.normpath(Path(self.shown).parent / src)  # as the user sees it, from the project
+        path = (self.file.parent / src).resolve()  # every link followed: where it really leads
+        if not path.is_relative_to(self.folder):
+            self.problems.add(where, f"image '{src}' leads outside the game folder (looked for {looked})", expected)
+            return None
+        if path.suffix.lower() not in IMAGES:
+            self.problems.add(where, f"image '{src}' is not a .png, .jpg or .svg file", expected)
+            return None
+        file = path.relative_to(self.folder).as_posix()
+        try:
+            data = Folder(self.folder, str(Path(self.shown).parent)).read(file) if path.is_file() else None
+        except AidsError:  # not a regular file
+            data = None
+        if data is None:
+            self.problems.add(where, f"image '{src}' not found: looked for {looked}", expected)
             return None
         self.booklet.inputs.append(path)
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        stem = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "image"
+        name = f"{self.booklet.id}-{stem}-{hashlib.sha256(data).hexdigest()[:8]}{path.suffix.lower()}"
         alt = self.inline(node, para).strip()
-        return Image(f"data:{IMAGES[path.suffix.lower()]};base64,{data}",
-                     self.message(alt, para, "Image description") if alt else None)
+        return Image(file, name, self.message(alt, para, "Image description") if alt else None)
 
     # -- inline --------------------------------------------------------------------------------
     def inline(self, node, block) -> str:
