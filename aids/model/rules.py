@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 from ..errors import AidsError, Position, Problems
 from ..files import Folder
@@ -32,6 +32,8 @@ DIRECTIVES = ("abbreviations", "glossary", "embed")
 PLACEHOLDERS = ("ref", "see", "term")
 IMAGES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
 _ESCAPE = re.compile(r"([\\`*_\[\]])")
+FOOTNOTE = re.compile(r"\[\^[^\]\s]*\]")  # [^1] and [^1]: ..., which CommonMark leaves as text
+UNREAD_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")  # an image markdown-it could not read, e.g. a space in its path
 
 
 @dataclass
@@ -121,6 +123,7 @@ class RulesReader:
         self.first_line: dict[str, Position] = {}
         self.file, self.shown = folder, ""  # the Markdown file being read
         self.lines: list[str] = []
+        self.context = ""  # "a table cell" while one is read: an image there is not one inside a paragraph
 
     def read_file(self, name: str, where: Position) -> None:
         path = (self.src.path.parent / name).resolve()
@@ -269,11 +272,15 @@ class RulesReader:
             return Decimal(raw.replace("\u2212", "-"))
         if VERBATIM.match(raw):
             return Verbatim(raw)
-        return self.message(self.inline(inline, row), row, "Table cell")
+        self.context = "a table cell"
+        try:
+            return self.message(self.inline(inline, row), row, "Table cell")
+        finally:
+            self.context = ""
 
     def image(self, node, para) -> Image | None:
         """An image alone in its paragraph: a file of the game, its path relative to the Markdown file."""
-        src = str(node.attrs.get("src", ""))
+        src = unquote(str(node.attrs.get("src", "")))  # markdown-it's %20 for <a b.png>: the file's own name
         where = self.at(para, src or "![")
         expected = "a .png, .jpg or .svg file inside the game folder, its path relative to the Markdown file"
         if urlparse(src).scheme or src.startswith("//"):
@@ -317,6 +324,7 @@ class RulesReader:
                 if unclosed:
                     self.problems.add(self.at(block, unclosed), f"placeholder '{unclosed}' not closed",
                                       "{kind:target}, e.g. {ref:section-id}")
+                self.unsupported(child.content, block)
                 out.append(_ESCAPE.sub(r"\\\1", child.content))
             elif kind in ("softbreak", "hardbreak"):
                 out.append(" ")
@@ -330,11 +338,23 @@ class RulesReader:
             elif kind == "html_inline":
                 self.problems.add(self.at(block, child.content), f"raw HTML '{child.content}' in Markdown",
                                   "Markdown only; HTML is never passed through")
+            elif kind == "image" and self.context:
+                self.problems.add(self.at(block, "!["), f"an image in {self.context}",
+                                  "an image alone in its paragraph, outside the table")
             elif kind == "image":
                 self.problems.add(self.at(block, "!["), "an image inside text", "an image alone in its paragraph")
             else:
                 self.problems.add(self.at(block), f"unsupported inline Markdown '{kind}'", "emphasis, links")
         return re.sub(r"\s+", " ", "".join(out))
+
+    def unsupported(self, text: str, block) -> None:
+        """Markdown that CommonMark leaves as text, and that would be printed as it is written."""
+        for m in FOOTNOTE.finditer(text):
+            self.problems.add(self.at(block, m.group(0)), f"footnote '{m.group(0)}' is not supported",
+                              "the note in the text, or a ::: note block")
+        for m in UNREAD_IMAGE.finditer(text):
+            self.problems.add(self.at(block, m.group(0)), f"image '{m.group(0)}' cannot be read",
+                              "![description](path) with no space in the path, or ![description](<path>)")
 
     def link(self, node, block) -> str:
         href = str(node.attrs.get("href", ""))
