@@ -19,7 +19,7 @@ from .po import Catalog, Entry
 from .typography import unpaired_quotes
 
 CHECKS = ("placeholders", "markup", "plurals", "terminology", "numbers", "quotes", "spaces", "identical")
-IGNORE = re.compile(r"aids:\s*ignore\s+([\w\s,-]+)")
+NOT_IGNORED = {"placeholders"}  # a translation that loses or invents one cannot be printed: the build refuses it
 FIELD = re.compile(r"%\(\w+\)[sd]")
 NUMBER = re.compile(r"(?<![\w.,])[+\-−]?\d+(?:[.,]\d+)*")
 # Quotation marks by language, as the typography prints them (whatever marks were typed: straight ones too).
@@ -101,8 +101,11 @@ def check_entry(entry: Entry, lang: str, source_lang: str, terms: list[Term]) ->
         found += _terminology(line, model, text, terms)
     if lang != source_lang and texts[0] == source and len(re.findall(r"[^\W\d_]{4,}", _plain(source))) >= 2:
         found.append(Finding(line, "identical", "translation identical to the source", "a translation", error=False))
-    ignored = _ignored(entry)
-    return [f for f in found if f.check not in ignored]
+    ignored = po.ignored(entry)
+    return [f if f.check not in NOT_IGNORED or f.check not in ignored else
+            Finding(f.line, f.check, f"{f.message}; not ignored: the build cannot print this translation and prints "
+                    "the source text", f.expected, f.error)
+            for f in found if f.check not in ignored or f.check in NOT_IGNORED]
 
 
 def _marks(line: int, model: str, text: str) -> list[Finding]:
@@ -148,12 +151,6 @@ def _spacing(line: int, model: str, text: str) -> list[Finding]:
     if "  " in text or text != text.strip() and model == model.strip():
         return [Finding(line, "spaces", "doubled, leading or trailing space", "single spaces inside", error=False)]
     return []
-
-
-def _ignored(entry: Entry) -> set[str]:
-    """The checks the translator's comment `# aids: ignore <id> ...` silences for the entry."""
-    return {word for match in IGNORE.finditer(entry.getnotes("translator"))
-            for word in re.split(r"[\s,]+", match.group(1)) if word}
 
 
 def _terminology(line: int, source: str, text: str, terms: list[Term]) -> list[Finding]:
