@@ -367,6 +367,11 @@ class RulesReader:
         if where.line:  # point at the link's opening bracket, not at the middle of it
             line = self.lines[where.line - 1]
             where = Position(where.path, where.line, line.rfind("[", 0, where.col - 1) + 1 or where.col)
+        label = node.children[0].content if len(node.children) == 1 and node.children[0].type == "text" else ""
+        if FOOTNOTE.fullmatch(f"[{label}]"):  # [^1] with its definition [^1]: ..., read as a link by CommonMark
+            self.problems.add(self.at(block, f"[{label}]"), f"footnote '[{label}]' is not supported",
+                              "the note in the text, or a ::: note block")
+            return ""
         if node.children:
             self.problems.add(where, "a link with text of its own",
                               "[](#id) for a rule's number, [](term:id) for a glossary term")
