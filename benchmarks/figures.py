@@ -7,9 +7,10 @@ sections, lists, a table, a box) and three PNG figures beside its Markdown, in a
 photo-like ones of 1200 x 800 pixels (noise over a gradient, which compresses as badly as a photograph: about
 2.8 MB each) and a small one of 160 x 120 without alt text. The twin booklet has the same text without the
 three image lines. Then, in rounds, interleaved (A, B, then B, A: the machine is shared), each in a process of its
-own, aids renders the booklet's PDF by the build's path (pipeline.document, then the pdf format); each run's wall
-and CPU time, pages and warnings are printed, then the median ratio with/without and its spread (min, max).
-Figures only: nothing here asserts a time.
+own, aids renders the booklet's PDF by the build's path (pipeline.document, then the pdf format), and raw
+WeasyPrint lays out and writes the very HTML and stylesheet aids printed (what the figures cost WeasyPrint itself);
+each run's wall and CPU time, pages and warnings are printed, then the median ratio with/without of each and its
+spread (min, max). Figures only: nothing here asserts a time.
 """
 from __future__ import annotations
 
@@ -102,8 +103,39 @@ def run(root: Path, lang: str) -> dict:
             "bytes": len(rendered.data)}
 
 
-def child(root: Path, lang: str) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", str(root), "--lang", lang],
+def run_raw(root: Path, lang: str) -> dict:
+    """WeasyPrint alone on the very HTML and print stylesheet aids makes of the booklet (saved by a run of aids
+    beforehand): what the figures cost WeasyPrint itself, the measure of what they may cost aids."""
+    import weasyprint
+    html, css = (root / "page.html").read_text(encoding="utf-8"), (root / "print.css").read_text(encoding="utf-8")
+    wall, used = time.perf_counter(), cpu()
+    fonts = weasyprint.text.fonts.FontConfiguration()
+    page = weasyprint.HTML(string=html, base_url=str(root / "games" / "scenario") + "/")
+    document = page.render(stylesheets=[weasyprint.CSS(string=css, font_config=fonts)], font_config=fonts)
+    data = document.write_pdf(pdf_tags=True)
+    return {"wall": time.perf_counter() - wall, "cpu": cpu() - used, "pages": len(document.pages), "warnings": 0,
+            "longest": 0, "bytes": len(data)}
+
+
+def save_page(root: Path, lang: str) -> None:
+    """The booklet's HTML and print stylesheet, as aids prints them, beside the project (for run_raw)."""
+    from aids.build import pipeline
+    from aids.config import read_project
+    from aids.kinds import reading
+    from aids.render.pdf import print_css
+    project = read_project(root)
+    game = project.read_game("scenario")
+    aid = reading.read_aids(project, game)[0][0]
+    lz = pipeline.localizer(project, game, lang)
+    doc = pipeline.document(game, aid, lz, None)
+    (root / "page.html").write_text(doc.html, encoding="utf-8")
+    css = print_css(lz, doc.context["game"], aid.kind.page_size(aid.model), aid.kind.margins(aid.model),
+                    kind=aid.kind.name)
+    (root / "print.css").write_text(css, encoding="utf-8")
+
+
+def child(root: Path, lang: str, mode: str = "aids") -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", str(root), "--mode", mode, "--lang", lang],
                          check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -117,30 +149,40 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--lang", default="en")
     parser.add_argument("--child")
+    parser.add_argument("--mode", default="aids", choices=["aids", "raw", "save"])
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(run(Path(args.child), args.lang)))
+        if args.mode == "save":
+            save_page(Path(args.child), args.lang)
+            print("{}")
+        else:
+            print(json.dumps((run if args.mode == "aids" else run_raw)(Path(args.child), args.lang)))
         return
     with tempfile.TemporaryDirectory() as tmp:
         roots = {"with": Path(tmp) / "with", "without": Path(tmp) / "without"}
         for name, root in roots.items():
             project(root, name == "with")
-        walls: dict[str, list[float]] = {"with": [], "without": []}
-        ratios: dict[str, list[float]] = {"wall": [], "CPU": []}
+        for root in roots.values():
+            child(root, args.lang, "save")
+        walls: dict[str, list[float]] = {f"{tool} {name}": [] for tool in ("aids", "raw") for name in roots}
+        ratios: dict[str, list[float]] = {f"{tool} {what}": [] for tool in ("aids", "raw") for what in ("wall", "CPU")}
         for n in range(args.rounds):
             order = ["with", "without"] if n % 2 == 0 else ["without", "with"]
-            runs = {name: child(roots[name], args.lang) for name in order}
-            for name in order:
-                r = runs[name]
-                walls[name].append(r["wall"])
-                print(f"round {n + 1} {name:>7}: {r['wall']:6.2f} s wall, {r['cpu']:6.2f} s CPU, {r['pages']} pages, "
-                      f"{r['warnings']} warnings (longest {r['longest']} characters), {r['bytes']:,} bytes")
-            ratios["wall"].append(runs["with"]["wall"] / runs["without"]["wall"])
-            ratios["CPU"].append(runs["with"]["cpu"] / runs["without"]["cpu"])
-        print(f"\nwith figures:    {spread(walls['with'])} s wall")
-        print(f"without figures: {spread(walls['without'])} s wall")
+            for tool in ("aids", "raw") if n % 2 == 0 else ("raw", "aids"):
+                runs = {name: child(roots[name], args.lang, tool) for name in order}
+                for name in order:
+                    r = runs[name]
+                    walls[f"{tool} {name}"].append(r["wall"])
+                    print(f"round {n + 1} {tool} {name:>7}: {r['wall']:6.2f} s wall, {r['cpu']:6.2f} s CPU, "
+                          f"{r['pages']} pages, {r['warnings']} warnings (longest {r['longest']} characters), "
+                          f"{r['bytes']:,} bytes")
+                ratios[f"{tool} wall"].append(runs["with"]["wall"] / runs["without"]["wall"])
+                ratios[f"{tool} CPU"].append(runs["with"]["cpu"] / runs["without"]["cpu"])
+        print()
+        for name, values in walls.items():
+            print(f"{name + ' figures:':<22} {spread(values)} s wall")
         for name, values in ratios.items():
-            print(f"with/without {name}: {spread(values)}")
+            print(f"with/without, {name + ':':<10} {spread(values)}")
 
 
 if __name__ == "__main__":
