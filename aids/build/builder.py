@@ -287,10 +287,17 @@ def _recorded(project: Project, unit: Unit, result: Result, cache: Cache, digest
     fallbacks = [_stored(fb) for fb in result.fallbacks]
     outputs.mark_built(cache, unit.game.id, unit.aid.model.id, edition_of(unit), result.job.lang)
     for fmt, made in result.by_format.items():
-        cache.put(unit.game.id, unit.aid.model.id, key(unit, result.job.lang, fmt),
-                  {**made, "digest": digest, "fallbacks": fallbacks, "seconds": result.seconds,
-                   "source": project.show(unit.aid.path), **result.shown},
+        game, aid, k = unit.game.id, unit.aid.model.id, key(unit, result.job.lang, fmt)
+        # what the last build wrote and this one no longer makes (the copy of an image replaced or gone)
+        held = [name for name in (cache.get(game, aid, k) or {}).get("outputs", {}) if cache.holds(game, aid, k, name)]
+        cache.put(game, aid, k, {**made, "digest": digest, "fallbacks": fallbacks, "seconds": result.seconds,
+                                 "source": project.show(unit.aid.path), **result.shown},
                   [project.root / name for name in made["files"]])
+        for name in set(held) - set((cache.get(game, aid, k) or {}).get("outputs", {})):
+            try:
+                cache.folder.remove(name)  # inside build/, as this aid wrote it: never a link's target
+            except AidsError:  # a file aids may not remove: left, as a file of no aid
+                pass
 
 
 def _failed(cache: Cache, unit: Unit, results: list[Result], first: AidsError) -> None:

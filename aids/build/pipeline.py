@@ -127,13 +127,14 @@ def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> L
     """`lang`'s view of a game: its catalog (none for the pseudo-locale, which makes up its own text)."""
     if lang == PSEUDO:
         return Localizer(lang, game.source_language, {}, PseudoTranslations(), style=project.date_styles.get("en"))
-    translations = {}
+    translations, ignored = {}, {}
     if lang != game.source_language:
         po = catalogs.po_path(project.catalogs, lang, game.id)
         if catalogs.present(project.catalogs, po, project.show(po)):
-            translations = catalogs.translations_of(catalogs.read_catalog(po, project.show(po), project.catalogs))
+            catalog = catalogs.read_catalog(po, project.show(po), project.catalogs)
+            translations, ignored = catalogs.translations_of(catalog), catalogs.ignored_of(catalog)
     return Localizer(lang, game.source_language, translations, ui.ui_translations(lang), draft=draft,
-                     style=project.date_styles.get(lang))
+                     style=project.date_styles.get(lang), ignored=ignored)
 
 
 def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,

@@ -27,6 +27,7 @@ from .documents import (
     BookletCell,
     BookletDocument,
     EmbedBlock,
+    Figure,
     GlossaryBlock,
     TocEntry,
 )
@@ -109,7 +110,7 @@ class _Localizing:
         if isinstance(b, Paragraph):
             return {"type": "paragraph", "text": self.text(b.text)}
         if isinstance(b, Image):
-            return {"type": "image", "src": b.data_uri, "alt": lz.text(b.alt) if b.alt else ""}
+            return {"type": "image", "src": Figure(b.file, b.name), "alt": lz.text(b.alt) if b.alt else ""}
         if isinstance(b, ListBlock):
             return {"type": "list", "ordered": b.ordered, "start": b.start,
                     "entries": [self.blocks(item) for item in b.items]}

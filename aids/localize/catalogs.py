@@ -28,7 +28,7 @@ from . import merge, po
 from .po import Catalog, Entry, read_catalog, save
 
 __all__ = ["Catalog", "Entry", "read_catalog", "save", "pot_path", "po_path", "template_from", "update_catalog",
-           "compile_catalog", "faults", "check_catalog", "translations_of"]
+           "compile_catalog", "faults", "check_catalog", "translations_of", "ignored_of"]
 
 NOTE = ("Translations of {project}, kept by `aids extract` and `aids update`.\n"
         "Keep each msgctxt; keep placeholders such as {{ref:...}} or %(name)s.")
@@ -189,7 +189,7 @@ def _fault(entry: Entry, ids: list[str], texts: list[str], count: int) -> tuple[
                                              tuple(texts) if len(ids) > 1 else texts[0], flags={"python-format"}))
         except TranslationError as exc:
             return f"{exc} in '{ids[0]}'", "the same % fields"
-    reason = "" if entry.hasplural() else placeholder_mismatch(ids[0], texts[0])
+    reason = "" if entry.hasplural() else placeholder_mismatch(ids[0], texts[0], po.ignored(entry))
     return (f"{reason} of '{ids[0]}'", "the same placeholders") if reason else None
 
 
@@ -230,3 +230,9 @@ def compile_catalog(path: Path, shown: str, within: Path | None = None) -> Path:
 def translations_of(catalog: Catalog) -> dict[tuple[str, str], tuple[str, bool]]:
     """(msgctxt, msgid) -> (msgstr, fuzzy): what the Localizer looks up."""
     return {po.key(e): (po.strings(e)[0], e.isfuzzy()) for e in po.entries(catalog) if not e.hasplural()}
+
+
+def ignored_of(catalog: Catalog) -> dict[tuple[str, str], frozenset[str]]:
+    """(msgctxt, msgid) -> the checks its translator's comment ignores, for the entries that ignore some: what
+    the Localizer lets through as `aids check` does (model/text.py, placeholder_mismatch)."""
+    return {po.key(e): found for e in po.entries(catalog) if not e.hasplural() and (found := po.ignored(e))}

@@ -19,7 +19,7 @@ from .po import Catalog, Entry
 from .typography import unpaired_quotes
 
 CHECKS = ("placeholders", "markup", "plurals", "terminology", "numbers", "quotes", "spaces", "identical", "length")
-IGNORE = re.compile(r"aids:\s*ignore\s+([\w\s,-]+)")
+NOT_IGNORED = {"placeholders"}  # a translation that loses or invents one cannot be printed: the build refuses it
 BUDGET = re.compile(r"^#\s*aids:\s*budget\s+(\d+)\s+characters\s*(?:\(([^)]*)\))?")  # aids budgets writes it
 FIELD = re.compile(r"%\(\w+\)[sd]")
 NUMBER = re.compile(r"(?<![\w.,])[+\-−]?\d+(?:[.,]\d+)*")
@@ -103,8 +103,16 @@ def check_entry(entry: Entry, lang: str, source_lang: str, terms: list[Term]) ->
     found += _over_budget(line, entry, texts)
     if lang != source_lang and texts[0] == source and len(re.findall(r"[^\W\d_]{4,}", _plain(source))) >= 2:
         found.append(Finding(line, "identical", "translation identical to the source", "a translation", error=False))
-    ignored = _ignored(entry)
-    return [f for f in found if f.check not in ignored]
+    return _unignored(found, po.ignored(entry))
+
+
+def _unignored(found: list[Finding], ignored: frozenset[str]) -> list[Finding]:
+    """What the translator's comment does not silence: the checks it does not name, and those it cannot (the
+    build, which reads the comment alike, refuses that translation: model/text.py, placeholder_mismatch)."""
+    return [f if f.check not in ignored else
+            Finding(f.line, f.check, f"{f.message}; not ignored: the build cannot print this translation and prints "
+                    "the source text", f.expected, f.error)
+            for f in found if f.check not in ignored or f.check in NOT_IGNORED]
 
 
 def _marks(line: int, model: str, text: str) -> list[Finding]:
@@ -163,12 +171,6 @@ def _over_budget(line: int, entry: Entry, texts: list[str]) -> list[Finding]:
     return [Finding(line, "length", f"{longest} characters, over the budget of {found.group(1)}{aid}",
                     f"at most {found.group(1)} characters, or run the build: the aid may not fit any more "
                     "(aids budgets measures the budgets again)", error=False)]
-
-
-def _ignored(entry: Entry) -> set[str]:
-    """The checks the translator's comment `# aids: ignore <id> ...` silences for the entry."""
-    return {word for match in IGNORE.finditer(entry.getnotes("translator"))
-            for word in re.split(r"[\s,]+", match.group(1)) if word}
 
 
 def _terminology(line: int, source: str, text: str, terms: list[Term]) -> list[Finding]:

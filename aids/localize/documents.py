@@ -11,6 +11,7 @@ every sample's documents to these types at run time, so that they cannot drift f
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal, NotRequired, TypedDict
 
@@ -201,9 +202,18 @@ class ParagraphBlock(TypedDict):
     text: Rich
 
 
+@dataclass(frozen=True)
+class Figure:
+    """Where a page finds an image of the game: never its data, and no text (the text checks pass it by).
+    A PDF reads `file` (relative to the game folder: the base of its URLs), through the project's url fetcher;
+    the web page links `name`, its copy written beside the page (formats.py)."""
+    file: str
+    name: str
+
+
 class ImageBlock(TypedDict):
     type: Literal["image"]
-    src: str  # a data: URI
+    src: Figure
     alt: str
 
 

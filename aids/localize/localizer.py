@@ -77,6 +77,8 @@ class Localizer:
     draft: bool = False  # text that falls back is marked for a proofreader
     style: str | None = None  # the CLDR locale of the language's dates (en_GB or en_US for en), from aids.yaml
     context: bool = False  # every text marked with its msgctxt, for `aids context` to find where it prints
+    # (context, msgid) -> the checks its translator's comment ignores (`# aids: ignore markup`): aids check's rule
+    ignored: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.locale = Locale.parse(self.style or LOCALES.get(self.lang, self.lang))
@@ -106,7 +108,8 @@ class Localizer:
         if self.lang == self.source_lang:
             return t.msgid, True
         msgstr, fuzzy = self.catalog.get((t.context, t.msgid), ("", False))
-        reason = "untranslated" if not msgstr else "fuzzy" if fuzzy else placeholder_mismatch(t.msgid, msgstr)
+        reason = "untranslated" if not msgstr else "fuzzy" if fuzzy else placeholder_mismatch(
+            t.msgid, msgstr, self.ignored.get((t.context, t.msgid), ()))
         if not reason:
             return msgstr, True
         if not note:

@@ -148,6 +148,16 @@ def msgid(entry: Entry) -> str:
     return str(source.strings[0]) if entry.hasplural() else str(source)
 
 
+IGNORE = re.compile(r"aids:\s*ignore\s+([\w\s,-]+)")
+
+
+def ignored(entry: Entry) -> frozenset[str]:
+    """The checks the translator's comment `# aids: ignore <id> ...` silences for the entry: `aids check` and
+    the build read it alike (model/text.py, placeholder_mismatch)."""
+    return frozenset(word for match in IGNORE.finditer(entry.getnotes("translator"))
+                     for word in re.split(r"[\s,]+", match.group(1)) if word)
+
+
 def strings(entry: Entry) -> list[str]:
     """The msgstr, or every msgstr[n] of a plural entry."""
     target = entry.target

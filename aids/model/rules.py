@@ -2,16 +2,18 @@
 boxes and directives, each text a message whose msgctxt is its section's id."""
 from __future__ import annotations
 
-import base64
+import hashlib
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 from ..errors import AidsError, Position, Problems
+from ..files import Folder
 from ..source.markdown import read_markdown
 from ..source.yamlfile import Source
 from .text import PLACEHOLDER, Text, unclosed_placeholder
@@ -30,6 +32,8 @@ DIRECTIVES = ("abbreviations", "glossary", "embed")
 PLACEHOLDERS = ("ref", "see", "term")
 IMAGES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
 _ESCAPE = re.compile(r"([\\`*_\[\]])")
+FOOTNOTE = re.compile(r"\[\^[^\]\s]*\]")  # [^1] and [^1]: ..., which CommonMark leaves as text
+UNREAD_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")  # an image markdown-it could not read, e.g. a space in its path
 
 
 @dataclass
@@ -51,7 +55,11 @@ class Paragraph:
 
 @dataclass
 class Image:
-    data_uri: str
+    """A figure: a file of the game that the page links, never its data inlined. A PDF reads it through the
+    project's url fetcher (`file`, relative to the game folder); the web page links a copy written beside it
+    (`name`: the booklet's id, the file's stem and the start of its digest, so that two files never share one)."""
+    file: str  # relative to the game folder, "/" between its parts
+    name: str  # e.g. rules-map-1a2b3c4d.png
     alt: Text | None
 
 
@@ -115,6 +123,7 @@ class RulesReader:
         self.first_line: dict[str, Position] = {}
         self.file, self.shown = folder, ""  # the Markdown file being read
         self.lines: list[str] = []
+        self.context = ""  # "a table cell" while one is read: an image there is not one inside a paragraph
 
     def read_file(self, name: str, where: Position) -> None:
         path = (self.src.path.parent / name).resolve()
@@ -263,24 +272,44 @@ class RulesReader:
             return Decimal(raw.replace("\u2212", "-"))
         if VERBATIM.match(raw):
             return Verbatim(raw)
-        return self.message(self.inline(inline, row), row, "Table cell")
+        self.context = "a table cell"
+        try:
+            return self.message(self.inline(inline, row), row, "Table cell")
+        finally:
+            self.context = ""
 
     def image(self, node, para) -> Image | None:
-        src = str(node.attrs.get("src", ""))
+        """An image alone in its paragraph: a file of the game, its path relative to the Markdown file."""
+        src = unquote(str(node.attrs.get("src", "")))  # markdown-it's %20 for <a b.png>: the file's own name
         where = self.at(para, src or "![")
-        path = (self.file.parent / src).resolve()
+        expected = "a .png, .jpg or .svg file inside the game folder, its path relative to the Markdown file"
         if urlparse(src).scheme or src.startswith("//"):
-            self.problems.add(where, f"image '{src}' is not a file of the game", "a path inside the game folder")
+            self.problems.add(where, f"image '{src}' is not a file of the game", expected)
             return None
-        if not path.is_relative_to(self.folder) or not path.is_file() or path.suffix.lower() not in IMAGES:
-            self.problems.add(where, f"image '{src}' not found in the game folder",
-                              "a .png, .jpg or .svg file inside the game folder")
+        if not src or os.path.isabs(src) or src.startswith(("/", "\\")):
+            self.problems.add(where, f"image '{src}' is not a path relative to the Markdown file", expected)
+            return None
+        looked = os.path.normpath(Path(self.shown).parent / src)  # as the user sees it, from the project
+        path = (self.file.parent / src).resolve()  # every link followed: where it really leads
+        if not path.is_relative_to(self.folder):
+            self.problems.add(where, f"image '{src}' leads outside the game folder (looked for {looked})", expected)
+            return None
+        if path.suffix.lower() not in IMAGES:
+            self.problems.add(where, f"image '{src}' is not a .png, .jpg or .svg file", expected)
+            return None
+        file = path.relative_to(self.folder).as_posix()
+        try:
+            data = Folder(self.folder, str(Path(self.shown).parent)).read(file) if path.is_file() else None
+        except AidsError:  # not a regular file
+            data = None
+        if data is None:
+            self.problems.add(where, f"image '{src}' not found: looked for {looked}", expected)
             return None
         self.booklet.inputs.append(path)
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        stem = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "image"
+        name = f"{self.booklet.id}-{stem}-{hashlib.sha256(data).hexdigest()[:8]}{path.suffix.lower()}"
         alt = self.inline(node, para).strip()
-        return Image(f"data:{IMAGES[path.suffix.lower()]};base64,{data}",
-                     self.message(alt, para, "Image description") if alt else None)
+        return Image(file, name, self.message(alt, para, "Image description") if alt else None)
 
     # -- inline --------------------------------------------------------------------------------
     def inline(self, node, block) -> str:
@@ -295,6 +324,7 @@ class RulesReader:
                 if unclosed:
                     self.problems.add(self.at(block, unclosed), f"placeholder '{unclosed}' not closed",
                                       "{kind:target}, e.g. {ref:section-id}")
+                self.unsupported(child.content, block)
                 out.append(_ESCAPE.sub(r"\\\1", child.content))
             elif kind in ("softbreak", "hardbreak"):
                 out.append(" ")
@@ -308,11 +338,23 @@ class RulesReader:
             elif kind == "html_inline":
                 self.problems.add(self.at(block, child.content), f"raw HTML '{child.content}' in Markdown",
                                   "Markdown only; HTML is never passed through")
+            elif kind == "image" and self.context:
+                self.problems.add(self.at(block, "!["), f"an image in {self.context}",
+                                  "an image alone in its paragraph, outside the table")
             elif kind == "image":
                 self.problems.add(self.at(block, "!["), "an image inside text", "an image alone in its paragraph")
             else:
                 self.problems.add(self.at(block), f"unsupported inline Markdown '{kind}'", "emphasis, links")
         return re.sub(r"\s+", " ", "".join(out))
+
+    def unsupported(self, text: str, block) -> None:
+        """Markdown that CommonMark leaves as text, and that would be printed as it is written."""
+        for m in FOOTNOTE.finditer(text):
+            self.problems.add(self.at(block, m.group(0)), f"footnote '{m.group(0)}' is not supported",
+                              "the note in the text, or a ::: note block")
+        for m in UNREAD_IMAGE.finditer(text):
+            self.problems.add(self.at(block, m.group(0)), f"image '{m.group(0)}' cannot be read",
+                              "![description](path) with no space in the path, or ![description](<path>)")
 
     def link(self, node, block) -> str:
         href = str(node.attrs.get("href", ""))
@@ -325,6 +367,11 @@ class RulesReader:
         if where.line:  # point at the link's opening bracket, not at the middle of it
             line = self.lines[where.line - 1]
             where = Position(where.path, where.line, line.rfind("[", 0, where.col - 1) + 1 or where.col)
+        label = node.children[0].content if len(node.children) == 1 and node.children[0].type == "text" else ""
+        if FOOTNOTE.fullmatch(f"[{label}]"):  # [^1] with its definition [^1]: ..., read as a link by CommonMark
+            self.problems.add(self.at(block, f"[{label}]"), f"footnote '[{label}]' is not supported",
+                              "the note in the text, or a ::: note block")
+            return ""
         if node.children:
             self.problems.add(where, "a link with text of its own",
                               "[](#id) for a rule's number, [](term:id) for a glossary term")

@@ -5,6 +5,7 @@ import datetime as dt
 import math
 import re
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,9 +93,14 @@ def placeholders(text: str) -> Counter:
     return found
 
 
-def placeholder_mismatch(source: str, translation: str) -> str:
-    """Why `translation` cannot stand for `source` ('' when its placeholders match)."""
+def placeholder_mismatch(source: str, translation: str, ignored: Collection[str] = ()) -> str:
+    """Why `translation` cannot stand for `source` ('' when its placeholders match). Emphasis, strong and code
+    spans are markup: when the translator's comment ignores the markup check (`# aids: ignore markup`), a
+    translation that has other spans is used as it is, by the build as by `aids check`. A placeholder lost or
+    invented is never ignored: the build cannot print that translation (a reference to nowhere, a term lost)."""
     want, got = placeholders(source), placeholders(translation)
+    if "markup" in ignored:
+        want, got = (Counter({k: n for k, n in c.items() if k.startswith("{")}) for c in (want, got))
     if want == got:
         return ""
     lost = sorted((want - got).elements())

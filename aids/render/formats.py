@@ -9,13 +9,16 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..errors import Position
+from ..errors import AidsError, Position, Problem
+from ..files import Folder
+from ..localize.documents import Figure
 from ..localize.typography import typeset
 from . import impose
 from .html import render_template
-from .pdf import check_glyphs, long_words
+from .pdf import check_glyphs, figures_of, long_words
 from .printing import print_pdf
 from .rendered import Printed, Rendered
 
@@ -46,12 +49,29 @@ class Document:
 
     @property
     def page(self) -> str:
-        """Its HTML page: `html` with the site's navigation."""
-        if not self.site:
+        """Its HTML page: `html` with the site's navigation, its figures linked to their copies beside it."""
+        if not self.site and not self.figures:
             return self.html
         folder = self.kind.template_folder
-        return render_template(self.kind.template, self.lz, {**self.context, "site": self.site},
+        return render_template(self.kind.template, self.lz, {**self.context, "site": self.site, "web": True},
                                (str(folder),) if folder else ())
+
+    @functools.cached_property
+    def figures(self) -> list[Figure]:
+        """The images of the game its pages show, once each, in order."""
+        return list(dict.fromkeys(figures_of(self.context["aid"])))
+
+    def figure_files(self) -> dict[str, Rendered]:
+        """{suffix: bytes} of the copies of its figures its web page links, beside it (<aid>-<stem>-<digest>)."""
+        game = Folder(self.game.folder, str(PurePosixPath(self.game.source.shown).parent))  # beside game.yaml
+        out: dict[str, Rendered] = {}
+        for figure in self.figures:
+            data = game.read(figure.file)
+            if data is None:
+                raise AidsError(Problem(Position(game.show(figure.file)), "image removed while it was built",
+                                        "the file in place, then aids build again"))
+            out[figure.name.removeprefix(self.model.id)] = Rendered(data)
+        return out
 
 
     @functools.cached_property
@@ -103,7 +123,7 @@ class Html:
     summary = "a web page (<aid>.html), with the site's navigation"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
-        return {".html": Rendered(doc.page.encode("utf-8"))}
+        return {".html": Rendered(doc.page.encode("utf-8")), **doc.figure_files()}
 
 
 class Pdf:

@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlparse
 
 from ..errors import AidsError, Position, Problem
 from ..files import Folder
+from ..localize.documents import Figure
 from ..localize.rich import Rich
 from ..localize.typography import typeset
 from . import laid_out, tree
@@ -272,8 +273,21 @@ def coverage() -> frozenset[int]:
     return frozenset.intersection(*(characters(file) for _, file, _, _ in FONTS))
 
 
+def figures_of(value: Any) -> Iterator[Figure]:
+    """Every image in a localized context, however nested."""
+    if isinstance(value, Figure):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from figures_of(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from figures_of(item)
+
+
 def texts_of(value: Any) -> Iterator[str]:
-    """Every text in a localized context (strings, runs), however nested."""
+    """Every text in a localized context (strings, runs), however nested; never an image's address (a Figure
+    is no text: its file name is not a word to check)."""
     if isinstance(value, Rich):
         yield value.plain()
     elif isinstance(value, str):

@@ -6,6 +6,7 @@ from aids.config import read_project
 from aids.kinds import reading
 from aids.localize import booklet as booklet_text
 from aids.localize import ui
+from aids.localize.documents import Figure
 from aids.localize.localizer import Localizer
 from aids.model import booklet
 
@@ -304,8 +305,8 @@ def test_raw_html_is_rejected(tmp_path):
 
 @pytest.mark.parametrize("src, what", [
     ("https://example.com/a.png", "is not a file of the game"),
-    ("../../secret.png", "not found in the game folder"),
-    ("missing.png", "not found in the game folder"),
+    ("../../secret.png", "leads outside the game folder (looked for secret.png)"),
+    ("missing.png", "not found: looked for games/demo/missing.png"),
 ])
 def test_image_outside_the_game_or_on_the_network(tmp_path, src, what):
     (tmp_path / "secret.png").write_bytes(b"\x89PNG")
@@ -329,7 +330,7 @@ def test_image_inside_the_game_is_embedded(tmp_path):
     (root / "games/demo/map.png").write_bytes(b"\x89PNG")
     ctx, _ = localized(root)
     image = next(b for b in ctx["blocks"] if b["type"] == "image")
-    assert image["src"] == "data:image/png;base64,iVBORw==" and image["alt"] == "Mapa"
+    assert image["src"] == Figure("map.png", "rules-map-0f4636c7.png") and image["alt"] == "Mapa"  # never its data
 
 
 @pytest.mark.parametrize("change, message", [

@@ -1,0 +1,127 @@
+"""A booklet's figures: files of the game the page links, never their data inlined (issue: 15,887 warnings
+about base64 text, a 6x slower PDF). The PDF reads them through the project's url fetcher, the web page links a
+copy beside it; a path is relative to the Markdown file, and never leads outside the game folder."""
+from __future__ import annotations
+
+import os
+import re
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from aids.build import builder
+from aids.build.pipeline import Options
+from aids.commands.cli import main
+from aids.config import read_project
+
+from ..model.test_booklet import project
+
+
+def png(width: int, height: int, colour: tuple[int, int, int]) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + bytes(colour) * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+FIGURES = "# Mapa {#map}\n\n![Pole bitwy o świcie](figures/field.png)\n\nTekst.\n\n![Bród na rzece](figures/ford.png)\n"
+
+
+def with_figures(tmp_path, two_md: str = FIGURES) -> Path:
+    root = project(tmp_path, two_md=two_md)
+    (root / "games/demo/figures").mkdir()
+    (root / "games/demo/figures/field.png").write_bytes(png(300, 200, (90, 120, 60)))
+    (root / "games/demo/figures/ford.png").write_bytes(png(200, 100, (40, 80, 160)))
+    return root
+
+
+def test_two_figures_print_without_a_warning_and_the_page_links_their_copies(tmp_path):
+    root = with_figures(tmp_path)
+    summary = builder.build(read_project(root), Options(langs=["pl"], formats=["html", "pdf"]))
+    assert not summary.failed, summary.failed
+    built = next(b for b in summary.built if b.aid == "rules")
+    assert built.warnings == []
+    # the PDF: each figure an image XObject of a page
+    reader = PdfReader(root / "build/demo/pl/rules.pdf")
+    shown = {img.indirect_reference.idnum: img.image.size for page in reader.pages for img in page.images}
+    assert sorted(shown.values()) == [(200, 100), (300, 200)]
+    # the web page: a short address beside it, its copy the very file, its description
+    html = (root / "build/demo/pl/rules.html").read_text(encoding="utf-8")
+    assert "base64" not in html and "src=\"data:" not in html
+    images = re.findall(r'<img src="([^"]+)" alt="([^"]*)">', html)
+    assert [alt for _, alt in images] == ["Pole bitwy o\xa0świcie", "Bród na rzece"]  # set as Polish is
+    for src, _ in images:
+        assert re.fullmatch(r"rules-(field|ford)-[0-9a-f]{8}\.png", src)
+        copy = (root / "build/demo/pl" / src).resolve()
+        assert copy.is_relative_to((root / "build").resolve())
+        name = "field" if "field" in src else "ford"
+        assert copy.read_bytes() == (root / f"games/demo/figures/{name}.png").read_bytes()
+    assert sorted(f for f in built.files if f.endswith(".png")) == sorted(f"build/demo/pl/{src}" for src, _ in images)
+
+
+def test_a_figure_replaced_leaves_no_copy_of_the_old_one(tmp_path):
+    root = with_figures(tmp_path)
+    options = Options(langs=["pl"], formats=["html"])
+    builder.build(read_project(root), options)
+    before = sorted(p.name for p in (root / "build/demo/pl").glob("*.png"))
+    (root / "games/demo/figures/ford.png").write_bytes(png(200, 100, (200, 0, 0)))
+    builder.build(read_project(root), options)
+    after = sorted(p.name for p in (root / "build/demo/pl").glob("*.png"))
+    assert len(after) == 2 and after != before and before[0] in after  # the field's copy kept, the ford's new
+
+
+def error_of_build(root: Path, capsys) -> str:
+    capsys.readouterr()
+    assert main(["--project", str(root), "build", "--lang", "pl", "--format", "html"]) == 1
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return out.out + out.err
+
+
+def test_a_missing_figure_names_the_path_it_looked_for(tmp_path, capsys):
+    root = with_figures(tmp_path, "# Mapa {#map}\n\n![Mapa](figures/missing.png)\n")
+    assert ("games/demo/two.md:3:9: image 'figures/missing.png' not found: looked for "
+            "games/demo/figures/missing.png (expected: a .png, .jpg or .svg file inside the game folder, its path "
+            "relative to the Markdown file)") in error_of_build(root, capsys)
+
+
+@pytest.mark.parametrize("where", ["parent", "absolute", "link"])
+def test_a_figure_outside_the_game_folder_is_refused(tmp_path, capsys, where):
+    (tmp_path / "secret.png").write_bytes(png(10, 10, (0, 0, 0)))
+    src = {"parent": "../../secret.png", "absolute": str(tmp_path / "secret.png"), "link": "figures/link.png"}[where]
+    root = with_figures(tmp_path, f"# Mapa {{#map}}\n\n![Mapa]({src})\n")
+    os.symlink(tmp_path / "secret.png", root / "games/demo/figures/link.png")
+    message = error_of_build(root, capsys)
+    assert {"parent": f"image '{src}' leads outside the game folder (looked for secret.png)",
+            "absolute": f"image '{src}' is not a path relative to the Markdown file",
+            "link": f"image '{src}' leads outside the game folder (looked for games/demo/figures/link.png)"}[where] \
+        in message
+    assert not (root / "build/demo/pl/rules.html").exists()
+
+
+@pytest.mark.parametrize("markdown, message", [
+    ("| a | b |\n|---|---|\n| ![x](figures/ford.png) | y |\n",
+     "games/demo/two.md:5:3: an image in a table cell (expected: an image alone in its paragraph, outside the table)"),
+    ("Tekst[^1].\n\n[^1]: Przypis.\n",  # CommonMark reads a link to a reference defined below
+     "games/demo/two.md:3:6: footnote '[^1]' is not supported (expected: the note in the text, or a ::: note block)"),
+    ("Tekst[^uwaga] bez przypisu.\n",  # and leaves one without a definition as text
+     "games/demo/two.md:3:6: footnote '[^uwaga]' is not supported"),
+    ("![Mapa](figures/my ford.png)\n",
+     "games/demo/two.md:3:1: image '![Mapa](figures/my ford.png)' cannot be read"),
+])
+def test_markdown_that_would_print_as_written_is_an_error(tmp_path, capsys, markdown, message):
+    root = with_figures(tmp_path, "# Mapa {#map}\n\n" + markdown)
+    assert message in error_of_build(root, capsys)
+
+
+def test_a_path_with_a_space_in_angle_brackets_is_the_files_own_name(tmp_path):
+    root = with_figures(tmp_path, "# Mapa {#map}\n\n![Bród](<figures/my ford.png>)\n")
+    (root / "games/demo/figures/my ford.png").write_bytes(png(20, 10, (0, 0, 0)))
+    summary = builder.build(read_project(root), Options(langs=["pl"], formats=["html", "pdf"]))
+    assert not summary.failed and next(b for b in summary.built if b.aid == "rules").warnings == []
+    assert {img.image.size for page in PdfReader(root / "build/demo/pl/rules.pdf").pages for img in page.images} \
+        == {(20, 10)}
