@@ -203,9 +203,7 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
     """
     langs = [PSEUDO] if options.pseudo else _languages(project, options.langs)
     plan = Plan(langs, [f for f in registry() if f in options.formats])
-    if set(plan.formats) & WEASYPRINT_FORMATS:  # a machine without Pango: one line before anything is built
-        from ..render.pdf import weasyprint
-        weasyprint()
+    _can_print(plan.formats)
     _ui_problems(langs, options, summary)
     editions = list(dict.fromkeys(options.editions)) if options.editions else None
     games = _games(project, options, summary)
@@ -222,6 +220,13 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
         plan.units.extend(Unit(game, edition, aid, formats) for edition in chosen for aid in aids
                           if aid.kind.standalone)
     return plan
+
+
+def _can_print(formats: list[str]) -> None:
+    """WeasyPrint imported, if a format needs it: on a machine without Pango, one line before anything is built."""
+    if set(formats) & WEASYPRINT_FORMATS:
+        from ..render.pdf import weasyprint
+        weasyprint()
 
 
 def _ui_problems(langs: list[str], options: Options, summary: Summary) -> None:

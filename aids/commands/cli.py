@@ -241,22 +241,31 @@ def run(args) -> int:
         return catalogs_command(translations, project, args)
     if args.command == "build":
         return build_command(project, args)
-    if args.command == "budgets":
-        from ..build.budgets import budgets
-        for measured in budgets(project, args.game, args.lang):
-            grown = "".join(f"; {aid}: every text may grow by {share * 100:.0f} %" for aid, share in
-                            measured.shares.items())
-            print(f"{measured.game} {measured.lang}: {measured.budgets} budget(s){grown}"
-                  + "".join(f"; {aid} does not fit as it is" for aid in measured.full)
-                  + ("" if measured.written or not measured.budgets else " (catalog unchanged)"))
-        return 0
-    if args.command == "context":
-        from .context import context
-        made = context(project, args.game, args.lang)
-        for (game_id, lang), entries in made.made.items():
-            print(f"{project.show(project.output / 'context' / game_id / lang)}: {len(entries)} picture(s)")
-        return 0
+    if args.command in TRANSLATORS_TOOLS:
+        return TRANSLATORS_TOOLS[args.command](project, args)
     return 0
+
+
+def budgets_command(project, args) -> int:
+    from ..build.budgets import budgets
+    for measured in budgets(project, args.game, args.lang):
+        grown = "".join(f"; {aid}: every text may grow by {share * 100:.0f} %" for aid, share in
+                        measured.shares.items())
+        print(f"{measured.game} {measured.lang}: {measured.budgets} budget(s){grown}"
+              + "".join(f"; {aid} does not fit as it is" for aid in measured.full)
+              + ("" if measured.written or not measured.budgets else " (catalog unchanged)"))
+    return 0
+
+
+def context_command(project, args) -> int:
+    from .context import context
+    made = context(project, args.game, args.lang)
+    for (game_id, lang), entries in made.made.items():
+        print(f"{project.show(project.output / 'context' / game_id / lang)}: {len(entries)} picture(s)")
+    return 0
+
+
+TRANSLATORS_TOOLS = {"budgets": budgets_command, "context": context_command}  # what a translator reads beside the .po
 
 
 # aids extract, update, compile: what each does to the catalogs, what it says of each file, and of none
