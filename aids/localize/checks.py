@@ -206,22 +206,26 @@ def check_forms(catalog: Catalog) -> list[Finding]:
             continue
         aid = po.key(entry)[0].split("/", 1)[0]
         for kind, target, whole in (p for text in po.strings(entry) for p in inline_placeholders(text)):
-            name, form = with_form(target)
-            context = f"{aid}/side/{name}/{form}"
-            if form is None:
-                continue
-            if form not in CASES:
-                why, expected = f"unknown form '{form}' in {whole}", ", ".join(f"{c} ({n})" for c, n in CASES.items())
-            elif kind != "side" or context in given:
-                continue
-            elif context in offered:
-                why, expected = (f"{whole}: the {CASES[form]} of '{name}' is not translated (msgctxt {context}), so "
-                                 "the nominative prints", f"a translation of msgctxt {context}")
-            else:
-                why, expected = (f"{whole}: the source gives no {CASES[form]} of '{name}', so the nominative prints",
-                                 f"{{side:{name}}}, or ask the author for forms: {{{form}: ...}} under side {name}")
-            found.append(Finding(po.line(entry), "forms", why, expected))
+            fault = _form_fault(kind, target, whole, aid, given, offered)
+            if fault:
+                found.append(Finding(po.line(entry), "forms", *fault))
     return found
+
+
+def _form_fault(kind: str, target: str, whole: str, aid: str, given: set[str],
+                offered: set[str]) -> tuple[str, str] | None:
+    """What is wrong with the form one placeholder asks for (None if nothing, or it asks for none)."""
+    name, form = with_form(target)
+    context = f"{aid}/side/{name}/{form}"
+    if form is None or form in CASES and (kind != "side" or context in given):
+        return None
+    if form not in CASES:
+        return f"unknown form '{form}' in {whole}", ", ".join(f"{c} ({n})" for c, n in CASES.items())
+    if context in offered:
+        return (f"{whole}: the {CASES[form]} of '{name}' is not translated (msgctxt {context}), so the nominative "
+                "prints", f"a translation of msgctxt {context}")
+    return (f"{whole}: the source gives no {CASES[form]} of '{name}', so the nominative prints",
+            f"{{side:{name}}}, or ask the author for forms: {{{form}: ...}} under side {name}")
 
 
 def check_catalog(catalog: Catalog, lang: str, source_lang: str, terms: list[Term]) -> list[Finding]:

@@ -271,22 +271,26 @@ def _check_placeholders(src: Source, node: Any, key: str, seq: Sequence, kinds: 
     for kind, full, whole, offset in placeholders_at(node[key]):
         where = src.at_text(node, key, offset)
         target, form = with_form(full)
-        if form is not None and not _check_form(kind, target, form, whole, where, seq, problems):
-            continue
-        if kind not in kinds:
-            accepted = {"ref": "{ref:target}", "see": "{see:target}", "num": "{num:number}",
-                        "date": "{date:YYYY-MM-DD}", "side": "{side:id}", QUANTITY: "{q:name} with a with: value"}
-            problems.add(where, f"unknown placeholder '{whole}'" + (" in a title" if key == "title" else ""),
-                         ", ".join(accepted[k] for k in kinds))
-        elif kind == "num" and as_number(target) is None:
-            problems.add(where, f"'{target}' in {whole} is not a number", "{num:45}, {num:-3}, {num:2.5}")
-        elif kind == "date" and as_date(target) is None:
-            problems.add(where, f"'{target}' in {whole} is not a date", "{date:1831-05-26}")
-        elif kind == "side" and seq.side(target) is None:
-            problems.add(where, f"unknown side '{target}' in {whole}",
-                         ", ".join(f"{{side:{s.id}}}" for s in seq.sides) or "a side or role declared under sides:")
-        elif kind in ("ref", "see"):
-            _check_target(target, where, seq, problems)
+        if form is None or _check_form(kind, target, form, whole, where, seq, problems):
+            _check_placeholder(kind, target, whole, key, where, seq, kinds, problems)
+
+
+def _check_placeholder(kind: str, target: str, whole: str, key: str, where: Position, seq: Sequence,
+                       kinds: tuple[str, ...], problems: Problems) -> None:
+    if kind not in kinds:
+        accepted = {"ref": "{ref:target}", "see": "{see:target}", "num": "{num:number}",
+                    "date": "{date:YYYY-MM-DD}", "side": "{side:id}", QUANTITY: "{q:name} with a with: value"}
+        problems.add(where, f"unknown placeholder '{whole}'" + (" in a title" if key == "title" else ""),
+                     ", ".join(accepted[k] for k in kinds))
+    elif kind == "num" and as_number(target) is None:
+        problems.add(where, f"'{target}' in {whole} is not a number", "{num:45}, {num:-3}, {num:2.5}")
+    elif kind == "date" and as_date(target) is None:
+        problems.add(where, f"'{target}' in {whole} is not a date", "{date:1831-05-26}")
+    elif kind == "side" and seq.side(target) is None:
+        problems.add(where, f"unknown side '{target}' in {whole}",
+                     ", ".join(f"{{side:{s.id}}}" for s in seq.sides) or "a side or role declared under sides:")
+    elif kind in ("ref", "see"):
+        _check_target(target, where, seq, problems)
 
 
 def _check_form(kind: str, target: str, form: str, whole: str, where: Position, seq: Sequence,
