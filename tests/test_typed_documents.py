@@ -108,7 +108,7 @@ def typed_dict_problems(value: Any, typed: type, where: str) -> list[str]:
 
 def test_the_check_sees_a_drift():
     """The checker itself: a key not declared, a required key missing, a value of another type, deep down."""
-    step = {"anchor": "a/b", "label": "b", "marker": "b)", "level": 1, "actor": None, "text": Rich(), "note": None,
+    step = {"anchor": "a/b", "label": "b", "marker": "b)", "level": 1, "actor": None, "text": Rich(), "bullets": [], "note": None,
             "see": None, "steps": []}
     assert problems(step, documents.StepDocument) == []
     assert problems({**step, "colour": "red"}, documents.StepDocument) == [

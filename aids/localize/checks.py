@@ -13,12 +13,13 @@ from dataclasses import dataclass
 
 from babel.messages.plurals import get_plural
 
-from ..model.text import PLACEHOLDER, placeholders
+from ..model.text import CASES, PLACEHOLDER, inline_placeholders, placeholders, with_form
 from . import po
 from .po import Catalog, Entry
 from .typography import unpaired_quotes
 
-CHECKS = ("placeholders", "markup", "plurals", "terminology", "numbers", "quotes", "spaces", "identical", "length")
+CHECKS = ("placeholders", "markup", "forms", "plurals", "terminology", "numbers", "quotes", "spaces", "identical",
+          "length")
 NOT_IGNORED = {"placeholders"}  # a translation that loses or invents one cannot be printed: the build refuses it
 BUDGET = re.compile(r"^#\s*aids:\s*budget\s+(\d+)\s+characters\s*(?:\(([^)]*)\))?")  # aids budgets writes it
 FIELD = re.compile(r"%\(\w+\)[sd]")
@@ -212,8 +213,41 @@ def check_plurals(catalog: Catalog, lang: str) -> list[Finding]:
     return found
 
 
+def check_forms(catalog: Catalog) -> list[Finding]:
+    """Every form a translation asks for ({side:x|gen}, {ref:chapter:V|acc}) is a known case, and a side's form
+    is translated in this catalog (msgctxt <aid>/side/<x>/<case>): else the name prints in the nominative."""
+    given = {po.key(e)[0] for e in po.entries(catalog) if po.translated(e) and not e.isfuzzy()}
+    offered = {po.key(e)[0] for e in po.entries(catalog)}
+    found = []
+    for entry in po.entries(catalog):
+        if entry.isfuzzy() or "forms" in po.ignored(entry):
+            continue
+        aid = po.key(entry)[0].split("/", 1)[0]
+        for kind, target, whole in (p for text in po.strings(entry) for p in inline_placeholders(text)):
+            fault = _form_fault(kind, target, whole, aid, given, offered)
+            if fault:
+                found.append(Finding(po.line(entry), "forms", *fault))
+    return found
+
+
+def _form_fault(kind: str, target: str, whole: str, aid: str, given: set[str],
+                offered: set[str]) -> tuple[str, str] | None:
+    """What is wrong with the form one placeholder asks for (None if nothing, or it asks for none)."""
+    name, form = with_form(target)
+    context = f"{aid}/side/{name}/{form}"
+    if form is None or form in CASES and (kind != "side" or context in given):
+        return None
+    if form not in CASES:
+        return f"unknown form '{form}' in {whole}", ", ".join(f"{c} ({n})" for c, n in CASES.items())
+    if context in offered:
+        return (f"{whole}: the {CASES[form]} of '{name}' is not translated (msgctxt {context}), so the nominative "
+                "prints", f"a translation of msgctxt {context}")
+    return (f"{whole}: the source gives no {CASES[form]} of '{name}', so the nominative prints",
+            f"{{side:{name}}}, or ask the author for forms: {{{form}: ...}} under side {name}")
+
+
 def check_catalog(catalog: Catalog, lang: str, source_lang: str, terms: list[Term]) -> list[Finding]:
-    found = check_plurals(catalog, lang)
+    found = check_plurals(catalog, lang) + check_forms(catalog)
     for entry in po.entries(catalog):
         found += check_entry(entry, lang, source_lang, terms)
     return sorted(found, key=lambda f: (f.line, CHECKS.index(f.check)))

@@ -27,6 +27,7 @@ class StepDocument(TypedDict):
     level: int  # 1 for a phase's own steps
     actor: str | None  # "Phasing player:"
     text: Rich
+    bullets: list[Rich]  # its unordered list, printed after its text
     note: Rich | None
     see: Rich | None
     steps: list[StepDocument]
@@ -50,6 +51,7 @@ class SequenceDocument(TypedDict):
     title: str
     section: str
     phases: list[PhaseDocument]
+    lists: bool  # some step has an unordered list (its style is included only then)
 
 
 # --- table --------------------------------------------------------------------------------------

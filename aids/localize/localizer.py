@@ -125,13 +125,14 @@ class Localizer:
         found, self._recent = list(self._recent.values()), {}
         return found
 
-    def rich(self, t: Text, resolve: rich.Resolve | None = None) -> Rich:
-        """`t` as runs: inline Markdown read, placeholders replaced by `resolve(kind, target)`; text that
-        fell back to the source language is marked as such (its `lang` differs from the page's)."""
+    def rich(self, t: Text, resolve: rich.Resolve | None = None, capital: rich.Capital | None = None) -> Rich:
+        """`t` as runs: inline Markdown read, placeholders replaced by `resolve(kind, target)` (those `capital`
+        names capitalized where they begin a sentence); text that fell back to the source language is marked
+        as such (its `lang` differs from the page's)."""
         if self.lang == PSEUDO:
-            return rich.parse(pseudo(t.msgid, markdown=True), resolve or (lambda kind, target: Rich()))
+            return rich.parse(pseudo(t.msgid, markdown=True), resolve or (lambda kind, target: Rich()), capital)
         text, translated = self._lookup(t)
-        runs = rich.parse(text, resolve or (lambda kind, target: Rich()))
+        runs = rich.parse(text, resolve or (lambda kind, target: Rich()), capital)
         if not translated and self.lang != self.source_lang:
             runs = Rich([Marked(runs, "draft" if self.draft else "source", self.source_lang,
                                 t.context if self.draft else "")])

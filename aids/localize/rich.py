@@ -85,12 +85,45 @@ def text(value: str) -> Rich:
 
 
 Resolve = Callable[[str, str], Rich]
+Capital = Callable[[str, str], bool]
+_SENTENCE_END = ".!?"
+_OPENING = "\"'„“”«‘(["  # marks that may stand between a sentence's end and its first word
 
 
-def parse(source: str, resolve: Resolve) -> Rich:
+def starts_sentence(before: str) -> bool:
+    """Whether what follows `before` begins a sentence: at the start of a text, or after `. `, `! `, `? `
+    (opening quotes and brackets between them)."""
+    stripped = before.rstrip().rstrip(_OPENING).rstrip()
+    return not stripped or stripped[-1] in _SENTENCE_END and stripped != before
+
+
+def capitalized(value: str) -> str:
+    """`value` with its first letter in upper case, the rest as it is ("«внефазовый» игрок" -> "«Внефазовый» игрок")."""
+    for i, char in enumerate(value):
+        if char.isalpha():
+            out = value[:i] + char.upper() + value[i + 1:]
+            return draft_text(out, value.context, value.kind) if isinstance(value, DraftText) else out  # mark kept
+    return value
+
+
+def capitalize(runs: Rich) -> Rich:
+    """`runs` with their first letter in upper case, inside links and marked parts too."""
+    out: list[Inline] = []
+    done = False
+    for part in runs:
+        if not done and isinstance(part, Span) and any(c.isalpha() for c in part.text):
+            part, done = replace(part, text=capitalized(part.text)), True
+        elif not done and not isinstance(part, Span) and any(c.isalpha() for c in part.parts.plain()):
+            part, done = replace(part, parts=capitalize(part.parts)), True
+        out.append(part)
+    return Rich(out)
+
+
+def parse(source: str, resolve: Resolve, capital: Capital | None = None) -> Rich:
     """Inline Markdown (emphasis, strong, code spans, backslash escapes) into runs; each placeholder
-    ({ref:x}, {see:x}, ...) replaced by what `resolve(kind, target)` makes of it. Markup typed into the
-    text (<b>) stays text: no raw HTML is parsed."""
+    ({ref:x}, {see:x}, ...) replaced by what `resolve(kind, target)` makes of it, and, where
+    `capital(kind, target)` says so, with its first letter in upper case when it begins a sentence. Markup
+    typed into the text (<b>) stays text: no raw HTML is parsed."""
     out: list[Inline] = []
     em = strong = False
     for token in inline_tokens(source):
@@ -99,19 +132,23 @@ def parse(source: str, resolve: Resolve) -> Rich:
         elif token.type in ("strong_open", "strong_close"):
             strong = token.type == "strong_open"
         elif token.type == "text":  # placeholders as model.text.inline_placeholders sees them
-            out.extend(_placeholders(token.content, Span("", em=em, strong=strong), resolve))
+            out.extend(_placeholders(token.content, Span("", em=em, strong=strong), resolve, capital,
+                                     Rich(out).plain()))
         elif token.type == "code_inline":
             out.append(Span(token.content, em=em, strong=strong, code=True))
     return Rich(out)
 
 
-def _placeholders(content: str, style: Span, resolve: Resolve) -> list[Inline]:
+def _placeholders(content: str, style: Span, resolve: Resolve, capital: Capital | None = None,
+                  before: str = "") -> list[Inline]:
     out: list[Inline] = []
     pos = 0
     for m in PLACEHOLDER.finditer(content):
         if m.start() > pos:
             out.append(replace(style, text=content[pos:m.start()]))
         value = styled(resolve(m.group(1), m.group(2)), style)
+        if capital and capital(m.group(1), m.group(2)) and starts_sentence(before + Rich(out).plain()):
+            value = capitalize(value)
         out.extend(value)
         pos = m.end()
         if value and value.plain().endswith(".") and content[pos:pos + 1] == ".":

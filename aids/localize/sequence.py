@@ -2,17 +2,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 from ..config import Edition
 from ..model.quantity import QUANTITY, Value, convert, measure_of
 from ..model.sequence import ALTERNATE, CHAPTER, RULE, SIMULTANEOUS, Phase, Sequence, Step, path_of
-from ..model.text import Text, as_date, as_number
+from ..model.text import Text, as_date, as_number, with_form
 from . import rich, ui
 from .documents import PhaseDocument, SequenceDocument, StepDocument
 from .localizer import Localizer
 from .quantity import format_value
-from .rich import DraftText, Link, Marked, Rich, Span, draft_text
+from .rich import Link, Rich, capitalized
 
 
 def side_name(seq: Sequence, lz: Localizer, side_id: str | None) -> str | None:
@@ -43,28 +42,42 @@ def value(lz: Localizer, kind: str, target: str) -> Rich:
     return rich.text(lz.date(as_date(target)))  # type: ignore[arg-type]
 
 
-def chapter_reference(lz: Localizer, number: str, after_see: bool) -> str:
-    """"Chapter V" standing alone; after "see", the form that language needs there ("главу V")."""
+def chapter_form(lz: Localizer, form: str) -> str:
+    """The wording of a chapter in a grammatical case a text asks for ({ref:chapter:VI|acc}: "Главу VI")."""
+    forms = {
+        "gen": lambda: lz.pgettext("a chapter of the rules in the genitive case ({ref:chapter:V|gen}), capitalized "
+                                   "as standing alone; %(n)s is its number", "Chapter %(n)s"),
+        "dat": lambda: lz.pgettext("a chapter of the rules in the dative case ({ref:chapter:V|dat}), capitalized "
+                                   "as standing alone; %(n)s is its number", "Chapter %(n)s"),
+        "acc": lambda: lz.pgettext("a chapter of the rules in the accusative case ({ref:chapter:V|acc}), "
+                                   "capitalized as standing alone; %(n)s is its number", "Chapter %(n)s"),
+        "ins": lambda: lz.pgettext("a chapter of the rules in the instrumental case ({ref:chapter:V|ins}), "
+                                   "capitalized as standing alone; %(n)s is its number", "Chapter %(n)s"),
+        "loc": lambda: lz.pgettext("a chapter of the rules in the locative case ({ref:chapter:V|loc}), "
+                                   "capitalized as standing alone; %(n)s is its number", "Chapter %(n)s"),
+    }
+    return forms[form]() if form in forms else chapter_wording(lz, False)
+
+
+def chapter_wording(lz: Localizer, after_see: bool) -> str:
     if after_see:
         wording = lz.pgettext("a chapter of the rules after 'see' (see chapter V); %(n)s is its number",
                               "chapter %(n)s")
     else:
         wording = lz.pgettext("a chapter of the rules, standing alone; %(n)s is its number", "Chapter %(n)s")
+    return wording
+
+
+def chapter_reference(lz: Localizer, number: str, after_see: bool, form: str | None = None) -> str:
+    """"Chapter V" standing alone; after "see", the form that language needs there ("главу V"); with a form a
+    text asks for, that case's wording, as the catalog gives it ("Главу V")."""
+    wording = chapter_form(lz, form) if form else chapter_wording(lz, after_see)
     return (wording % {"n": number}).replace(" ", "\u00a0")
 
 
-def capitalized(text: str) -> str:
-    out = text[:1].upper() + text[1:]
-    return draft_text(out, text.context, text.kind) if isinstance(text, DraftText) else out  # its mark kept
-
-
-def capitalize(runs: Rich) -> Rich:
-    """`runs` beginning with a capital: a text that opens with {side:...} ("the phasing player fires")."""
-    if runs and isinstance(runs[0], Span):
-        return Rich((replace(runs[0], text=capitalized(runs[0].text)), *runs[1:]))
-    if runs and isinstance(runs[0], Marked):  # text left in the source language
-        return Rich((replace(runs[0], parts=capitalize(runs[0].parts)), *runs[1:]))
-    return runs
+def capital(kind: str, target: str) -> bool:
+    """Which placeholders begin with a capital where they begin a sentence: a side's or role's name, "see"."""
+    return kind in ("side", "see")
 
 
 class Labels:
@@ -125,12 +138,13 @@ class _Localized:
     # -- references ------------------------------------------------------------------------------
     def ref_label(self, target: str, after_see: bool = False) -> tuple[str, str | None]:
         seq, lz = self.seq, self.lz
+        target, form = with_form(target)
         rule = RULE.match(target)
         if rule:
             return rule.group(1), self.rules.get(rule.group(1))
         chapter = CHAPTER.match(target)
         if chapter:  # worded per language, in the form its place needs (after "see": Russian "главу V")
-            return chapter_reference(lz, chapter.group(1), after_see), None
+            return chapter_reference(lz, chapter.group(1), after_see, form), None
         node = seq.find(target)
         if isinstance(node, Phase):
             return seq.number(node), path_of(node)
@@ -163,15 +177,27 @@ class _Localized:
             if kind == QUANTITY:
                 return rich.text(format_value(convert(values[target], self.measure), lz))
             if kind == "side":
-                side = self.seq.side((self.seq.other(target) if swapped else target) or target)
-                return rich.text(lz.text(side.name)) if side else Rich()
+                return self.side(target, swapped)
             if kind == "see":
                 return lz.ui_rich("see", "see %(ref)s", ref=self.link(target, after_see=True))
             return self.link(target)
         return resolve
 
+    def side(self, target: str, swapped: bool) -> Rich:
+        """{side:x} and {side:x|gen}: a side's name, in the case asked for when the catalog gives it (else in
+        the nominative: `aids check` reports the form missing)."""
+        name, form = with_form(target)
+        side = self.seq.side((self.seq.other(name) if swapped else name) or name)
+        if side is None:
+            return Rich()
+        inflected = side.forms.get(form) if form else None
+        if inflected is not None and self.lz.translated(inflected):
+            return rich.text(self.lz.text(inflected))
+        return rich.text(self.lz.text(side.name))
+
     def sentence(self, text: Text, values: Mapping[str, Value], swapped: bool = False) -> Rich:
-        return capitalize(self.lz.rich(text, self.resolver(values, swapped)))
+        """A text as typed: only a name (or "see") that begins a sentence gets a capital."""
+        return self.lz.rich(text, self.resolver(values, swapped), capital)
 
     def actor(self, step: Step) -> str | None:
         side = self.seq.side(step.actor) if step.actor else None
@@ -213,6 +239,7 @@ class _Localized:
             "level": len(s.index),
             "actor": self.actor(s),
             "text": text,
+            "bullets": [self.sentence(b.text, b.values, s.swapped) for b in s.bullets],
             "note": self.sentence(s.note, s.values, s.swapped) if s.note else None,
             "see": self.see_list(s.see),
             "steps": [self.step(child) for child in s.steps],
@@ -229,7 +256,7 @@ class _Localized:
                           title=self.title(target) or Rich(), number=number)
 
     def title(self, phase: Phase) -> Rich | None:
-        return self.lz.rich(phase.title, self.resolver({})) if phase.title else None
+        return self.lz.rich(phase.title, self.resolver({}), capital) if phase.title else None
 
     def phase(self, phase: Phase) -> PhaseDocument:
         return {
@@ -248,4 +275,5 @@ class _Localized:
 
     def context(self) -> SequenceDocument:
         return {"title": self.lz.text(self.seq.title), "section": self.seq.section,
-                "phases": [self.phase(p) for p in self.seq.phases]}
+                "phases": [self.phase(p) for p in self.seq.phases],
+                "lists": any(s.bullets for s in self.seq.steps())}

@@ -24,7 +24,7 @@ from ..source.shape import (
 )
 from ..source.yamlfile import Source
 from .quantity import QUANTITY, Value
-from .text import Text
+from .text import CASES, Text
 
 KIND = "sequence"
 ROMAN = r"(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
@@ -33,7 +33,8 @@ RULE = re.compile(rf"rule:((?:\d+|{ROMAN})(?:\.\d+)*)\Z")
 # chapter:V, chapter:13: a chapter of the rule book
 CHAPTER = re.compile(rf"chapter:(\d+|{ROMAN})\Z")
 BOTH = "both"
-MAX_DEPTH = 3  # steps 1., sub-steps a., sub-sub-steps i.
+MAX_DEPTH = 3  # steps 1., sub-steps a., sub-sub-steps i.: levels of `numbering:` (phases are numbered by section)
+LEVELS = ("the step (1., 2., ...)", "the sub-step", "the sub-sub-step")
 SIMULTANEOUS, ALTERNATE = "simultaneous", "alternate"
 # A sample label per level: the style of its numbers (1 decimal, a/A letters, i/I roman) and its delimiters
 NUMBERING = re.compile(r"(?:(\()([1aAiI])\)|([1aAiI])([.)]?))\Z")
@@ -47,14 +48,21 @@ WITH = Shape("values", keys=scalar("a number, fraction, percentage or quantity s
              doc="the value of each {q:name} placeholder of the texts beside it, as data outside the msgid")
 SEE = one_or_list(string(), "what to read next: phase-id, phase-id/step-id, rule:<number> or chapter:<number>")
 ACTOR = string("the side or role that acts in the step (an id under sides:)")
+FORMS = Shape("forms", tuple(Field(case, text(), doc=f"the name in the {name} ({{side:id|{case}}})")
+                             for case, name in CASES.items()),
+              doc="the name in each grammatical case a text may ask for, as the source language says it "
+                  "(in English, the name itself); each translated as a form of its own")
 SIDE = Shape("side", (
     Field("id", ident(), True),
     Field("name", text(), True, "its name, translated once"),
+    Field("forms", FORMS),
     Field("role", flag(), doc="true: a role (the phasing player), not a side"),
     Field("opposite", string(), doc="the side or role a mirror puts in its place"),
 ))
 PHASE_TEXT = Shape("phase text", (Field("id", ident(), True), Field("text", text(), True), Field("with", WITH)),
                    doc="a note or rule to the whole phase")
+BULLET = Shape("bullet", (Field("id", ident(), True), Field("text", text(), True), Field("with", WITH)),
+               doc="an item of a step's unordered list: conditions with no order among them")
 STEP = Shape("step", (
     Field("id", ident(), True),
     Field("text", text(), True),
@@ -63,6 +71,7 @@ STEP = Shape("step", (
     Field("note", optional_text(), doc="a note under the step"),
     Field("see", SEE),
     Field("steps", list_of(lambda: _any_step()), doc="its sub-steps"),
+    Field("bullets", list_of(BULLET), doc="an unordered (bullet) list after its text, before its note and sub-steps"),
 ))
 REPEAT_STEP = Shape("repeating step", (
     STEP["id"],
@@ -101,7 +110,8 @@ SHAPE = Shape(KIND, (
           doc="the number of its section in the rules, e.g. 3.2"),
     Field("sides", list_of(SIDE)),
     Field("numbering", list_of(string(), min_items=1, max_items=MAX_DEPTH),
-          doc='a sample label per level: ["1.", "a)", "(i)"]'),
+          doc='a sample label per level of steps: ["1.", "a)", "(i)"] labels steps 1., sub-steps a), '
+              'sub-sub-steps (i); phases are numbered by section, not here; no more labels than levels used'),
     Field("letters", choice(LETTERS), doc="language: each language's letters; source: the source's in every one"),
 ), doc="A sequence of play: phases, steps and sub-steps, numbered and cross-referenced.")
 
@@ -113,6 +123,7 @@ class Side:
     name: Text
     role: bool = False
     opposite: str | None = None  # the side or role a mirror puts in its place
+    forms: dict[str, Text] = field(default_factory=dict)  # case (gen, ...) -> the name in that case
 
 
 @dataclass(frozen=True)
@@ -135,6 +146,7 @@ class Step:
     note: Text | None
     see: list[str]
     steps: list[Step] = field(default_factory=list)
+    bullets: list[PhaseText] = field(default_factory=list)  # its unordered list, printed after its text
     actor: str | None = None  # the side or role that acts, printed as a lead-in
     values: dict[str, Value] = field(default_factory=dict)  # {q:name} values of its text and note
     mirror_of: Step | None = None  # a generated step: the other step's text with the sides swapped
@@ -160,7 +172,7 @@ class Phase:
 
 @dataclass
 class PhaseText:
-    """A note or rule of a whole phase, with the values of its {q:name} placeholders."""
+    """A note or rule of a whole phase, or an item of a step's list, with the values of its {q:name} placeholders."""
     text: Text
     values: dict[str, Value] = field(default_factory=dict)
 
@@ -225,6 +237,7 @@ class Sequence:
         yield self.title
         for side in self.sides:
             yield side.name
+            yield from side.forms.values()
         for phase in self.phases:
             if phase.title:
                 yield phase.title
@@ -232,7 +245,7 @@ class Sequence:
             yield from (t.text for t in phase.notes)
             for step in walk(phase.steps):
                 if not step.swapped:  # a mirror's texts are those of the step it mirrors
-                    yield from (t for t in (step.text, step.note) if t is not None)
+                    yield from (t for t in (step.text, *(b.text for b in step.bullets), step.note) if t is not None)
 
 
 def path_of(node: Phase | Step) -> str:

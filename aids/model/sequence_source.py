@@ -12,8 +12,10 @@ from .sequence import (
     ALTERNATE,
     BOTH,
     CHAPTER,
+    FORMS,
     KINDS,
     LETTERS,
+    LEVELS,
     MAX_DEPTH,
     PHASE,
     RULE,
@@ -27,7 +29,7 @@ from .sequence import (
     numbering_of,
 )
 from .sequence_steps import StepReader, flag_at, targets
-from .text import as_date, as_number, optional_text_at, placeholders_at, text_at
+from .text import CASES, Text, as_date, as_number, optional_text_at, placeholders_at, text_at, with_form
 
 
 def read(src: Source, game, problems: Problems) -> Sequence | None:
@@ -79,6 +81,7 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
     reader.resolve_step_mirrors()
     reader.resolve_repeats()
     _check_references(src, data, seq, problems)
+    _check_numbering_depth(src, data, seq, problems)
     return seq
 
 
@@ -108,7 +111,28 @@ def _read_one_side(src, node, aid_id: str, problems) -> Side:
     what = "a role (who acts in a step, such as the phasing player)" if role else "a side"
     comment = f"Name of {what}, shown beside the phases and before the steps it acts in, and where a text names it"
     name = text_at(src, node, "name", f"{aid_id}/side/{node['id']}", comment, problems)
-    return Side(str(node["id"]), name, role, str(node["opposite"]) if "opposite" in node else None)
+    side = Side(str(node["id"]), name, role, str(node["opposite"]) if "opposite" in node else None)
+    side.forms = _read_forms(src, node, f"{aid_id}/side/{node['id']}", what, problems)
+    return side
+
+
+QUESTIONS = {"gen": "kogo? czego? / кого? чего?", "dat": "komu? czemu? / кому? чему?", "acc": "kogo? co? / кого? что?",
+             "ins": "kim? czym? / кем? чем?", "loc": "o kim? o czym? / о ком? о чём?"}
+
+
+def _read_forms(src, node, context: str, what: str, problems) -> dict[str, Text]:
+    """`forms:` the name in each grammatical case a text may ask for ({side:id|gen}), each its own msgctxt
+    (<aid>/side/<id>/<case>): a translator gives the form the language needs there."""
+    raw = node.get("forms")
+    if raw is None or not check_map(src, raw, problems, FORMS, where=src.at(node, "forms", value=True)):
+        return {}
+    forms: dict[str, Text] = {}
+    for case, name in CASES.items():
+        if case in raw:
+            comment = (f"The name of {node['id']} in the {name} case ({QUESTIONS[case]}), printed where a text "
+                       f"writes {{side:{node['id']}|{case}}}; in a language without this case, the name itself")
+            forms[case] = text_at(src, raw, case, f"{context}/{case}", comment, problems)
+    return forms
 
 
 def _check_opposites(src, sides: list[Side], nodes: list, problems) -> None:
@@ -140,6 +164,21 @@ def _readnumbering_of(src: Source, data: Any, seq: Sequence, problems: Problems)
     if letters not in LETTERS:
         problems.add(src.at(data, "letters", value=True), f"unknown letters '{letters}'", ", ".join(LETTERS))
     seq.source_letters = letters == "source"
+
+
+def _check_numbering_depth(src: Source, data: Any, seq: Sequence, problems: Problems) -> None:
+    """A `numbering:` with more labels than the steps have levels is a misreading (its first label taken for
+    the phases' one): level 1 is the step, 2 the sub-step, 3 the sub-sub-step; phases are numbered by section."""
+    raw = data.get("numbering")
+    if not isinstance(raw, list) or not raw or len(raw) > MAX_DEPTH:
+        return
+    deepest = max((len(step.index) for step in seq.steps()), default=0)
+    if deepest and len(raw) > deepest:
+        levels = "; ".join(f"level {n} labels {what}" for n, what in enumerate(LEVELS[:len(raw)], start=1))
+        problems.add(src.at(data, "numbering", value=True),
+                     f"numbering has {len(raw)} labels, but the steps go {deepest} level(s) deep ({levels}; "
+                     "phases are numbered by section:, not by numbering:)",
+                     f"one label per level of steps used, here {deepest}: numbering: {list(map(str, raw[:deepest]))}")
 
 
 def _read_side(src, node, sides: list[Side], problems) -> str | None:
@@ -206,6 +245,7 @@ def _check_references(src: Source, data: Any, seq: Sequence, problems: Problems)
                 if isinstance(node.get(key), str):
                     _check_placeholders(src, node, key, seq, KINDS, problems)
             check_see(node)
+            walk_steps(node.get("bullets"))
             walk_steps(node.get("steps"))
 
     def check_see(node: Any) -> None:
@@ -228,22 +268,47 @@ def _check_references(src: Source, data: Any, seq: Sequence, problems: Problems)
 
 def _check_placeholders(src: Source, node: Any, key: str, seq: Sequence, kinds: tuple[str, ...],
                         problems: Problems) -> None:
-    for kind, target, whole, offset in placeholders_at(node[key]):
+    for kind, full, whole, offset in placeholders_at(node[key]):
         where = src.at_text(node, key, offset)
-        if kind not in kinds:
-            accepted = {"ref": "{ref:target}", "see": "{see:target}", "num": "{num:number}",
-                        "date": "{date:YYYY-MM-DD}", "side": "{side:id}", QUANTITY: "{q:name} with a with: value"}
-            problems.add(where, f"unknown placeholder '{whole}'" + (" in a title" if key == "title" else ""),
-                         ", ".join(accepted[k] for k in kinds))
-        elif kind == "num" and as_number(target) is None:
-            problems.add(where, f"'{target}' in {whole} is not a number", "{num:45}, {num:-3}, {num:2.5}")
-        elif kind == "date" and as_date(target) is None:
-            problems.add(where, f"'{target}' in {whole} is not a date", "{date:1831-05-26}")
-        elif kind == "side" and seq.side(target) is None:
-            problems.add(where, f"unknown side '{target}' in {whole}",
-                         ", ".join(f"{{side:{s.id}}}" for s in seq.sides) or "a side or role declared under sides:")
-        elif kind in ("ref", "see"):
-            _check_target(target, where, seq, problems)
+        target, form = with_form(full)
+        if form is None or _check_form(kind, target, form, whole, where, seq, problems):
+            _check_placeholder(kind, target, whole, key, where, seq, kinds, problems)
+
+
+def _check_placeholder(kind: str, target: str, whole: str, key: str, where: Position, seq: Sequence,
+                       kinds: tuple[str, ...], problems: Problems) -> None:
+    if kind not in kinds:
+        accepted = {"ref": "{ref:target}", "see": "{see:target}", "num": "{num:number}",
+                    "date": "{date:YYYY-MM-DD}", "side": "{side:id}", QUANTITY: "{q:name} with a with: value"}
+        problems.add(where, f"unknown placeholder '{whole}'" + (" in a title" if key == "title" else ""),
+                     ", ".join(accepted[k] for k in kinds))
+    elif kind == "num" and as_number(target) is None:
+        problems.add(where, f"'{target}' in {whole} is not a number", "{num:45}, {num:-3}, {num:2.5}")
+    elif kind == "date" and as_date(target) is None:
+        problems.add(where, f"'{target}' in {whole} is not a date", "{date:1831-05-26}")
+    elif kind == "side" and seq.side(target) is None:
+        problems.add(where, f"unknown side '{target}' in {whole}",
+                     ", ".join(f"{{side:{s.id}}}" for s in seq.sides) or "a side or role declared under sides:")
+    elif kind in ("ref", "see"):
+        _check_target(target, where, seq, problems)
+
+
+def _check_form(kind: str, target: str, form: str, whole: str, where: Position, seq: Sequence,
+                problems: Problems) -> bool:
+    """A form asked for after a bar: a case of a side the source gives (`forms:`), or of a chapter reference."""
+    if kind != "side" and not (kind == "ref" and CHAPTER.match(target)):
+        problems.add(where, f"a form in {whole}: only a side's name and a chapter reference take one",
+                     "{side:id|gen}, {ref:chapter:V|acc}, or " + whole.split("|")[0] + "} without a form")
+        return False
+    if form not in CASES:
+        problems.add(where, f"unknown form '{form}' in {whole}", ", ".join(f"{c} ({n})" for c, n in CASES.items()))
+        return False
+    side = seq.side(target) if kind == "side" else None
+    if side is not None and form not in side.forms:
+        problems.add(where, f"{whole} asks for the {CASES[form]} of '{target}', which its forms: do not give",
+                     f"forms: {{{form}: ...}} under side {target} (the name in that case, in the source language)")
+        return False
+    return True  # an unknown side is reported as such
 
 
 def _check_target(target: str, where: Position, seq: Sequence, problems: Problems) -> None:

@@ -9,6 +9,7 @@ from ..errors import Position, Problems
 from ..source.yamlfile import Source, check_id, check_map, is_text
 from .quantity import Value, values_at
 from .sequence import (
+    BULLET,
     MAX_DEPTH,
     MIRROR_STEP,
     PHASE_TEXT,
@@ -58,6 +59,10 @@ class StepReader:
 
     def phase_texts(self, node, key: str, phase: Phase, comment: str) -> list[PhaseText]:
         """A phase's `notes:` or `rules:`, each `id` and `text` (with `with:` values), msgctxt .../<key>/<id>."""
+        return self.texts(node, key, f"{self.seq.id}/{phase.id}", f"{comment} {phase.id}")
+
+    def texts(self, node, key: str, ctx: str, comment: str, what: str = "") -> list[PhaseText]:
+        """A list of `id` and `text` (with `with:` values) under `node[key]`, each msgctxt <ctx>/<key>/<id>."""
         src, problems = self.src, self.problems
         raw = node.get(key) or []
         if not isinstance(raw, list):
@@ -66,10 +71,9 @@ class StepReader:
         out: list[PhaseText] = []
         seen: dict[str, int] = {}
         for i, child in enumerate(raw):
-            if check_map(src, child, problems, PHASE_TEXT, what=f"phase {key[:-1]}",
+            if check_map(src, child, problems, BULLET if what else PHASE_TEXT, what=what or f"phase {key[:-1]}",
                          where=src.at(raw, i)) and check_id(src, child, "id", problems, seen, key[:-1]):
-                text = text_at(src, child, "text", f"{self.seq.id}/{phase.id}/{key}/{child['id']}",
-                               f"{comment} {phase.id}", problems)
+                text = text_at(src, child, "text", f"{ctx}/{key}/{child['id']}", comment, problems)
                 out.append(PhaseText(text, self.values(child, ["text"])))
         return out
 
@@ -117,6 +121,8 @@ class StepReader:
         step = Step(sid, path, index, text, note, targets(src, child, "see", problems))
         step.actor = self.actor(child)
         step.values = self.values(child, ["text", "note"])
+        step.bullets = self.texts(child, "bullets", f"{ctx}/{sid}",
+                                  f"Item of the unordered list of step {label} of phase {phase_id}", "bullet")
         if repeats:
             step.repeats = targets(src, child, "repeats", problems)
             step.other_side = self.flag(child, "other_side")
@@ -164,12 +170,14 @@ class StepReader:
                 _mirror_into(self.seq, step, target)
                 phase = step.path.split("/", 1)[0]
                 again = f"; printed again as step {self.label(step.index)} of phase {phase} with the sides swapped"
-                for t in (target.text, target.note):
+                for t in (target.text, target.note, *(b.text for b in target.bullets)):
                     if t is not None:  # the translator sees where else the text stands, as a mirror
                         self.mirrored[t.context] = t.comment + again
         for s in self.seq.steps():
             s.text, s.note = (dataclasses.replace(t, comment=self.mirrored[t.context])
                               if t is not None and t.context in self.mirrored else t for t in (s.text, s.note))
+            s.bullets = [dataclasses.replace(b, text=dataclasses.replace(b.text, comment=self.mirrored[b.text.context]))
+                         if b.text.context in self.mirrored else b for b in s.bullets]
 
     def mirror_target(self, step: Step, node) -> Step | None:
         """The step `step` mirrors, if it can: a step, neither itself nor holding it, no mirror, and whose
@@ -231,12 +239,13 @@ def _mirror_into(seq: Sequence, mirror: Step, target: Step) -> None:
     """Fill `mirror` with `target`'s text, note, values and sub-steps, its actor the other side; its sub-steps
     are new steps under the mirror's own path (so they can be referenced), their texts the target's."""
     mirror.text, mirror.note, mirror.see, mirror.values = target.text, target.note, target.see, target.values
+    mirror.bullets = target.bullets
     mirror.actor, mirror.mirror_of = seq.other(target.actor), target
 
     def copy(step: Step, parent: Step) -> Step:
         out = Step(step.id, f"{parent.path}/{step.id}", parent.index + step.index[-1:], step.text, step.note,
                    step.see, actor=seq.other(step.actor), values=step.values, swapped=True,
-                   repeats=step.repeats, other_side=step.other_side)
+                   repeats=step.repeats, other_side=step.other_side, bullets=step.bullets)
         out.steps = [copy(child, out) for child in step.steps]
         return out
 

@@ -17,6 +17,8 @@ from ..source.yamlfile import Source
 
 # Inline placeholders a translator moves but must keep: {ref:target}, {see:target}, ...
 PLACEHOLDER = re.compile(r"\{([a-z]+):([^{}\s]+)\}")
+# Grammatical cases a placeholder may ask for after a bar: {side:non-phasing|gen}, {ref:chapter:VI|acc}
+CASES = {"gen": "genitive", "dat": "dative", "acc": "accusative", "ins": "instrumental", "loc": "locative"}
 # The start of one with no closing brace: `{see:rule:12.4.4` would print its braces as written.
 UNCLOSED = re.compile(r"\{[a-z]+:(?![^{}\s]+\})")
 # Inline Markdown that a translation must keep as much of as the source has (the words inside may change).
@@ -86,9 +88,16 @@ def as_date(text: str) -> dt.date | None:
         return None
 
 
+def with_form(target: str) -> tuple[str, str | None]:
+    """A placeholder's target and the grammatical form it asks for: `non-phasing|gen` is (non-phasing, gen)."""
+    name, bar, form = target.partition("|")
+    return name, form if bar else None
+
+
 def placeholders(text: str) -> Counter:
-    """The placeholders of `text`, and its emphasis, strong and code spans, counted."""
-    found = Counter(whole for _, _, whole in inline_placeholders(text))
+    """The placeholders of `text`, and its emphasis, strong and code spans, counted. A form is each language's
+    own choice: {side:x|gen} in a translation stands for {side:x} of the source."""
+    found = Counter(f"{{{kind}:{with_form(target)[0]}}}" for kind, target, _ in inline_placeholders(text))
     found.update(_SPANS[t.type] for t in inline_tokens(text) if t.type in _SPANS)
     return found
 

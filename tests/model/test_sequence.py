@@ -117,7 +117,7 @@ def error_of(tmp_path, source: str) -> str:
 
 def test_unknown_key_names_the_accepted_ones(tmp_path):
     message = error_of(tmp_path, DEMO_SEQUENCE.replace("        text: Połóż żetony.", "        txt: Połóż żetony."))
-    assert "games/demo/sequence.yaml:15:9: unknown field 'txt' in step (expected: id, text, actor, with, note, see, steps)" in message
+    assert "games/demo/sequence.yaml:15:9: unknown field 'txt' in step (expected: id, text, actor, with, note, see, steps, bullets)" in message
 
 
 def test_missing_id(tmp_path):

@@ -49,11 +49,11 @@ def test_timing_labels_per_language(sample, lang, simultaneous, phasing_first, a
 @pytest.mark.parametrize("lang, first, mirrored", [
     ("en", "1. Phasing player: Move your brigades; units of the non-phasing player may react.",
      "2. Non-phasing player: Move your brigades; units of the phasing player may react."),
-    ("pl", "1. Gracz aktywny: Porusz swoje brygady; oddziały, którymi dowodzi gracz nieaktywny, mogą reagować.",
-     "2. Gracz nieaktywny: Porusz swoje brygady; oddziały, którymi dowodzi gracz aktywny, mogą reagować."),
-    ("ru", "1. Активный игрок: Передвиньте свои бригады; части, которыми командует пассивный игрок, могут "
-           "реагировать.",
-     "2. Пассивный игрок: Передвиньте свои бригады; части, которыми командует активный игрок, могут реагировать."),
+    # the translations ask for the role's genitive ({side:non-phasing|gen}); the mirror prints the other's
+    ("pl", "1. Gracz aktywny: Porusz swoje brygady; oddziały gracza nieaktywnego mogą reagować.",
+     "2. Gracz nieaktywny: Porusz swoje brygady; oddziały gracza aktywnego mogą reagować."),
+    ("ru", "1. Активный игрок: Передвиньте свои бригады; части пассивного игрока могут реагировать.",
+     "2. Пассивный игрок: Передвиньте свои бригады; части активного игрока могут реагировать."),
 ])
 def test_actor_lead_ins_and_a_mirrored_step_with_the_roles_swapped(sample, lang, first, mirrored):
     text = text_of(sample[0], "cm", lang)
@@ -118,3 +118,55 @@ def test_numbers_dates_and_quantities_per_language_and_edition(sample, lang, edi
     for value in values:
         assert value in text
     assert "г.." not in text
+
+
+def html_text(project, lang: str) -> str:
+    """The HTML page's words on one line (tags dropped, no-break spaces as spaces)."""
+    html = (project.output / GAME / "cm" / lang / "turn-sequence.html").read_text(encoding="utf-8")
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html).replace("\u00a0", " "))
+
+
+@pytest.mark.parametrize("lang, opening, items", [
+    ("en", "3. A unit may not fire if it:",
+     ["moved more than half its move this turn;", "is in contact with an enemy unit;", "is disordered"]),
+    ("pl", "3. Oddział nie może strzelać, jeśli:",
+     ["w tej turze przebył więcej niż połowę swojego ruchu;", "styka się z oddziałem nieprzyjaciela;",
+      "jest w nieładzie"]),
+    ("ru", "3. Часть не может стрелять, если она:",
+     ["в текущем ходу прошла больше половины своей дистанции движения;", "соприкасается с частью противника;",
+      "расстроена"]),
+])
+def test_a_bulleted_list_inside_a_step_continues_its_sentence_in_lower_case(sample, lang, opening, items):
+    """bullets: an unordered list, unnumbered, its items printed as typed (no capital forced)."""
+    project = sample[0]
+    html = (project.output / GAME / "cm" / lang / "turn-sequence.html").read_text(encoding="utf-8")
+    listed = re.search(r'<ul class="bullets">(.*?)</ul>', html, re.S)
+    assert listed and [re.sub(r"<[^>]+>", "", i).replace("\u00a0", " ") for i in
+                       re.findall(r"<li>(.*?)</li>", listed.group(1))][:2] == items[:2]
+    assert "ol.steps ul.bullets" in html  # its style, included only where a list is
+    lines = lines_of(project, "cm", lang)
+    at = next(i for i, line in enumerate(lines) if line.startswith(opening))
+    assert [line.startswith("• ") or line.startswith("•") for line in lines[at + 1:at + 4]] == [True] * 3
+    text = text_of(project, "cm", lang)
+    for item in items:
+        assert item in text and item[:1].upper() + item[1:] not in text
+
+
+@pytest.mark.parametrize("lang, sentence", [
+    ("en", "Both players reveal their orders. Phasing player carries out withdrawals first."),
+    ("pl", "Obaj gracze odkrywają rozkazy. Gracz aktywny jako pierwszy wykonuje odwroty."),
+    ("ru", "Оба игрока открывают приказы. Активный игрок первым выполняет отходы."),
+])
+def test_a_role_that_begins_a_sentence_is_capitalized(sample, lang, sentence):
+    assert sentence in text_of(sample[0], "cm", lang)
+    assert sentence in html_text(sample[0], lang)
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "is disordered (in detail, see Chapter VI)."),
+    ("pl", "jest w nieładzie (szczegółowo w Rozdziale VI)."),
+    ("ru", "расстроена (подробно см. Главу VI)."),
+])
+def test_own_words_around_a_chapter_reference_in_the_case_the_catalog_gives(sample, lang, words):
+    assert words in text_of(sample[0], "cm", lang)
+    assert words in html_text(sample[0], lang)
