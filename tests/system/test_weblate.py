@@ -233,7 +233,7 @@ def make_game_project(root: Path) -> None:
 
 @pytest.fixture(scope="module")
 def weblate(tmp_path_factory):
-    """(api, project root, git server's folder): everything up and a Weblate project made; all stopped after."""
+    """(api, project root): everything up and the Weblate project made; everything stopped and removed after."""
     work = tmp_path_factory.mktemp("weblate")
     cluster = Path(tempfile.mkdtemp(prefix="weblate-pg-"))  # world-traversable parent: postgres must reach it
     processes = Processes()
