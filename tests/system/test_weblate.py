@@ -1,0 +1,443 @@
+"""A real Weblate translating a sample game's catalogs (issue 32, item 1): no mock anywhere.
+
+The module's fixture starts PostgreSQL (a private cluster), Redis, `git http-backend` serving the game project's
+repository, and Weblate itself (`./bootstrap test` installs it, pinned, into .cache/weblate/venv); then, through
+Weblate's REST API, a project with a component per catalog domain. Translators' edits are made through the API,
+Weblate commits and pushes, and the project pulls, runs `aids update` and builds: every edit is in the PDF, nothing
+else changed, and aids rewrites nothing Weblate wrote. A source text edited and pushed shows in Weblate as a
+changed string with its previous text. docs/translating-in-weblate.md describes the same set-up for people.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from aids.build import builder
+from aids.build.pipeline import Options
+from aids.config import read_project
+from aids.localize import ui
+
+from ..helpers import REPO, pdf_text
+
+pytestmark = pytest.mark.weblate
+
+# ./bootstrap test's; AIDS_WEBLATE_VENV: another Weblate (another version) to run the test against
+VENV = Path(os.environ.get("AIDS_WEBLATE_VENV") or REPO / ".cache" / "weblate" / "venv")
+WEBLATE = VENV / "bin" / "weblate"
+CONTRIB = REPO / "contrib" / "weblate"  # aids_gnu_layout.py: the add-on that commits GNU's layout
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+GAME = "valmora-1809"
+PROJECT = "aids-samples"
+# Weblate's form of the fields it rewrites in a PO file's header (besides Plural-Forms, which it also rewraps)
+HEADER_FIELDS = ("PO-Revision-Date", "Last-Translator", "Language-Team", "X-Generator", "Plural-Forms")
+
+# The translators' edits, made through the API
+NEW = ("ru", f"{GAME}", "turn-sequence/movement/forage", "Каждая сторона один раз добывает фураж.")
+UNFUZZIED = ("pl", f"{GAME}", "turn-sequence/movement/rally",
+             "Każda strona porządkuje jedną rozbitą jednostkę, która nie jest w styczności.")
+PLURAL = ("ru", "aids", "steps of this phase after 'Repeat'; %(steps)s lists their numbers",
+          ["пункт %(steps)s", "пункты %(steps)s", "пункты %(steps)s"])
+COMMENT = "Фураж: провиант и корм для лошадей."
+
+if not WEBLATE.exists() or not (PG_BIN / "initdb").exists() or not shutil.which("redis-server"):
+    if os.environ.get("CI"):
+        raise RuntimeError("the Weblate system test needs `./bootstrap test` (Weblate in .cache/weblate/venv, "
+                           "postgresql, redis-server)")
+    pytest.skip("no Weblate in .cache/weblate/venv, PostgreSQL or redis-server: run ./bootstrap test",
+                allow_module_level=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run(*args, cwd=None, env=None, user=None) -> str:
+    command = [str(a) for a in args]
+    if user:
+        command = ["runuser", "-u", user, "--", *command]
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, f"{' '.join(command)}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def git(root: Path, *args) -> str:
+    return run("git", "-c", "user.name=Game Author", "-c", "user.email=author@example.org", *args, cwd=root)
+
+
+def aids(root: Path, *args) -> str:
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    return run(sys.executable, "-m", "aids", "--project", root, *args, env=env)
+
+
+def wait_for(what: str, ready, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if ready():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"{what} did not start in {seconds} s")
+
+
+def answers(url: str) -> bool:
+    try:
+        urllib.request.urlopen(url, timeout=5)
+        return True
+    except urllib.error.HTTPError:
+        return True
+    except OSError:
+        return False
+
+
+class Api:
+    """Weblate's REST API as a translator's client uses it: token authentication, JSON."""
+
+    def __init__(self, base: str, token: str):
+        self.base, self.token = base, token
+
+    def __call__(self, method: str, path: str, data=None):
+        url = path if path.startswith("http") else f"{self.base}/api/{path}"
+        request = urllib.request.Request(url, method=method, data=None if data is None else json.dumps(data).encode(),
+                                         headers={"Authorization": f"Token {self.token}",
+                                                  "Content-Type": "application/json", "Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=300) as response:
+                body = response.read()
+        except urllib.error.HTTPError as error:
+            raise AssertionError(f"{method} {url}: {error.code} {error.read().decode()[:2000]}") from None
+        return json.loads(body) if body else None
+
+    def units(self, component: str, lang: str) -> dict[str, dict]:
+        """The units of one translation by msgctxt."""
+        found, url = {}, f"translations/{PROJECT}/{component}/{lang}/units/"
+        while url:
+            page = self("GET", url)
+            found.update({u["context"]: u for u in page["results"]})
+            url = page["next"]
+        return found
+
+    def repository(self, component: str, operation: str) -> None:
+        start = time.monotonic()
+        result = self("POST", f"components/{PROJECT}/{component}/repository/", {"operation": operation})
+        assert result["result"], f"{operation}: {result}"
+        print(f"Weblate {operation} of {component}: {time.monotonic() - start:.1f} s")  # shown with -s
+
+
+class Processes:
+    def __init__(self):
+        self.started: list[subprocess.Popen] = []
+
+    def start(self, *args, log: Path, **kwargs) -> subprocess.Popen:
+        with log.open("wb") as out:
+            process = subprocess.Popen([str(a) for a in args], stdout=out, stderr=subprocess.STDOUT,
+                                       start_new_session=True, **kwargs)
+        self.started.append(process)
+        return process
+
+    def stop(self) -> None:
+        for process in reversed(self.started):
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                continue
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def start_postgres(processes: Processes, cluster: Path) -> int:
+    """A private cluster on 127.0.0.1 and a free port, trusting local connections; as user postgres when root
+    (initdb refuses to run as root)."""
+    user = "postgres" if os.geteuid() == 0 else None
+    if user:
+        shutil.chown(cluster, user)
+    port = free_port()
+    run(PG_BIN / "initdb", "-D", cluster / "data", "-U", "weblate", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8",
+        user=user)
+    run(PG_BIN / "pg_ctl", "-D", cluster / "data", "-l", cluster / "log", "-w", "-o",
+        f"-h 127.0.0.1 -p {port} -k {cluster} -c fsync=off -c synchronous_commit=off -c full_page_writes=off",
+        "start", user=user)
+    run(PG_BIN / "createdb", "-h", "127.0.0.1", "-p", port, "-U", "weblate", "weblate")
+    return port
+
+
+def settings(folder: Path, *, domain: str, data: Path, pg_port: int, redis_port: int) -> None:
+    """Weblate's shipped settings_example.py, changed in place (SITE_DOMAIN before the settings derived from it)."""
+    text = next(VENV.glob("lib/python*/site-packages/weblate/settings_example.py")).read_text()
+    replacements = {
+        r'^SITE_DOMAIN = ""$': f'SITE_DOMAIN = "{domain}"',
+        r'^DATA_DIR = .*$': f'DATA_DIR = "{data}"',
+        r'^(\s+"PORT": )"",': rf'\g<1>"{pg_port}",',
+        r'^SECRET_KEY = ""$': f'SECRET_KEY = "{secrets.token_hex(32)}"',
+        r'redis://127\.0\.0\.1:6379/1': f"redis://127.0.0.1:{redis_port}/1",
+        r'^CELERY_TASK_ALWAYS_EAGER = False$': "CELERY_TASK_ALWAYS_EAGER = True",
+        r'^CELERY_BROKER_URL = .*$': f'CELERY_BROKER_URL = "redis://127.0.0.1:{redis_port}/0"',
+    }
+    for pattern, new in replacements.items():
+        text, count = re.subn(pattern, new, text, count=1, flags=re.MULTILINE)
+        assert count == 1, f"settings_example.py has no {pattern}"
+    text += ('\nVCS_ALLOW_SCHEMES = {"https", "ssh", "http"}\nVCS_RESTRICT_PRIVATE = False\n'
+             f'WEBLATE_ADDONS = (*{default_addons()}, "aids_gnu_layout.GnuLayoutAddon")\n')
+    (folder / "weblate_test_settings.py").write_text(text)
+
+
+def default_addons() -> str:
+    """Weblate's own add-ons, which a WEBLATE_ADDONS setting replaces: the name of their tuple (2026.x), or the
+    tuple itself (5.x, where it is a class attribute of the add-ons' AppConf, not importable from settings)."""
+    package = next(VENV.glob("lib/python*/site-packages/weblate"))
+    if (package / "addons" / "defaults.py").exists():
+        return "__import__('weblate.addons.defaults').addons.defaults.DEFAULT_WEBLATE_ADDONS"
+    module = ast.parse((package / "addons" / "models.py").read_text())
+    conf = next(n for n in module.body if isinstance(n, ast.ClassDef) and n.name == "AddonsConf")
+    value = next(n.value for n in conf.body if isinstance(n, ast.Assign) and n.targets[0].id == "WEBLATE_ADDONS")
+    return repr(ast.literal_eval(value))
+
+
+def make_game_project(root: Path) -> None:
+    """A project of the sample games, as a user has it (no ui_domain), with work left for translators: a changed
+    text (fuzzy in pl and ru, with its previous msgid) and a new one (untranslated)."""
+    for name in ("games", "i18n"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__", "*.py"))
+    (root / "aids.yaml").write_text((REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
+    sequence = root / "games" / GAME / "sequence.yaml"
+    text = sequence.read_text()
+    old = "      - id: rally\n        text: Each side rallies one disordered unit out of contact.\n"
+    assert old in text
+    sequence.write_text(text.replace(old, old.replace("unit out of", "unit that is out of")
+                                     + "      - id: forage\n        text: Each side forages once.\n"))
+    aids(root, "extract", "--game", GAME)
+    aids(root, "update", "--game", GAME)
+    (root / ".gitignore").write_text("/build/\n*.mo\n")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "The sample games")
+
+
+@pytest.fixture(scope="module")
+def weblate(tmp_path_factory):
+    """(api, project root): everything up and the Weblate project made; everything stopped and removed after."""
+    work = tmp_path_factory.mktemp("weblate")
+    cluster = Path(tempfile.mkdtemp(prefix="weblate-pg-"))  # world-traversable parent: postgres must reach it
+    processes = Processes()
+    timings = {}
+    try:
+        start = time.monotonic()
+        pg_port = start_postgres(processes, cluster)
+        redis_port = free_port()
+        processes.start("redis-server", "--port", redis_port, "--bind", "127.0.0.1", "--save", "", "--appendonly",
+                        "no", log=work / "redis.log")
+        # the game's repository, bare, served over HTTP (Weblate refuses local paths and file://)
+        root, served = work / "project", work / "git"
+        root.mkdir()
+        make_game_project(root)
+        served.mkdir()
+        run("git", "clone", "-q", "--bare", root, served / "game.git")
+        run("git", "-C", served / "game.git", "config", "http.receivepack", "true")
+        git_port = free_port()
+        processes.start(sys.executable, Path(__file__).with_name("git_http.py"), served, git_port,
+                        log=work / "git-http.log")
+        url = f"http://127.0.0.1:{git_port}/game.git"
+        git(root, "remote", "add", "origin", url)
+        wait_for("git http-backend", lambda: answers(f"{url}/info/refs?service=git-upload-pack"), 20)
+        timings["services"] = time.monotonic() - start
+
+        web_port = free_port()
+        # localhost: WebAuthn takes http://localhost for a secure origin, not http://127.0.0.1
+        settings(work, domain=f"localhost:{web_port}", data=work / "data", pg_port=pg_port, redis_port=redis_port)
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "weblate_test_settings", "PYTHONPATH": f"{work}:{CONTRIB}",
+               "PYTHONWARNINGS": "ignore"}
+        env.pop("VIRTUAL_ENV", None)
+        start = time.monotonic()
+        run(WEBLATE, "migrate", "--noinput", env=env)
+        timings["migrate"] = time.monotonic() - start
+        run(WEBLATE, "createadmin", "--username", "admin", "--password", secrets.token_hex(12), "--email",
+            "admin@example.org", env=env)
+        token = re.search(r"Generated token (\w+)", run(WEBLATE, "drf_create_token", "admin", env=env)).group(1)
+        start = time.monotonic()
+        processes.start(WEBLATE, "runserver", "--noreload", f"127.0.0.1:{web_port}", env=env, log=work / "weblate.log")
+        base = f"http://127.0.0.1:{web_port}"
+        wait_for("Weblate", lambda: answers(f"{base}/api/"), 120)
+        timings["runserver"] = time.monotonic() - start
+        api = Api(base, token)
+        start = time.monotonic()
+        create_components(api, url)
+        timings["components"] = time.monotonic() - start
+        print("Weblate set-up:", ", ".join(f"{k} {v:.1f} s" for k, v in timings.items()))
+        yield api, root
+    finally:
+        processes.stop()
+        if (cluster / "data" / "postmaster.pid").exists():
+            subprocess.run(["runuser", "-u", "postgres", "--"] * (os.geteuid() == 0)
+                           + [str(PG_BIN / "pg_ctl"), "-D", str(cluster / "data"), "-m", "immediate", "stop"],
+                           capture_output=True)
+        shutil.rmtree(cluster, ignore_errors=True)
+
+
+# The component settings that fit aids' catalogs (docs/translating-in-weblate.md explains each)
+FILE_FORMAT_PARAMS = {
+    "po_line_wrap": 77,  # GNU's layout: lines of at most 79 columns with the quotes, as msgmerge and aids write
+    "po_keep_previous": True,  # the #| msgid of a changed text: Weblate shows it as the previous source
+    "po_remove_obsolete": False,  # aids keeps every obsolete translation (#~); so must Weblate
+    "po_fuzzy_matching": True,
+    "po_no_location": False,
+}
+
+
+def create_components(api: Api, url: str) -> None:
+    api("POST", "projects/", {"name": "aids sample games", "slug": PROJECT, "web": "https://example.org/"})
+    # the parameters this version of Weblate has (5.14 has no po_remove_obsolete: it never removes them)
+    known = next(VENV.glob("lib/python*/site-packages/weblate/trans/file_format_params.py")).read_text()
+    params = {name: value for name, value in FILE_FORMAT_PARAMS.items() if f'name = "{name}"' in known}
+    common = {"vcs": "git", "file_format": "po", "file_format_params": params,
+              "new_lang": "add", "edit_template": False, "source_language": {"code": "en"}}
+    api("POST", f"projects/{PROJECT}/components/", {
+        **common, "name": "Valmora 1809", "slug": GAME, "repo": url, "push": url, "branch": "main",
+        "filemask": f"i18n/*/LC_MESSAGES/{GAME}.po", "new_base": f"i18n/templates/{GAME}.pot"})
+    # the package's words (plurals among them): a second component sharing the first one's repository
+    api("POST", f"projects/{PROJECT}/components/", {
+        **common, "name": "aids", "slug": "aids", "repo": f"weblate://{PROJECT}/{GAME}",
+        "filemask": "i18n/*/LC_MESSAGES/aids.po", "new_base": "i18n/templates/aids.pot"})
+    for component in (GAME, "aids"):
+        api("POST", f"components/{PROJECT}/{component}/addons/", {"name": "aids.gnu_layout", "configuration": {}})
+
+
+def entries(text: str) -> dict[str, str]:
+    """A PO file's entries by msgctxt (the header as ''), each as written."""
+    found = {}
+    for number, block in enumerate(text.strip("\n").split("\n\n")):
+        context = re.search(r'^(?:#~ )?msgctxt ("(?:.*)"(?:\n(?:#~ )?".*")*)$', block, re.MULTILINE)
+        key = "".join(re.findall(r'"(.*)"', context.group(1))).replace('\\"', '"') if context else ""
+        assert key or not number, block
+        found[key] = block
+    return found
+
+
+def header(block: str) -> dict[str, str]:
+    """The fields of a PO header entry."""
+    text = "".join(re.findall(r'^"(.*)"$', block.split('msgstr ""', 1)[1], re.MULTILINE))
+    return dict(line.split(": ", 1) for line in text.split("\\n") if line)
+
+
+def plural_forms(value: str) -> str:
+    """A Plural-Forms rule without its spaces and the parentheses around the whole expression."""
+    value = value.replace(" ", "").rstrip(";")
+    count, _, rule = value.partition(";plural=")
+    return f"{count};plural={rule[1:-1] if rule.startswith('(') and rule.endswith(')') else rule}"
+
+
+def catalog_files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted((root / "i18n").rglob("*.po*"))}
+
+
+def test_translators_edits_in_weblate_reach_the_pdf(weblate, monkeypatch):
+    api, root = weblate
+    before = catalog_files(root)
+    units = {(lang, component): api.units(component, lang) for lang, component in
+             {(NEW[0], NEW[1]), (UNFUZZIED[0], UNFUZZIED[1]), (PLURAL[0], PLURAL[1])}}
+    # what aids left for the translators is what Weblate shows
+    new = units[NEW[:2]][NEW[2]]
+    assert new["state"] == 0 and new["source"] == ["Each side forages once."]
+    fuzzy = units[UNFUZZIED[:2]][UNFUZZIED[2]]
+    assert fuzzy["state"] == 10
+    assert fuzzy["previous_source"] == "Each side rallies one disordered unit out of contact."
+    plural = units[PLURAL[:2]][PLURAL[2]]
+    assert plural["source"] == ["step %(steps)s", "steps %(steps)s"] and len(plural["target"]) == 3
+
+    start = time.monotonic()
+    api("PATCH", f"units/{new['id']}/", {"target": [NEW[3]], "state": 20})
+    print(f"Weblate: a unit edited through the API in {time.monotonic() - start:.2f} s")
+    api("PATCH", f"units/{fuzzy['id']}/", {"target": [UNFUZZIED[3]], "state": 20})
+    api("PATCH", f"units/{plural['id']}/", {"target": PLURAL[3], "state": 20})
+    assert api("POST", f"units/{new['id']}/comments/", {"scope": "translation", "comment": COMMENT})["comment"] \
+        == COMMENT
+    for component in (GAME, "aids"):
+        api.repository(component, "commit")
+        api.repository(component, "push")
+    git(root, "pull", "-q", "--ff-only", "origin", "main")
+    pulled = catalog_files(root)
+
+    # nothing changed in the catalogs but the edits and Weblate's header fields
+    changed = {name for name in before if before[name] != pulled[name]}
+    assert changed == {f"i18n/ru/LC_MESSAGES/{GAME}.po", f"i18n/pl/LC_MESSAGES/{GAME}.po",
+                       "i18n/ru/LC_MESSAGES/aids.po"}
+    edited = {f"i18n/ru/LC_MESSAGES/{GAME}.po": NEW, f"i18n/pl/LC_MESSAGES/{GAME}.po": UNFUZZIED,
+              "i18n/ru/LC_MESSAGES/aids.po": PLURAL}
+    for name, (_, _, context, target) in edited.items():
+        old, now = entries(before[name].decode()), entries(pulled[name].decode())
+        assert old.keys() == now.keys()
+        assert {c for c in old if old[c] != now[c]} <= {"", context}, name
+        was, fields = header(old[""]), header(now[""])
+        assert {f for f in was.keys() | fields.keys() if was.get(f) != fields.get(f)} <= set(HEADER_FIELDS), name
+        assert plural_forms(fields["Plural-Forms"]) == plural_forms(was["Plural-Forms"])  # the same rule
+        entry = now[context]
+        assert "#, fuzzy" not in entry and "#|" not in entry
+        for text in [target] if isinstance(target, str) else target:
+            assert text in re.sub(r'"\n"', "", entry), entry
+    assert COMMENT not in pulled[f"i18n/ru/LC_MESSAGES/{GAME}.po"].decode()  # Weblate keeps comments to itself
+
+    # aids update rewrites nothing Weblate wrote, now or later
+    aids(root, "extract", "--game", GAME)
+    aids(root, "update", "--game", GAME)
+    assert catalog_files(root) == pulled
+    aids(root, "update", "--game", GAME)
+    assert catalog_files(root) == pulled
+    assert not git(root, "status", "--porcelain", "i18n")
+
+    # every edit is in the PDF; the package's words from the catalog Weblate wrote (as aids ships it)
+    monkeypatch.setattr(ui, "package_catalogs", lambda: root / "i18n")
+    ui.load_ui.cache_clear()
+    try:
+        summary = builder.build(read_project(root), Options(games=[GAME], langs=["pl", "ru"], formats=["pdf"], jobs=1))
+    finally:
+        ui.load_ui.cache_clear()
+    assert not summary.failed, summary.failed
+    for lang, expected in (("ru", [NEW[3], "Повторите пункты"]), ("pl", [UNFUZZIED[3]])):
+        pdfs = sorted((root / "build" / GAME).rglob(f"{lang}/*.pdf"))
+        assert pdfs, f"no {lang} PDF"
+        for pdf in pdfs:
+            text = " ".join(pdf_text(pdf).split())
+            for words in expected:
+                assert words in text, (pdf, words)
+            assert "Повторите шаги" not in text  # the plural as it was before Weblate
+
+
+def test_a_source_edit_shows_in_weblate_as_a_changed_string(weblate):
+    """After the translators' edits above (the module's tests run in order, on one Weblate)."""
+    api, root = weblate
+    sequence = root / "games" / GAME / "sequence.yaml"
+    old, new = "Each side rallies one disordered unit that is out of contact.", "Each side rallies one unit."
+    sequence.write_text(sequence.read_text().replace(old, new))
+    aids(root, "extract", "--game", GAME)
+    aids(root, "update", "--game", GAME)
+    git(root, "commit", "-q", "-a", "-m", "A rule changed")
+    git(root, "push", "-q", "origin", "main")
+    api.repository(GAME, "pull")
+    # pl was translated from the edited text in Weblate; ru still holds the translation of the first text, which
+    # stays its previous source (the text the translation was made for), as GNU msgmerge keeps it
+    first = "Each side rallies one disordered unit out of contact."
+    for lang, previous in (("pl", old), ("ru", first)):
+        unit = api.units(GAME, lang)["turn-sequence/movement/rally"]
+        assert unit["source"] == [new]
+        assert unit["state"] == 10, unit  # needs editing
+        assert unit["previous_source"] == previous, unit
+        assert unit["target"] == [{"pl": UNFUZZIED[3]}.get(lang, unit["target"][0])] and unit["target"][0]
+    changed = api("GET", f"translations/{PROJECT}/{GAME}/pl/units/?q=state:needs-editing")["results"]
+    assert [u["context"] for u in changed] == ["turn-sequence/movement/rally"]
