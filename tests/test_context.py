@@ -54,3 +54,15 @@ def test_every_text_of_the_catalogs_has_its_picture(pictured, capsys):
 def test_a_language_the_project_lacks_is_one_line(pictured, capsys):
     assert main(["--project", str(pictured), "context", "--lang", "xx"]) == 1
     assert capsys.readouterr().err.strip() == "command line: unknown language 'xx' (expected: pl, en, ru)"
+
+
+def test_an_upload_without_a_token_or_a_project_is_one_line_before_any_picture(tmp_path, capsys, monkeypatch):
+    root = make_project(tmp_path / "project")
+    monkeypatch.delenv("WEBLATE_TOKEN", raising=False)
+    args = ["--project", str(root), "context", "--weblate", "http://127.0.0.1:9/"]
+    assert main([*args, "--weblate-project", "p"]) == 1
+    assert capsys.readouterr().err.strip() == ("--weblate: no API token in WEBLATE_TOKEN (expected: export "
+                                               "WEBLATE_TOKEN=<your Weblate API key>)")
+    assert main(args) == 1
+    assert capsys.readouterr().err.strip() == "--weblate: no Weblate project named (expected: --weblate-project SLUG)"
+    assert not (root / "build" / "context").exists()

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from .. import __version__
-from ..errors import AidsError, visible
+from ..errors import AidsError, Position, Problem, visible
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 
@@ -88,6 +88,10 @@ def make_parser() -> Parser:
     games(context)
     context.add_argument("--lang", action="append", metavar="L",
                          help="this language's pages (repeatable; default: each game's source language)")
+    context.add_argument("--weblate", metavar="URL", help="then upload the source language's pictures to this Weblate "
+                         "as screenshots tied to their strings (the API token in WEBLATE_TOKEN)")
+    context.add_argument("--weblate-project", metavar="SLUG", help="its project (each game's component is named by "
+                         "the game's id)")
     serve = sub.add_parser("serve", help="a live preview on localhost: rebuilt and reloaded as sources change")
     games(serve)
     serve.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
@@ -258,10 +262,19 @@ def budgets_command(project, args) -> int:
 
 
 def context_command(project, args) -> int:
-    from .context import context
+    from .context import FOLDER, context
+    from .weblate import Weblate, upload
+    if args.weblate and not args.weblate_project:
+        raise AidsError(Problem(Position("--weblate"), "no Weblate project named", "--weblate-project SLUG"))
+    weblate = Weblate(args.weblate) if args.weblate else None  # its token checked before the pictures are taken
     made = context(project, args.game, args.lang)
     for (game_id, lang), entries in made.made.items():
-        print(f"{project.show(project.output / 'context' / game_id / lang)}: {len(entries)} picture(s)")
+        folder = project.output / FOLDER / game_id / lang
+        print(f"{project.show(folder)}: {len(entries)} picture(s)")
+        if weblate is not None and lang == project.read_game(game_id).source_language:
+            tied = upload(weblate, args.weblate_project, game_id, lang, folder, entries)
+            print(f"{args.weblate.rstrip('/')}/projects/{args.weblate_project}/{game_id}/: {tied} screenshot(s) "
+                  "tied to their strings")
     return 0
 
 

@@ -441,3 +441,35 @@ def test_a_source_edit_shows_in_weblate_as_a_changed_string(weblate):
         assert unit["target"] == [{"pl": UNFUZZIED[3]}.get(lang, unit["target"][0])] and unit["target"][0]
     changed = api("GET", f"translations/{PROJECT}/{GAME}/pl/units/?q=state:needs-editing")["results"]
     assert [u["context"] for u in changed] == ["turn-sequence/movement/rally"]
+
+
+def test_every_string_shows_its_picture_in_weblate(weblate):
+    """`aids context --weblate`: each source string of the game tied to a screenshot of where it prints, the
+    picture aids context made; a second upload replaces pictures, never adds any."""
+    if not (shutil.which("chromium") and (shutil.which("chromedriver") or shutil.which("chromium.chromedriver"))):
+        if os.environ.get("CI"):
+            raise RuntimeError("chromium and chromium-driver missing (./bootstrap test installs them)")
+        pytest.skip("chromium and chromium-driver missing")
+    api, root = weblate
+    env = {**os.environ, "WEBLATE_TOKEN": api.token}
+    command = ("context", "--game", GAME, "--weblate", api.base, "--weblate-project", PROJECT)
+    out = run(sys.executable, "-m", "aids", "--project", str(root), *command, env=env)
+    index = json.loads((root / "build" / "context" / GAME / "en" / "index.json").read_text(encoding="utf-8"))
+    sources = api.units(GAME, "en")
+    assert set(index) == set(sources), set(index) ^ set(sources)
+    assert f"/projects/{PROJECT}/{GAME}/: {len(sources)} screenshot(s) tied to their strings" in out, out
+    shots = []
+    url = f"components/{PROJECT}/{GAME}/screenshots/"
+    while url:
+        page = api("GET", url)
+        shots += page["results"]
+        url = page["next"]
+    assert sorted(s["name"] for s in shots) == sorted(sources)
+    for shot in shots:
+        unit = sources[shot["name"]]
+        assert [u.rstrip("/").rsplit("/", 1)[-1] for u in shot["units"]] == [str(unit["id"])], shot
+    picture = urllib.request.urlopen(urllib.request.Request(  # what a translator's browser shows
+        shots[0]["file_url"], headers={"Authorization": f"Token {api.token}"}), timeout=60).read()
+    assert picture == (root / "build" / "context" / GAME / "en" / index[shots[0]["name"]]["image"]).read_bytes()
+    run(sys.executable, "-m", "aids", "--project", str(root), *command, env=env)
+    assert api("GET", f"components/{PROJECT}/{GAME}/screenshots/")["count"] == len(shots)  # replaced, not added
