@@ -41,6 +41,7 @@ class Measured:
     shares: dict[str, float] = field(default_factory=dict)  # aid -> the share every text can grow by
     full: list[str] = field(default_factory=list)  # aids that do not fit even as they are
     budgets: int = 0  # entries given a budget
+    given: dict[str, int] = field(default_factory=dict)  # msgctxt -> its budget
     written: bool = False
 
 
@@ -88,6 +89,7 @@ def _language(project: Project, game: Game, fitted: list[Aid], lang: str) -> Mea
         if given is not None:
             ours.append(f"# aids: budget {given[0]} characters ({given[1]})\n")
             measured.budgets += 1
+            measured.given[po.key(entry)[0]] = given[0]
         entry.othercomments = ours
     measured.written = po.save(path, catalog, project.catalogs, project.show(path))
     return measured

@@ -80,6 +80,10 @@ def make_parser() -> Parser:
     games(budgets)
     budgets.add_argument("--lang", action="append", metavar="L",
                          help="only this language (repeatable; default: every language but the source)")
+    budgets.add_argument("--weblate", metavar="URL", help="then set each budget as the max-length flag of its "
+                         "string in this Weblate (the least of the languages; the API token in WEBLATE_TOKEN)")
+    budgets.add_argument("--weblate-project", metavar="SLUG", help="its project (each game's component is named by "
+                         "the game's id)")
     context = sub.add_parser("context", help="a picture of where each text prints, for translators",
                              description="Writes build/context/<game>/<lang>/<msgctxt>.png: the page of the aid "
                              "around each text, the text outlined, and index.json (each msgctxt's picture and its "
@@ -252,21 +256,39 @@ def run(args) -> int:
 
 def budgets_command(project, args) -> int:
     from ..build.budgets import budgets
+    from .weblate import flag_budgets
+    weblate = weblate_of(args)
+    least: dict[str, dict[str, int]] = {}  # game -> msgctxt -> the least budget of its languages
     for measured in budgets(project, args.game, args.lang):
         grown = "".join(f"; {aid}: every text may grow by {share * 100:.0f} %" for aid, share in
                         measured.shares.items())
         print(f"{measured.game} {measured.lang}: {measured.budgets} budget(s){grown}"
               + "".join(f"; {aid} does not fit as it is" for aid in measured.full)
               + ("" if measured.written or not measured.budgets else " (catalog unchanged)"))
+        for context, budget in measured.given.items():
+            game = least.setdefault(measured.game, {})
+            game[context] = min(budget, game.get(context, budget))
+    for game_id, given in least.items():
+        if weblate is not None and given:
+            flagged = flag_budgets(weblate, args.weblate_project, game_id, project.read_game(game_id).source_language,
+                                   given)
+            print(f"{args.weblate.rstrip('/')}/projects/{args.weblate_project}/{game_id}/: max-length on {flagged} "
+                  "string(s)")
     return 0
+
+
+def weblate_of(args):
+    """The Weblate of --weblate, its token and project checked before anything is done; None without it."""
+    from .weblate import Weblate
+    if args.weblate and not args.weblate_project:
+        raise AidsError(Problem(Position("--weblate"), "no Weblate project named", "--weblate-project SLUG"))
+    return Weblate(args.weblate) if args.weblate else None
 
 
 def context_command(project, args) -> int:
     from .context import FOLDER, context
-    from .weblate import Weblate, upload
-    if args.weblate and not args.weblate_project:
-        raise AidsError(Problem(Position("--weblate"), "no Weblate project named", "--weblate-project SLUG"))
-    weblate = Weblate(args.weblate) if args.weblate else None  # its token checked before the pictures are taken
+    from .weblate import upload
+    weblate = weblate_of(args)  # its token checked before the pictures are taken
     made = context(project, args.game, args.lang)
     for (game_id, lang), entries in made.made.items():
         folder = project.output / FOLDER / game_id / lang

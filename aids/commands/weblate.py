@@ -103,3 +103,22 @@ def upload(weblate: Weblate, project: str, component: str, source_lang: str, fol
 def _id(shot: dict[str, Any]) -> str:
     """A screenshot's id: given, or the last part of its API address."""
     return str(shot.get("id") or str(shot["url"]).rstrip("/").rsplit("/", 1)[-1])
+
+
+def flag_budgets(weblate: Weblate, project: str, component: str, source_lang: str,
+                 budgets: dict[str, int]) -> int:
+    """Each budget (msgctxt -> characters, the least of the languages) as a `max-length` flag of its source
+    string in Weblate, which then checks every translation of it; the source string's other flags kept. The
+    number of strings flagged. (A custom flag in the PO file would not last: GNU msgcat drops it.)"""
+    flagged = 0
+    for unit in weblate.pages(f"translations/{project}/{component}/{source_lang}/units/"):
+        budget = budgets.get(unit["context"])
+        if budget is None:
+            continue
+        flags = [f.strip() for f in (unit.get("extra_flags") or "").split(",")
+                 if f.strip() and not f.strip().startswith("max-length:")]
+        wanted = ", ".join([*flags, f"max-length:{budget}"])
+        if unit.get("extra_flags") != wanted:
+            weblate.call("PATCH", f"units/{unit['id']}/", {"extra_flags": wanted})
+        flagged += 1
+    return flagged

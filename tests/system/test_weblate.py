@@ -42,6 +42,7 @@ WEBLATE = VENV / "bin" / "weblate"
 CONTRIB = REPO / "contrib" / "weblate"  # aids_gnu_layout.py: the add-on that commits GNU's layout
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 GAME = "valmora-1809"
+CARD_GAME = "lwow-1920"  # its referee card has budgets
 PROJECT = "aids-samples"
 # Weblate's form of the fields it rewrites in a PO file's header (besides Plural-Forms, which it also rewraps)
 HEADER_FIELDS = ("PO-Revision-Date", "Last-Translator", "Language-Team", "X-Generator", "Plural-Forms")
@@ -315,7 +316,12 @@ def create_components(api: Api, url: str) -> None:
     api("POST", f"projects/{PROJECT}/components/", {
         **common, "name": "aids", "slug": "aids", "repo": f"weblate://{PROJECT}/{GAME}",
         "filemask": "i18n/*/LC_MESSAGES/aids.po", "new_base": "i18n/templates/aids.pot"})
-    for component in (GAME, "aids"):
+    # a game with a card, whose catalogs carry budgets (aids budgets)
+    api("POST", f"projects/{PROJECT}/components/", {
+        **common, "name": "Lwów 1920", "slug": CARD_GAME, "repo": f"weblate://{PROJECT}/{GAME}",
+        "filemask": f"i18n/*/LC_MESSAGES/{CARD_GAME}.po", "new_base": f"i18n/templates/{CARD_GAME}.pot",
+        "source_language": {"code": "pl"}})
+    for component in (GAME, "aids", CARD_GAME):
         api("POST", f"components/{PROJECT}/{component}/addons/", {"name": "aids.gnu_layout", "configuration": {}})
 
 
@@ -473,3 +479,28 @@ def test_every_string_shows_its_picture_in_weblate(weblate):
     assert picture == (root / "build" / "context" / GAME / "en" / index[shots[0]["name"]]["image"]).read_bytes()
     run(sys.executable, "-m", "aids", "--project", str(root), *command, env=env)
     assert api("GET", f"components/{PROJECT}/{GAME}/screenshots/")["count"] == len(shots)  # replaced, not added
+
+
+def test_budgets_become_max_length_flags_that_weblate_checks(weblate):
+    """`aids budgets --weblate`: each budget the max-length flag of its string in Weblate (a flag in the PO file
+    would not last: GNU msgcat drops it), and Weblate's own check then flags a translation that is too long."""
+    api, root = weblate
+    env = {**os.environ, "WEBLATE_TOKEN": api.token}
+    out = run(sys.executable, "-m", "aids", "--project", str(root), "budgets", "--game", CARD_GAME, "--lang", "en",
+              "--weblate", api.base, "--weblate-project", PROJECT, env=env)
+    catalog = (root / "i18n" / "en" / "LC_MESSAGES" / f"{CARD_GAME}.po").read_text(encoding="utf-8")
+    budgets = {m.group(2): int(m.group(1)) for m in re.finditer(
+        r'^# aids: budget (\d+) characters \(referee-card\)\n(?:#.*\n)*msgctxt "(.*)"$', catalog, re.M)}
+    assert len(budgets) >= 90
+    assert f"/projects/{PROJECT}/{CARD_GAME}/: max-length on {len(budgets)} string(s)" in out, out
+    sources = api.units(CARD_GAME, "pl")
+    for context, budget in budgets.items():
+        assert f"max-length:{budget}" in sources[context]["extra_flags"], (context, sources[context])
+    context, budget = next((c, b) for c, b in budgets.items() if b > 30)
+    unit = api.units(CARD_GAME, "en")[context]
+    api("PATCH", f"units/{unit['id']}/", {"target": ["x" * (budget + 10)], "state": 20})
+    checked = api("GET", f"units/{unit['id']}/")
+    assert checked["has_failing_check"], checked
+    run(sys.executable, "-m", "aids", "--project", str(root), "budgets", "--game", CARD_GAME, "--lang", "en",
+        "--weblate", api.base, "--weblate-project", PROJECT, env=env)  # again: the same flags, not added twice
+    assert api.units(CARD_GAME, "pl")[context]["extra_flags"].count("max-length:") == 1
