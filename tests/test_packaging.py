@@ -71,7 +71,7 @@ def test_every_library_aids_imports_is_a_declared_dependency():
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     # names compared as pip does (PEP 503): a wheel may call itself pagefind_bin, a requirement pagefind-bin
     declared = {canonicalize_name(Requirement(r).name) for r in project["dependencies"]}
-    extras = {canonicalize_name(Requirement(r).name) for extra in ("dask",)
+    extras = {canonicalize_name(Requirement(r).name) for extra in ("dask", "context")
               for r in project["optional-dependencies"][extra]}
     distributions = packages_distributions()
     missing = {}

@@ -168,7 +168,7 @@ def _pictures(driver: Any, page: Any, others: dict[str, str]) -> Iterator[tuple[
 
 
 def _picture(driver: Any, key: str, shown: dict[str, Any] | None) -> Iterator[tuple[str, bytes, str]]:
-    from PIL import Image  # ReportLab's own dependency
+    from PIL import Image  # pip install 'aids[context]' (ReportLab depends on it too)
 
     if shown is not None:
         view = Image.open(io.BytesIO(driver.get_screenshot_as_png()))
