@@ -1,0 +1,55 @@
+"""The translators' tools beside the catalogs, as commands: `aids budgets` (how long each translation of a
+fitted aid may get) and `aids context` (a picture of each text where it prints), each optionally sent to a
+Weblate (--weblate URL --weblate-project SLUG, the token in WEBLATE_TOKEN)."""
+from __future__ import annotations
+
+from ..errors import AidsError, Position, Problem
+
+
+def budgets_command(project, args) -> int:
+    from ..build.budgets import budgets
+    from .weblate import flag_budgets
+    weblate = weblate_of(args)
+    least: dict[str, dict[str, int]] = {}  # game -> msgctxt -> the least budget of its languages
+    for measured in budgets(project, args.game, args.lang):
+        grown = "".join(f"; {aid}: every text may grow by {share * 100:.0f} %" for aid, share in
+                        measured.shares.items())
+        print(f"{measured.game} {measured.lang}: {measured.budgets} budget(s){grown}"
+              + "".join(f"; {aid} does not fit as it is" for aid in measured.full)
+              + ("" if measured.written or not measured.budgets else " (catalog unchanged)"))
+        for context, budget in measured.given.items():
+            game = least.setdefault(measured.game, {})
+            game[context] = min(budget, game.get(context, budget))
+    for game_id, given in least.items():
+        if weblate is not None and given:
+            flagged = flag_budgets(weblate, args.weblate_project, game_id, project.read_game(game_id).source_language,
+                                   given)
+            print(f"{args.weblate.rstrip('/')}/projects/{args.weblate_project}/{game_id}/: max-length on {flagged} "
+                  "string(s)")
+    return 0
+
+
+def weblate_of(args):
+    """The Weblate of --weblate, its token and project checked before anything is done; None without it."""
+    from .weblate import Weblate
+    if args.weblate and not args.weblate_project:
+        raise AidsError(Problem(Position("--weblate"), "no Weblate project named", "--weblate-project SLUG"))
+    return Weblate(args.weblate) if args.weblate else None
+
+
+def context_command(project, args) -> int:
+    from .context import FOLDER, context
+    from .weblate import upload
+    weblate = weblate_of(args)  # its token checked before the pictures are taken
+    made = context(project, args.game, args.lang)
+    for (game_id, lang), entries in made.made.items():
+        folder = project.output / FOLDER / game_id / lang
+        print(f"{project.show(folder)}: {len(entries)} picture(s)")
+        if weblate is not None and lang == project.read_game(game_id).source_language:
+            tied = upload(weblate, args.weblate_project, game_id, lang, folder, entries)
+            print(f"{args.weblate.rstrip('/')}/projects/{args.weblate_project}/{game_id}/: {tied} screenshot(s) "
+                  "tied to their strings")
+    return 0
+
+
+TRANSLATORS_TOOLS = {"budgets": budgets_command, "context": context_command}  # what a translator reads beside the .po
