@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..config import Game, Project
-from ..errors import AidsError, Position, Problem
+from ..errors import AidsError
 from ..kind import Aid
 from ..kinds.reading import read_aids, select_game_ids
 from ..localize import catalogs, po
@@ -48,10 +48,7 @@ class Measured:
 def budgets(project: Project, games: list[str] | None, langs: list[str] | None) -> list[Measured]:
     """Measure every fitted aid of the chosen games in the chosen languages (default: every language but each
     game's source) and write each entry's budget into its catalog."""
-    for lang in langs or []:
-        if lang not in project.languages:
-            raise AidsError(Problem(Position("command line"), f"unknown language '{lang}'",
-                                    ", ".join(project.languages)))
+    langs = pipeline.chosen_languages(project, langs) if langs else None
     found = []
     for game_id in select_game_ids(project, games):
         game = project.read_game(game_id)

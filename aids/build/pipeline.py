@@ -201,7 +201,7 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
 
     What cannot be built (a broken game.yaml, an aid with errors) is recorded in `summary` and left out.
     """
-    langs = [PSEUDO] if options.pseudo else _languages(project, options.langs)
+    langs = [PSEUDO] if options.pseudo else chosen_languages(project, options.langs)
     plan = Plan(langs, [f for f in registry() if f in options.formats])
     _can_print(plan.formats)
     _ui_problems(langs, options, summary)
@@ -283,7 +283,8 @@ def unit_formats(formats: list[str], game: Game) -> tuple[str, ...]:
     return tuple(f for f in registry() if f in wanted)
 
 
-def _languages(project: Project, wanted: list[str] | None) -> list[str]:
+def chosen_languages(project: Project, wanted: list[str] | None) -> list[str]:
+    """The languages named on the command line (each once), else the project's; an unknown one is an error."""
     for lang in wanted or []:
         if lang not in project.languages:
             raise AidsError(Problem(Position("command line"), f"unknown language '{lang}'",

@@ -216,10 +216,8 @@ class Printed:
     @classmethod
     def of(cls, project: Project, game: Game, lang: str | None) -> Printed:
         from .navigation import aid_numbers, aid_titles
-        from .pipeline import localizer
-        if lang is not None and lang not in project.languages:
-            raise AidsError(Problem(COMMAND_LINE, f"unknown language '{lang}'", ", ".join(project.languages)))
-        lz = localizer(project, game, lang or game.source_language)
+        from .pipeline import chosen_languages, localizer
+        lz = localizer(project, game, chosen_languages(project, [lang])[0] if lang else game.source_language)
         aids = read_aids(project, game)[0]
         return cls(lz, aid_numbers(aids, lz), aid_titles(aids, lz))
 

@@ -80,10 +80,8 @@ def make_parser() -> Parser:
     games(budgets)
     budgets.add_argument("--lang", action="append", metavar="L",
                          help="only this language (repeatable; default: every language but the source)")
-    budgets.add_argument("--weblate", metavar="URL", help="then set each budget as the max-length flag of its "
-                         "string in this Weblate (the least of the languages; the API token in WEBLATE_TOKEN)")
-    budgets.add_argument("--weblate-project", metavar="SLUG", help="its project (each game's component is named by "
-                         "the game's id)")
+    weblate(budgets, "then set each budget as the max-length flag of its string in this Weblate (the least of the "
+            "languages)")
     context = sub.add_parser("context", help="a picture of where each text prints, for translators",
                              description="Writes build/context/<game>/<lang>/<msgctxt>.png: the page of the aid "
                              "around each text, the text outlined, and index.json (each msgctxt's picture and its "
@@ -92,10 +90,8 @@ def make_parser() -> Parser:
     games(context)
     context.add_argument("--lang", action="append", metavar="L",
                          help="this language's pages (repeatable; default: each game's source language)")
-    context.add_argument("--weblate", metavar="URL", help="then upload the source language's pictures to this Weblate "
-                         "as screenshots tied to their strings (the API token in WEBLATE_TOKEN)")
-    context.add_argument("--weblate-project", metavar="SLUG", help="its project (each game's component is named by "
-                         "the game's id)")
+    weblate(context, "then upload the source language's pictures to this Weblate as screenshots tied to their "
+            "strings")
     serve = sub.add_parser("serve", help="a live preview on localhost: rebuilt and reloaded as sources change")
     games(serve)
     serve.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
@@ -138,6 +134,13 @@ def make_parser() -> Parser:
     schema.add_argument("name", nargs="?", help="project, game or a kind (sequence, table, playsheet, card, ...)")
     schema.add_argument("--write", action="store_true", help="write every schema into <project>/schemas/")
     return parser
+
+
+def weblate(parser: argparse.ArgumentParser, what: str) -> None:
+    """--weblate URL and --weblate-project SLUG: what a translators' tool sends to a Weblate."""
+    parser.add_argument("--weblate", metavar="URL", help=f"{what} (the API token in WEBLATE_TOKEN)")
+    parser.add_argument("--weblate-project", metavar="SLUG",
+                        help="its project (each game's component is named by the game's id)")
 
 
 def schema_command(args) -> int:

@@ -103,10 +103,7 @@ class Pictures:
 def context(project: Project, games: list[str] | None, langs: list[str] | None) -> Pictures:
     """A picture of every text of the chosen games' aids in the chosen languages (default: each game's source
     language, what a translator reads), under build/context/."""
-    for lang in langs or []:
-        if lang not in project.languages:
-            raise AidsError(Problem(Position("command line"), f"unknown language '{lang}'",
-                                    ", ".join(project.languages)))
+    langs = pipeline.chosen_languages(project, langs) if langs else None
     pictures = Pictures()
     output = Folder(project.output, project.show(project.output))
     with browser() as driver:

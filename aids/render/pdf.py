@@ -273,31 +273,31 @@ def coverage() -> frozenset[int]:
     return frozenset.intersection(*(characters(file) for _, file, _, _ in FONTS))
 
 
+def leaves(value: Any) -> Iterator[Any]:
+    """Every value of a localized context that is not a dict, list or tuple (runs, Rich, count as one)."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from leaves(item)
+    elif isinstance(value, (list, tuple)) and not isinstance(value, Rich):
+        for item in value:
+            yield from leaves(item)
+    else:
+        yield value
+
+
 def figures_of(value: Any) -> Iterator[Figure]:
     """Every image in a localized context, however nested."""
-    if isinstance(value, Figure):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from figures_of(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from figures_of(item)
+    return (leaf for leaf in leaves(value) if isinstance(leaf, Figure))
 
 
 def texts_of(value: Any) -> Iterator[str]:
     """Every text in a localized context (strings, runs), however nested; never an image's address (a Figure
     is no text: its file name is not a word to check)."""
-    if isinstance(value, Rich):
-        yield value.plain()
-    elif isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from texts_of(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from texts_of(item)
+    for leaf in leaves(value):
+        if isinstance(leaf, Rich):
+            yield leaf.plain()
+        elif isinstance(leaf, str):
+            yield leaf
 
 
 def check_glyphs(localized: Mapping[str, object], locate: Callable[[str], Position], what: str) -> None:
