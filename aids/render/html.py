@@ -77,7 +77,7 @@ def spaces_lead(rich: Rich) -> Rich:
     "in\u00a0" + link "3.2.7" becomes "in" + link "\u00a03.2.7", and strong "foo " + "bar" becomes
     strong "foo" + " bar". WeasyPrint (70.0) measures a line with the trailing space of a run that an
     inline element follows, where Pango lets the space hang; such a line looks too wide and is cut to its
-    first word or hyphen piece, a stray break in running text (docs/weasyprint-trailing-space.md)."""
+    first word or hyphen piece, a stray break in running text (docs/development/weasyprint-trailing-space/README.md)."""
     leaves: list[str] = []
 
     def collect(value: Rich) -> None:
