@@ -28,6 +28,7 @@ from .documents import (
     BookletDocument,
     EmbedBlock,
     Figure,
+    Footnote,
     GlossaryBlock,
     TocEntry,
 )
@@ -68,12 +69,23 @@ class _Localizing:
         self.used: set[str] = set()
         self.level = 0  # of the last heading: an embedded aid's headings come a level under it
         self.rules = {h.label: h.id for h in booklet.headings.values() if h.number}  # for embedded aids' rule: links
+        self.footnotes: dict[str, Footnote] = {}  # in the order of their references: numbered 1, 2, ...
 
     def ref(self, target: str) -> Rich:
         heading = self.booklet.headings[target]
         return Rich([Link(rich.text(heading.label), heading.id)])
 
+    def note(self, key: str) -> Rich:
+        """A footnote where it is referenced: its number and its text, which the page shows at its foot."""
+        if key not in self.footnotes:
+            number = str(len(self.footnotes) + 1)
+            self.footnotes[key] = {"number": number, "text": self.text(self.booklet.footnotes[key])}
+        note = self.footnotes[key]
+        return Rich([Marked(note["text"], "footnote", note=note["number"])])
+
     def resolve(self, kind: str, target: str, first_use: bool = True) -> Rich:
+        if kind == "note":
+            return self.note(target)
         if kind == "see":
             return self.lz.ui_rich("see", "see %(ref)s", ref=self.ref(target))
         if kind == "ref":
@@ -154,5 +166,5 @@ def localize(booklet: Booklet, lz: Localizer, edition: Edition | None = None) ->
         "translator": booklet.translator.get(lz.lang, booklet.translator.get("*", "")),
         "published": lz.date(booklet.published) if booklet.published else "",
         "toc": toc, "blocks": body, "columns": booklet.columns, "binding": booklet.binding,
-        "chapter_pages": booklet.chapter_pages,
+        "chapter_pages": booklet.chapter_pages, "footnotes": list(doing.footnotes.values()),
     }

@@ -284,6 +284,11 @@ class TocEntry(TypedDict):
     text: Rich
 
 
+class Footnote(TypedDict):
+    number: str  # "1", in the order of the references
+    text: Rich
+
+
 class BookletDocument(TypedDict):
     title: str
     subtitle: str
@@ -296,6 +301,7 @@ class BookletDocument(TypedDict):
     columns: int
     binding: float
     chapter_pages: bool
+    footnotes: list[Footnote]  # the notes, for the web page's list at its end (the PDF prints each at its page's foot)
 
 
 # --- what every page shows besides its aid: the game, the changes ---------------------------------

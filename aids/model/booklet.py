@@ -130,6 +130,7 @@ class Booklet:
     inputs: list[Path] = field(default_factory=list)  # the rule files and images read, in order
     pages: PageGoal | None = None  # the page count it aims at, if it declares one
     chapter_pages: bool = False  # each chapter begins a new page (and it may be laid out in parts)
+    footnotes: dict[str, Text] = field(default_factory=dict)  # {note:key} -> its text (model/footnotes.py)
 
     def term(self, term_id: str) -> Term | None:
         return next((t for t in self.glossary if t.id == term_id), None)
@@ -149,6 +150,7 @@ class Booklet:
                 yield block.alt
             elif isinstance(block, Table):
                 yield from (c for row in [block.head, *block.rows] for c in row if isinstance(c, Text))
+        yield from self.footnotes.values()
         for term in self.glossary:
             yield term.name
             if term.definition:
