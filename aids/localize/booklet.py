@@ -26,6 +26,7 @@ from .documents import (
     BookletBlock,
     BookletCell,
     BookletDocument,
+    BreakBlock,
     EmbedBlock,
     Figure,
     Footnote,
@@ -136,8 +137,10 @@ class _Localizing:
             return {"type": "box", "kind": b.kind, "label": box_label(lz, b.kind), "blocks": self.blocks(b.blocks)}
         return self.directive(b)
 
-    def directive(self, b: Directive) -> EmbedBlock | AbbreviationsBlock | GlossaryBlock:
+    def directive(self, b: Directive) -> EmbedBlock | AbbreviationsBlock | GlossaryBlock | BreakBlock:
         lz, booklet = self.lz, self.booklet
+        if b.name == "break":
+            return {"type": "break", "kind": b.arg}
         if b.name == "embed":
             assert b.target is not None, "linked before it is localized"
             kind, model = b.target
@@ -167,4 +170,6 @@ def localize(booklet: Booklet, lz: Localizer, edition: Edition | None = None) ->
         "published": lz.date(booklet.published) if booklet.published else "",
         "toc": toc, "blocks": body, "columns": booklet.columns, "binding": booklet.binding,
         "chapter_pages": booklet.chapter_pages, "footnotes": list(doing.footnotes.values()),
+        "label": lz.text(booklet.label) if booklet.label else "", "title_page": booklet.title_page,
+        "contents": booklet.contents if booklet.contents is not None else bool(toc),
     }

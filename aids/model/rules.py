@@ -29,7 +29,8 @@ NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?\Z")  # a table cell holding only a
 # ... and so is one holding counter ratings (2-4, 3/4-6) or a code (RTG, X+), printed as it is in every language
 VERBATIM = re.compile(r"\d+(?:[/-]\d+)+\Z|[A-Z][A-Z0-9+/-]*\Z")
 BOXES = ("example", "note", "optional", "designer", "exception")
-DIRECTIVES = ("abbreviations", "glossary", "embed")
+DIRECTIVES = ("abbreviations", "glossary", "embed", "break")
+ARGUMENTS = {"embed": "::: embed <aid id>", "break": "::: break page, or ::: break column"}
 PLACEHOLDERS = ("ref", "see", "term", "note")
 IMAGES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
 _ESCAPE = re.compile(r"([\\`*_\[\]])")
@@ -264,9 +265,9 @@ class RulesReader:
         if name in DIRECTIVES:
             if node.children:
                 self.problems.add(self.at(node), f"::: {name} takes no content", f"::: {name}\\n:::")
-            if (name == "embed") != bool(arg):
+            if not (bool(arg) if name == "embed" else arg in ("page", "column") if name == "break" else not arg):
                 self.problems.add(self.at(node), f"::: {name} {arg}".rstrip() + ": wrong argument",
-                                  "::: embed <aid id>" if name == "embed" else f"::: {name} alone")
+                                  ARGUMENTS.get(name, f"::: {name} alone"))
                 return None
             return Directive(name, arg, self.at(node))
         self.problems.add(self.at(node, ":::"), f"unknown block kind '{name}'", ", ".join(BOXES + DIRECTIVES))
