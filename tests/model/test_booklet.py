@@ -358,7 +358,7 @@ def test_image_inside_the_game_is_embedded(tmp_path):
     ({"rules_yaml": BOOKLET.replace("page_size: A5", "page_size: B5")},
      "games/demo/rules.yaml:6:12: unknown page size 'B5' (expected: A4, A5, Letter)"),
     ({"rules_yaml": BOOKLET.replace("files: [one.md, two.md]", "files: [one.md, ../x.md]")},
-     "games/demo/rules.yaml:7:17: Markdown file '../x.md' not found in the game folder"),
+     "games/demo/rules.yaml:7:17: Markdown file '../x.md' leads outside the game folder (looked for games/x.md)"),
     ({"rules_yaml": BOOKLET + "colour: red\n"},
      "games/demo/rules.yaml:12:1: unknown field 'colour' in booklet (expected: kind, id, title, files, subtitle"),
     ({"one_md": ONE + "\n```\ncode\n```\n"}, "games/demo/one.md:46:1: unsupported Markdown element 'fence'"),
