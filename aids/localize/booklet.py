@@ -19,7 +19,7 @@ from ..model.booklet import (
     Term,
     Verbatim,
 )
-from ..model.text import Text
+from ..model.text import Text, with_form
 from . import rich
 from .documents import (
     AbbreviationsBlock,
@@ -34,6 +34,7 @@ from .documents import (
     TocEntry,
 )
 from .localizer import Localizer
+from .ordinals import ordinal
 from .rich import Link, Marked, Rich, Span
 
 
@@ -87,6 +88,9 @@ class _Localizing:
     def resolve(self, kind: str, target: str, first_use: bool = True) -> Rich:
         if kind == "note":
             return self.note(target)
+        if kind == "ord":
+            number, form = with_form(target)
+            return rich.text(ordinal(self.lz, int(number), form))
         if kind == "see":
             return self.lz.ui_rich("see", "see %(ref)s", ref=self.ref(target))
         if kind == "ref":

@@ -31,7 +31,8 @@ VERBATIM = re.compile(r"\d+(?:[/-]\d+)+\Z|[A-Z][A-Z0-9+/-]*\Z")
 BOXES = ("example", "note", "optional", "designer", "exception")
 DIRECTIVES = ("abbreviations", "glossary", "embed", "break")
 ARGUMENTS = {"embed": "::: embed <aid id>", "break": "::: break page, or ::: break column"}
-PLACEHOLDERS = ("ref", "see", "term", "note")
+PLACEHOLDERS = ("ref", "see", "term", "note", "ord")
+ORDINAL = re.compile(r"[1-9]\d{0,5}(\|[fn])?\Z")  # {ord:6}, {ord:6|f}: an ordinal number (localize/ordinals.py)
 IMAGES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
 _ESCAPE = re.compile(r"([\\`*_\[\]])")
 FOOTNOTE = re.compile(r"\[\^[^\]\s]*\]")  # [^1] and [^1]: ..., which CommonMark leaves as text
@@ -433,9 +434,12 @@ class RulesReader:
             elif kind == "term" and self.booklet.term(target) is None:
                 self.problems.add(where, f"glossary term '{target}' referenced but not defined",
                                   ", ".join(t.id for t in self.booklet.glossary) or "a term under glossary:")
+            elif kind == "ord" and not ORDINAL.match(target):
+                self.problems.add(where, f"ordinal '{{ord:{target}}}'", "{ord:6}, or {ord:6|f} or {ord:6|n} before a "
+                                  "feminine or neuter noun")
             elif kind == "note" and target not in self.booklet.footnotes:
                 self.problems.add(where, f"unknown footnote '{{note:{target}}}'", "text[^1] and [^1]: the note")
-            elif kind not in ("term", "note"):
+            elif kind not in ("term", "note", "ord"):
                 heading = self.booklet.headings.get(target)
                 if heading is None or not heading.number:
                     self.problems.add(where, f"reference to unknown id '{target}'",
