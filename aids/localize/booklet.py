@@ -31,6 +31,8 @@ from .documents import (
     Figure,
     Footnote,
     GlossaryBlock,
+    ImageBlock,
+    RuleTableBlock,
     TocEntry,
 )
 from .localizer import Localizer
@@ -127,19 +129,30 @@ class _Localizing:
         if isinstance(b, Paragraph):
             return {"type": "paragraph", "text": self.text(b.text)}
         if isinstance(b, Image):
-            return {"type": "image", "src": Figure(b.file, b.name), "alt": lz.text(b.alt) if b.alt else ""}
+            return self.image(b)
         if isinstance(b, ListBlock):
             return {"type": "list", "ordered": b.ordered, "start": b.start,
                     "entries": [self.blocks(item) for item in b.items]}
         if isinstance(b, Table):
-            head = [self.cell(c) for c in b.head]
-            # what names the table on a page (a rule table has no title): its column headers
-            label = ", ".join(str(h["text"].plain() if isinstance(h["text"], Rich) else h["text"]) for h in head)
-            return {"type": "table", "head": head, "align": b.align, "label": label,
-                    "rows": [[self.cell(c) for c in row] for row in b.rows]}
+            return self.table(b)
+        if isinstance(b, Box) and b.kind == "wide":
+            return {"type": "wide", "blocks": self.blocks(b.blocks)}
         if isinstance(b, Box):
             return {"type": "box", "kind": b.kind, "label": box_label(lz, b.kind), "blocks": self.blocks(b.blocks)}
         return self.directive(b)
+
+    def image(self, b: Image) -> ImageBlock:
+        """A figure in this language: its own variant of the image where it has one, its description, its caption."""
+        file, name = b.variants.get(self.lz.lang, (b.file, b.name))
+        return {"type": "image", "src": Figure(file, name), "alt": self.lz.text(b.alt) if b.alt else "",
+                "caption": self.text(b.caption) if b.caption else ""}
+
+    def table(self, b: Table) -> RuleTableBlock:
+        head = [self.cell(c) for c in b.head]
+        # what names the table on a page (a rule table has no title): its column headers
+        label = ", ".join(str(h["text"].plain() if isinstance(h["text"], Rich) else h["text"]) for h in head)
+        return {"type": "table", "head": head, "align": b.align, "label": label,
+                "rows": [[self.cell(c) for c in row] for row in b.rows]}
 
     def directive(self, b: Directive) -> EmbedBlock | AbbreviationsBlock | GlossaryBlock | BreakBlock:
         lz, booklet = self.lz, self.booklet

@@ -215,8 +215,9 @@ class Figure:
 
 class ImageBlock(TypedDict):
     type: Literal["image"]
-    src: Figure
+    src: Figure  # the language's own variant of the image where it has one
     alt: str
+    caption: Rich | str  # "" for none
 
 
 class RuleListBlock(TypedDict):
@@ -238,6 +239,12 @@ class BoxBlock(TypedDict):
     type: Literal["box"]
     kind: str
     label: str
+    blocks: list[BookletBlock]
+
+
+class WideBlock(TypedDict):
+    """Blocks across every column of a two-column page (a table, a figure): ::: wide."""
+    type: Literal["wide"]
     blocks: list[BookletBlock]
 
 
@@ -279,7 +286,7 @@ class GlossaryBlock(TypedDict):
 
 
 BookletBlock = (HeadingBlock | ParagraphBlock | ImageBlock | RuleListBlock | RuleTableBlock | BoxBlock | EmbedBlock
-                | AbbreviationsBlock | GlossaryBlock | BreakBlock)
+                | AbbreviationsBlock | GlossaryBlock | BreakBlock | WideBlock)
 
 
 class TocEntry(TypedDict):

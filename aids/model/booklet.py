@@ -156,8 +156,8 @@ class Booklet:
         for block in walk(self.blocks):
             if isinstance(block, (Heading, Paragraph)):
                 yield block.text
-            elif isinstance(block, Image) and block.alt:
-                yield block.alt
+            elif isinstance(block, Image):
+                yield from (text for text in (block.alt, block.caption) if text)
             elif isinstance(block, Table):
                 yield from (c for row in [block.head, *block.rows] for c in row if isinstance(c, Text))
         yield from self.footnotes.values()

@@ -2,7 +2,6 @@
 boxes and directives, each text a message whose msgctxt is its section's id."""
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections.abc import Iterator
@@ -10,12 +9,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import unquote, urlparse
 
 from ..errors import AidsError, Position, Problems
-from ..files import Folder
 from ..source.markdown import read_markdown
 from ..source.yamlfile import Source
+from .figures import Image, read_image
 from .footnotes import Footnotes
 from .text import PLACEHOLDER, Text, unclosed_placeholder
 
@@ -33,7 +31,6 @@ DIRECTIVES = ("abbreviations", "glossary", "embed", "break")
 ARGUMENTS = {"embed": "::: embed <aid id>", "break": "::: break page, or ::: break column"}
 PLACEHOLDERS = ("ref", "see", "term", "note", "ord")
 ORDINAL = re.compile(r"[1-9]\d{0,5}(\|[fn])?\Z")  # {ord:6}, {ord:6|f}: an ordinal number (localize/ordinals.py)
-IMAGES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
 _ESCAPE = re.compile(r"([\\`*_\[\]])")
 FOOTNOTE = re.compile(r"\[\^[^\]\s]*\]")  # [^1] and [^1]: ..., which CommonMark leaves as text
 EXTERNAL = re.compile(r"https?://[^\s]+\Z", re.IGNORECASE)  # a web address: a link that leaves the booklet
@@ -56,16 +53,6 @@ class Heading:
 @dataclass
 class Paragraph:
     text: Text
-
-
-@dataclass
-class Image:
-    """A figure: a file of the game that the page links, never its data inlined. A PDF reads it through the
-    project's url fetcher (`file`, relative to the game folder); the web page links a copy written beside it
-    (`name`: the booklet's id, the file's stem and the start of its digest, so that two files never share one)."""
-    file: str  # relative to the game folder, "/" between its parts
-    name: str  # e.g. rules-map-1a2b3c4d.png
-    alt: Text | None
 
 
 @dataclass
@@ -194,7 +181,7 @@ class RulesReader:
         if kind == "paragraph":
             inline = node.children[0]
             if len(inline.children) == 1 and inline.children[0].type == "image":
-                return self.image(inline.children[0], node)
+                return read_image(self, inline.children[0], node)
             what = {"": "Paragraph", "a list": "List item"}.get(context, f"Paragraph of {context}")
             return Paragraph(self.message(self.inline(inline, node), node, what))
         if kind in ("bullet_list", "ordered_list"):
@@ -260,6 +247,12 @@ class RulesReader:
             # unclosed, the block would swallow the rest of the file
             self.problems.add(self.at(node), f"'::: {name}' is not closed", "a line ':::' where the block ends")
             return None
+        if name == "wide":  # across the columns of a two-column page
+            if context:
+                self.problems.add(self.at(node), f"::: wide inside {context}", "::: wide at the top, outside "
+                                  "lists and boxes")
+                return None
+            return Box(name, self.blocks(node.children, "a wide block"))
         if name in BOXES:
             if context.startswith("a box"):
                 self.problems.add(self.at(node), f"a ::: {name} block inside {context}", "boxes side by side")
@@ -273,7 +266,8 @@ class RulesReader:
                                   ARGUMENTS.get(name, f"::: {name} alone"))
                 return None
             return Directive(name, arg, self.at(node))
-        self.problems.add(self.at(node, ":::"), f"unknown block kind '{name}'", ", ".join(BOXES + DIRECTIVES))
+        self.problems.add(self.at(node, ":::"), f"unknown block kind '{name}'",
+                          ", ".join((*BOXES, "wide", *DIRECTIVES)))
         return None
 
     def table(self, node) -> Table:
@@ -296,39 +290,6 @@ class RulesReader:
             return self.message(self.inline(inline, row), row, "Table cell")
         finally:
             self.context = ""
-
-    def image(self, node, para) -> Image | None:
-        """An image alone in its paragraph: a file of the game, its path relative to the Markdown file."""
-        src = unquote(str(node.attrs.get("src", "")))  # markdown-it's %20 for <a b.png>: the file's own name
-        where = self.at(para, src or "![")
-        expected = "a .png, .jpg or .svg file inside the game folder, its path relative to the Markdown file"
-        if urlparse(src).scheme or src.startswith("//"):
-            self.problems.add(where, f"image '{src}' is not a file of the game", expected)
-            return None
-        if not src or os.path.isabs(src) or src.startswith(("/", "\\")):
-            self.problems.add(where, f"image '{src}' is not a path relative to the Markdown file", expected)
-            return None
-        looked = os.path.normpath(Path(self.shown).parent / src)  # as the user sees it, from the project
-        path = (self.file.parent / src).resolve()  # every link followed: where it really leads
-        if not path.is_relative_to(self.folder):
-            self.problems.add(where, f"image '{src}' leads outside the game folder (looked for {looked})", expected)
-            return None
-        if path.suffix.lower() not in IMAGES:
-            self.problems.add(where, f"image '{src}' is not a .png, .jpg or .svg file", expected)
-            return None
-        file = path.relative_to(self.folder).as_posix()
-        try:
-            data = Folder(self.folder, str(Path(self.shown).parent)).read(file) if path.is_file() else None
-        except AidsError:  # not a regular file
-            data = None
-        if data is None:
-            self.problems.add(where, f"image '{src}' not found: looked for {looked}", expected)
-            return None
-        self.booklet.inputs.append(path)
-        stem = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "image"
-        name = f"{self.booklet.id}-{stem}-{hashlib.sha256(data).hexdigest()[:8]}{path.suffix.lower()}"
-        alt = self.inline(node, para).strip()
-        return Image(file, name, self.message(alt, para, "Image description") if alt else None)
 
     # -- inline --------------------------------------------------------------------------------
     def inline(self, node, block) -> str:
