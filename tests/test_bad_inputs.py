@@ -209,7 +209,7 @@ CASES = [
     case("rules-footnote", Edit(ONE_MD, "\nTekst[^1].\n", append=True),
          "games/demo/one.md:46:6: footnote '[^1]' has no note (expected: [^1]: the note's text, in the same file)"),
     case("rules-unknown-box", Edit(ONE_MD, "\n::: sidebar\nx\n:::\n", append=True),
-         "games/demo/one.md:46:1: unknown block kind 'sidebar' (expected: example, note, optional, designer, exception, wide, abbreviations, glossary, embed, break)"),
+         "games/demo/one.md:46:1: unknown block kind 'sidebar' (expected: example, note, optional, designer, exception, wide, abbreviations, glossary, index, embed, break)"),
     case("rules-unknown-anchor", Edit(ONE_MD, "\nPatrz [](#nowhere).\n", append=True),
          "games/demo/one.md:46:7: reference to unknown id 'nowhere' (expected: the {#id} of a numbered heading)"),
     case("rules-unknown-term", Edit(ONE_MD, "\nPatrz [](term:nowhere).\n", append=True),

@@ -21,6 +21,7 @@ from ..model.booklet import (
 )
 from ..model.text import Text, with_form
 from . import rich
+from .collation import sort_key
 from .documents import (
     AbbreviationsBlock,
     BookletBlock,
@@ -32,6 +33,8 @@ from .documents import (
     Footnote,
     GlossaryBlock,
     ImageBlock,
+    IndexBlock,
+    IndexEntry,
     RuleTableBlock,
     TocEntry,
 )
@@ -141,6 +144,16 @@ class _Localizing:
             return {"type": "box", "kind": b.kind, "label": box_label(lz, b.kind), "blocks": self.blocks(b.blocks)}
         return self.directive(b)
 
+    def index(self) -> IndexBlock:
+        """A back-of-book index: every glossary term the text uses, in the language's dictionary order, with the
+        numbers of the sections that use it (each a link; the PDF adds its page)."""
+        used = self.booklet.term_sections()
+        entries: list[IndexEntry] = [
+            {"term": self.lz.text(t.name), "sections": [self.ref(h) for h in used[t.id]]}
+            for t in self.booklet.glossary if used.get(t.id)]
+        key = sort_key(self.lz.lang)
+        return {"type": "index", "entries": sorted(entries, key=lambda e: key(e["term"]))}
+
     def image(self, b: Image) -> ImageBlock:
         """A figure in this language: its own variant of the image where it has one, its description, its caption."""
         file, name = b.variants.get(self.lz.lang, (b.file, b.name))
@@ -154,10 +167,12 @@ class _Localizing:
         return {"type": "table", "head": head, "align": b.align, "label": label,
                 "rows": [[self.cell(c) for c in row] for row in b.rows]}
 
-    def directive(self, b: Directive) -> EmbedBlock | AbbreviationsBlock | GlossaryBlock | BreakBlock:
+    def directive(self, b: Directive) -> EmbedBlock | AbbreviationsBlock | GlossaryBlock | BreakBlock | IndexBlock:
         lz, booklet = self.lz, self.booklet
         if b.name == "break":
             return {"type": "break", "kind": b.arg}
+        if b.name == "index":
+            return self.index()
         if b.name == "embed":
             assert b.target is not None, "linked before it is localized"
             kind, model = b.target

@@ -285,8 +285,18 @@ class GlossaryBlock(TypedDict):
     entries: list[GlossaryEntry]
 
 
+class IndexEntry(TypedDict):
+    term: str
+    sections: list[Rich]  # links to the numbered sections that use the term (a PDF adds each one's page)
+
+
+class IndexBlock(TypedDict):
+    type: Literal["index"]
+    entries: list[IndexEntry]  # sorted as the language's dictionaries sort (localize/collation.py)
+
+
 BookletBlock = (HeadingBlock | ParagraphBlock | ImageBlock | RuleListBlock | RuleTableBlock | BoxBlock | EmbedBlock
-                | AbbreviationsBlock | GlossaryBlock | BreakBlock | WideBlock)
+                | AbbreviationsBlock | GlossaryBlock | BreakBlock | WideBlock | IndexBlock)
 
 
 class TocEntry(TypedDict):

@@ -41,7 +41,7 @@ from .rules import (
     walk,
 )
 from .sequence_steps import flag_at
-from .text import Text, forms_at, optional_text_at, text_at
+from .text import Text, forms_at, inline_placeholders, optional_text_at, text_at
 
 __all__ = ["BOXES", "Block", "Booklet", "Box", "Cell", "Directive", "Heading", "Image", "ListBlock", "Paragraph",
            "Table", "Term", "Verbatim", "read", "walk"]
@@ -147,6 +147,25 @@ class Booklet:
     def embeds(self) -> list[Directive]:
         return [b for b in walk(self.blocks) if isinstance(b, Directive) and b.name == "embed"]
 
+    def term_sections(self) -> dict[str, list[str]]:
+        """Each glossary term's numbered sections, by heading id, in the order the text uses the term in them
+        (`{term:id}` in a heading, a paragraph, a list item, a table cell or a footnote): a back-of-book index."""
+        found: dict[str, list[str]] = {}
+        notes: dict[str, list[Text]] = {}  # a section's footnotes, by its msgctxt
+        for note in self.footnotes.values():
+            notes.setdefault(note.context, []).append(note)
+        section = ""  # the numbered section the text belongs to (an unnumbered heading's text, to the one before)
+        for block in walk(self.blocks):
+            if isinstance(block, Heading):
+                section = block.id if block.number else section
+                said = [block.text, *notes.pop(f"{self.id}/{block.id}", [])]
+            else:
+                said = _texts(block)
+            for used in (target for t in said for kind, target, _ in inline_placeholders(t.msgid) if kind == "term"):
+                if section and section not in found.setdefault(used, []):
+                    found[used].append(section)
+        return found
+
     def messages(self) -> Iterator[Text]:
         yield self.title
         if self.subtitle:
@@ -165,6 +184,15 @@ class Booklet:
             yield term.name
             if term.definition:
                 yield term.definition
+
+
+def _texts(block: Block) -> list[Text]:
+    """The texts of a block that are not headings (a paragraph's, a table's cells)."""
+    if isinstance(block, Paragraph):
+        return [block.text]
+    if isinstance(block, Table):
+        return [c for row in [block.head, *block.rows] for c in row if isinstance(c, Text)]
+    return []
 
 
 # --- reading -----------------------------------------------------------------------------------

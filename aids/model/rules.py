@@ -27,7 +27,7 @@ NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?\Z")  # a table cell holding only a
 # ... and so is one holding counter ratings (2-4, 3/4-6) or a code (RTG, X+), printed as it is in every language
 VERBATIM = re.compile(r"\d+(?:[/-]\d+)+\Z|[A-Z][A-Z0-9+/-]*\Z")
 BOXES = ("example", "note", "optional", "designer", "exception")
-DIRECTIVES = ("abbreviations", "glossary", "embed", "break")
+DIRECTIVES = ("abbreviations", "glossary", "index", "embed", "break")
 ARGUMENTS = {"embed": "::: embed <aid id>", "break": "::: break page, or ::: break column"}
 PLACEHOLDERS = ("ref", "see", "term", "note", "ord")
 ORDINAL = re.compile(r"[1-9]\d{0,5}(\|[fn])?\Z")  # {ord:6}, {ord:6|f}: an ordinal number (localize/ordinals.py)

@@ -354,7 +354,7 @@ def test_image_inside_the_game_is_embedded(tmp_path):
      "games/demo/one.md:7:14: glossary term 'mps' referenced but not defined (expected: zoc, mp, fatigue)"),
     ({"one_md": ONE.replace("::: designer", "::: sidebar")},
      "games/demo/one.md:22:1: unknown block kind 'sidebar' (expected: example, note, optional, designer, "
-     "exception, wide, abbreviations, glossary, embed, break)"),
+     "exception, wide, abbreviations, glossary, index, embed, break)"),
     ({"rules_yaml": BOOKLET.replace("page_size: A5", "page_size: B5")},
      "games/demo/rules.yaml:6:12: unknown page size 'B5' (expected: A4, A5, Letter)"),
     ({"rules_yaml": BOOKLET.replace("files: [one.md, two.md]", "files: [one.md, ../x.md]")},
