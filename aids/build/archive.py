@@ -207,7 +207,10 @@ def _aid_files(project: Project, state: Released, game: Game, aid: Aid, edition:
     ed, version, home = edition.id if edition else None, state.version, game
     game = state.games[game.id]  # the game as released (`home`: as it is now, holding the snapshot)
     marks = state.marks(game, aid, lz, "bars")
-    page = pipeline.render(pipeline.document(game, aid, lz, edition, nav, marks), ["html"])
+    doc = pipeline.document(game, aid, lz, edition, nav, marks)
+    # its search box searches the current version's index (the game's or edition's pagefind/)
+    doc.context["search_root"] = "../" * (3 if ed else 2) + (f"{ed}/" if ed else "")
+    page = pipeline.render(doc, ["html"])
     plain = pipeline.render(pipeline.document(game, aid, lz, edition, None, marks), ["html"])
     made = {suffix: (item.data, plain[suffix].data) for suffix, item in page.items()}
     pdfs = _current_pdfs(project, game, ed, lz.lang, aid.model.id, expected)
