@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from aids.build import archive, builder, snapshot
+from aids.build import archive, archive_pages, builder, snapshot
 from aids.config import read_project
 
 from .helpers import REPO, pdf_text
@@ -47,7 +47,7 @@ def valmora(tmp_path_factory):
 def test_every_release_is_published_beside_the_current_state_byte_identical_to_its_release(valmora):
     project, summary = valmora
     game = project.read_game(GAME)
-    assert archive.archived(game) == ["2.0", "2.1"]
+    assert archive_pages.archived_versions(game) == ["2.0", "2.1"]
     for version in ("2.0", "2.1"):
         recorded = snapshot.read_digests(game, version)
         assert {name.split("/")[1] for name in recorded} >= {"en", "pl"}

@@ -34,20 +34,12 @@ from . import archive_pages, pipeline, snapshot
 from .archive_pages import current_aid_versions, editions_of
 from .fingerprint import tool_digest
 from .jobs import Loaded, rendered
+from .navigation import site_games
 from .outputs import aid_path
 from .publishing import Publishing
 from .release import check_version, versions
 
 FORMATS = ("html", "pdf")  # what the archive keeps of each aid: its page and its PDF
-
-
-def archived_path(game_id: str, version: str, ed: str | None, lang: str, aid_id: str, suffix: str = ".html") -> str:
-    return aid_path(f"{game_id}/{version}", ed, lang, aid_id, suffix)
-
-
-def archived(game: Game) -> list[str]:
-    """The versions of a game the archive publishes (recorded with a snapshot), oldest first."""
-    return [v for v in versions(game) if snapshot.has_snapshot(game, v)]
 
 
 class Released(Loaded):
@@ -96,7 +88,7 @@ class Outcome:
 def publish(project: Project, games: Iterable[Game]) -> Outcome:
     """The archive of every game of the site: each release with a snapshot, its stale outputs rebuilt."""
     outcome = Outcome()
-    for game in games:
+    for game in (g for g in games if g.id in site_games(project)):
         known = versions(game)
         for version in known:
             if not snapshot.has_snapshot(game, version):
@@ -229,7 +221,7 @@ def _aid_files(project: Project, state: Released, game: Game, aid: Aid, edition:
                 f"archive: {game.id} {version} {name} rebuilt is not the file released (its sha256 differs from "
                 f"outputs.sha256): published as rebuilt; to publish the released file, place it at "
                 f"{project.show(snapshot.folder_of(home, version) / snapshot.KEPT / name)}")
-        out[archived_path(game.id, version, ed, lz.lang, aid.model.id, suffix)] = data
+        out[archive_pages.archived_path(game.id, version, ed, lz.lang, aid.model.id, suffix)] = data
     return out
 
 

@@ -41,7 +41,7 @@ def editions_of(game: Game) -> list[Edition | None]:
     return [*game.editions] or [None]
 
 
-def _archived_path(game_id: str, version: str, ed: str | None, lang: str, aid_id: str, suffix: str = ".html") -> str:
+def archived_path(game_id: str, version: str, ed: str | None, lang: str, aid_id: str, suffix: str = ".html") -> str:
     return aid_path(f"{game_id}/{version}", ed, lang, aid_id, suffix)
 
 
@@ -159,7 +159,7 @@ def _target(project: Project, game: Game, version: str, ed: str | None, lang: st
     snap, aids = release_aids(project, game, version)
     has_edition = ed is None and not snap.editions or any(e.id == ed for e in snap.editions)
     if has_edition and any(a.model.id == aid_id and a.kind.standalone for a in aids):
-        return version, _archived_path(game.id, version, ed, lang, aid_id), True
+        return version, archived_path(game.id, version, ed, lang, aid_id), True
     return version, release_page(game.id, version, lang), False
 
 
@@ -211,18 +211,18 @@ class SiteOf:
 
     def aid_nav(self, aid: Aid, edition: Edition | None, lz: Localizer) -> dict[str, Any]:
         ed, aid_id, game = edition.id if edition else None, aid.model.id, self.game
-        here = _archived_path(game.id, self.version, ed, lz.lang, aid_id)
+        here = archived_path(game.id, self.version, ed, lz.lang, aid_id)
         langs = site_languages(self.project)
         missing = {lang: UNPUBLISHED for lang in langs if lang not in self.languages(aid)}
         x_default = self.snap.source_language if self.snap.source_language in langs else lz.lang
-        nav = navigation(self.project, lz, here, lambda lang: _archived_path(game.id, self.version, ed, lang, aid_id),
+        nav = navigation(self.project, lz, here, lambda lang: archived_path(game.id, self.version, ed, lang, aid_id),
                          missing, self._crumbs(lz, False), x_default, unlinked=missing)
         current = aid_path(game.id, ed, lz.lang, aid_id)
         if not (self.project.output / current).is_file():
             current = game_path(game.id, lz.lang)
         targets = self._targets(lz.lang, lambda v: _target(self.project, game, v, ed, lz.lang, aid_id), current,
                                 current != game_path(game.id, lz.lang))
-        pdf = _archived_path(game.id, self.version, ed, lz.lang, aid_id, ".pdf")
+        pdf = archived_path(game.id, self.version, ed, lz.lang, aid_id, ".pdf")
         return {**nav, "keep_hash": True, "pdf": href(here, pdf), "versions": switcher(lz, here, self.version, targets),
                 "archived": self._archived_note(lz, here, current), "anchor_words": _words(lz), "moved": {}}
 
@@ -275,7 +275,7 @@ class SiteOf:
                 label = lz.pgettext("web site: an edition of a game", "Edition %(edition)s") % {"edition": ed} \
                     if ed else ""
                 entries.append({"title": aid_title(aid, lz), "edition": label, "files": [
-                    {"href": href(here, _archived_path(self.game.id, self.version, ed, lz.lang, aid.model.id, s)),
+                    {"href": href(here, archived_path(self.game.id, self.version, ed, lz.lang, aid.model.id, s)),
                      "label": name, "pdf": s == ".pdf"}
                     for s, name in file_labels(lz)[:2]]})  # its page and its PDF
         return entries
@@ -301,9 +301,9 @@ class SiteOf:
                 continue
             rows.append({
                 "old": before, "new": after,
-                "old_href": href(here, _archived_path(self.game.id, previous, ed, lz.lang, aid)) + "#" + anchor
+                "old_href": href(here, archived_path(self.game.id, previous, ed, lz.lang, aid)) + "#" + anchor
                 if before else None,
-                "new_href": href(here, _archived_path(self.game.id, self.version, ed, lz.lang, aid)) + "#" + anchor
+                "new_href": href(here, archived_path(self.game.id, self.version, ed, lz.lang, aid)) + "#" + anchor
                 if after else None})
         return {"previous": previous, "rows": rows,
                 "old_head": lz.pgettext("web site: the version of a game or an aid", "version %(version)s") % {
