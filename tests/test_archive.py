@@ -59,6 +59,7 @@ def test_every_release_is_published_beside_the_current_state_byte_identical_to_i
                 assert sha(published.read_bytes()) == digest, f"{version}/{name} is not the PDF released"
             else:  # the page as released, inside the site's navigation
                 assert published.is_file()
+    assert f"build/{GAME}/2.0/cm/en/turn-sequence.pdf" in summary.site  # the build says what it wrote
     # nothing reported: every rebuilt output is the one released
     assert not [line for line in summary.skipped if line.startswith("archive:")]
     # the versions differ where the errata of 2.1 do: the old PDF has the old step, the new one the new step

@@ -187,11 +187,10 @@ def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: li
     if site.wanted(project, options, plan.formats):
         state = held(str(project.root))
         published = archive.publish(project, [game for game, _, _ in plan.read])  # the releases (archive.py)
-        summary.site += published.written
         summary.skipped += published.notes
         summary.site = site.publish(project, plan.units, lambda game, lang: state.localizer(game, lang), publishing,
                                     cache, summary.skipped, state.changes_if_readable,
-                                    {game.id: broken for game, _, broken in plan.read})
+                                    {game.id: broken for game, _, broken in plan.read}) + published.written
     for game, aids, broken in plan.read:  # an aid gone from its game.yaml: its files go too
         summary.removed += outputs.remove_gone(project, game, aids, broken)
     _index(project, units, options, summary)
