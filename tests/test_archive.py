@@ -149,7 +149,7 @@ def test_a_rendering_that_changed_is_reported_and_a_kept_file_is_published_inste
 def test_a_release_keeps_its_snapshot_and_a_release_without_one_still_builds(valmora, tmp_path):
     project, _ = valmora
     root = tmp_path / "project"
-    shutil.copytree(project.root, root, ignore=shutil.ignore_patterns("build"))
+    shutil.copytree(project.root, root)  # with its build: the archive is published beside a current build
     sequence = root / "games" / GAME / "sequence.yaml"
     sequence.write_text(sequence.read_text(encoding="utf-8").replace(
         "Each side rallies one disordered unit", "Each side rallies two disordered units"), encoding="utf-8")

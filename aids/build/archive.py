@@ -88,7 +88,7 @@ class Outcome:
 def publish(project: Project, games: Iterable[Game]) -> Outcome:
     """The archive of every game of the site: each release with a snapshot, its stale outputs rebuilt."""
     outcome = Outcome()
-    for game in (g for g in games if g.id in site_games(project)):
+    for game in (g for g in games if g.id in site_games(project) and _built(project, g)):
         known = versions(game)
         for version in known:
             if not snapshot.has_snapshot(game, version):
@@ -101,6 +101,13 @@ def publish(project: Project, games: Iterable[Game]) -> Outcome:
             except AidsError as exc:
                 outcome.notes.append(f"archive: {game.id} {version} not published: {exc}")
     return outcome
+
+
+def _built(project: Project, game: Game) -> bool:
+    """Whether the game has a page built now (no archive of a game nothing of which was built: a build that
+    failed writes nothing)."""
+    return any(path.name != "index.html" for ed in editions_of(game) for lang in project.languages
+               for path in (project.output / aid_path(game.id, ed.id if ed else None, lang, "-")).parent.glob("*.html"))
 
 
 def _snapshot_digest(game: Game, version: str) -> str:
