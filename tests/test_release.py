@@ -52,7 +52,8 @@ def demo(tmp_path_factory):
     assert run("init", root)[0] == 0
     code, out, err = run("--project", root, "release", "1.0", "--date", "2026-01-10")
     assert code == 0, err
-    assert out.splitlines() == [f"wrote games/{GAME}/releases/1.0.yaml", f"wrote games/{GAME}/game.yaml"]
+    assert out.splitlines() == [f"wrote games/{GAME}/releases/1.0.yaml", f"wrote games/{GAME}/game.yaml",
+                                f"wrote games/{GAME}/releases/1.0/ (its snapshot)"]
     return root
 
 

@@ -168,11 +168,11 @@ def two_samples(tmp_path):
 
 
 def outputs(root):
-    """The aids' files (the web site's pages and the search index are written after them all:
-    tests/render/test_site.py, tests/write/test_search.py)."""
+    """The aids' files (the web site's pages, the archive of releases and the search index are written after them
+    all: tests/render/test_site.py, tests/test_archive.py, tests/write/test_search.py)."""
     return {p.relative_to(root).as_posix() for p in (root / "build").rglob("*")
             if p.is_file() and not any(part.startswith(".aids-") or part == "pagefind" for part in p.parts)
-            and not is_site_page(root / "build", p)}
+            and not is_site_page(root / "build", p) and not p.relative_to(root / "build").parts[1][:1].isdigit()}
 
 
 class Recorder:

@@ -29,7 +29,7 @@ from ..model.text import Text
 from ..write import search, stamp
 from ..write.cache import Cache, Record
 from ..write.files import recover, write_all
-from . import cluster, outputs, pipeline, shards, site
+from . import archive, cluster, outputs, pipeline, shards, site
 from .fingerprint import Fingerprints, sources_digest, tool_digest
 from .jobs import Job, Loaded, Result, held, hold, run_job
 from .pipeline import Built, Options, Summary, Unit
@@ -123,6 +123,8 @@ class _Run:
                                _marks_shown(self.state, unit, lz, options.marks))
         if unavailable:
             digest = hashlib.sha256(f"{digest}\0unpublished\0{' '.join(unavailable)}".encode()).hexdigest()
+        if not options.pseudo:  # its page's version switcher and old numbers (aids/build/archive_pages.py)
+            digest = archive.page_digest(digest, self.project, unit, lz, self.state.game_aids.get(unit.game.id, []))
         self.digests[(n, lang)] = digest
         stale = tuple(f for f in unit.formats if options.force or not cache.fresh(
             unit.game.id, unit.aid.model.id, key(unit, lang, f), digest))
@@ -184,9 +186,11 @@ def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: li
     summary.repaired += cache.notes
     if site.wanted(project, options, plan.formats):
         state = held(str(project.root))
+        published = archive.publish(project, [game for game, _, _ in plan.read])  # the releases (archive.py)
+        summary.skipped += published.notes
         summary.site = site.publish(project, plan.units, lambda game, lang: state.localizer(game, lang), publishing,
                                     cache, summary.skipped, state.changes_if_readable,
-                                    {game.id: broken for game, _, broken in plan.read})
+                                    {game.id: broken for game, _, broken in plan.read}) + published.written
     for game, aids, broken in plan.read:  # an aid gone from its game.yaml: its files go too
         summary.removed += outputs.remove_gone(project, game, aids, broken)
     _index(project, units, options, summary)

@@ -189,6 +189,9 @@ def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: L
     project = state.project
     nav = navigation.aid_navigation(project, game, edition, aid.model.id, lz, unavailable) if unavailable is not None \
         else None
+    if nav is not None:  # the version switcher and the old numbers of the archive (aids/build/archive_pages.py)
+        from .archive_pages import current_aid_versions
+        nav.update(current_aid_versions(project, game, edition, aid.model.id, lz, state.game_aids.get(game.id, [])))
     doc = pipeline.document(game, aid, lz, edition, nav, state.marks(game, aid, lz, marks_style))
     return {name: pipeline.render(doc, [name]) for name in formats}
 

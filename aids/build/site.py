@@ -38,6 +38,7 @@ from ..model.release import Change
 from ..render.html import render_template
 from ..write.cache import Cache
 from ..write.files import output_folder, write_all
+from .archive_pages import current_game_versions
 from .navigation import (
     PARTLY,
     UNPUBLISHED,
@@ -217,6 +218,7 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
     nav = navigation(project, lz, here, lambda lang: game_path(game.id, lang), missing,
                      [(site_title(project, lz), home_path(project, lz.lang)), (title, None)],
                      game.source_language if game.source_language in langs else langs[0])
+    nav.update(current_game_versions(project, game, lz))  # the archive's version switcher (archive_pages.py)
     editions = [{"id": edition.id if edition else None,
                  "label": lz.pgettext("web site: an edition of a game", "Edition %(edition)s") % {
                      "edition": edition.id} if edition else "",

@@ -121,6 +121,8 @@ def make_parser() -> Parser:
     release.add_argument("version", type=version, help="the version released, e.g. 1.5")
     release.add_argument("--game", metavar="G", help="the game (default: the project's only game)")
     release.add_argument("--date", type=iso_date, metavar="YYYY-MM-DD", help="its date (default: today)")
+    release.add_argument("--snapshot", action="store_true", help="only add the snapshot the site's archive rebuilds "
+                         "it from, to a release recorded without one (while the sources are as released)")
     changes = sub.add_parser("changes", help="what changed since a release, for release notes and errata")
     games(changes)
     changes.add_argument("--since", type=version, metavar="VERSION",
@@ -312,8 +314,11 @@ def release_command(project, args) -> int:
     from .scaffold.aid import choose_game
     if args.command == "release":
         game_id = choose_game(project, args.game)
-        written = release.release(project, game_id, args.version, args.date or dt.date.today())
-        print("\n".join(f"wrote {project.show(p)}" for p in written))
+        from ..build import archive
+        written = [] if args.snapshot else release.release(project, game_id, args.version,
+                                                            args.date or dt.date.today())
+        written.append(archive.record(project, game_id, args.version, existing=args.snapshot))  # the site's archive
+        print("\n".join(f"wrote {project.show(p)}" + ("/ (its snapshot)" if p.is_dir() else "") for p in written))
         return 0
     games, printed = [], False
     for game_id in select_game_ids(project, args.game):

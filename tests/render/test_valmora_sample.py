@@ -132,12 +132,12 @@ def html_text(project, lang: str) -> str:
 
 
 @pytest.mark.parametrize("lang, opening, items", [
-    ("en", "3. A unit may not fire if it:",
+    ("en", "4. A unit may not fire if it:",
      ["moved more than half its move this turn;", "is in contact with an enemy unit;", "is disordered"]),
-    ("pl", "3. Oddział nie może strzelać, jeśli:",
+    ("pl", "4. Oddział nie może strzelać, jeśli:",
      ["w tej turze przebył więcej niż połowę swojego ruchu;", "styka się z oddziałem nieprzyjaciela;",
       "jest w nieładzie"]),
-    ("ru", "3. Часть не может стрелять, если она:",
+    ("ru", "4. Часть не может стрелять, если она:",
      ["в текущем ходу прошла больше половины своей дистанции движения;", "соприкасается с частью противника;",
       "расстроена"]),
 ])
