@@ -12,6 +12,8 @@ from babel import Locale, UnknownLocaleError
 
 from ..errors import Position, Problems
 from ..model.quantity import MEASURE, read_measure
+from ..model.rulings import FILE as RULINGS_FILE
+from ..model.rulings import Ledger, read_rulings
 from ..model.text import Text, forms_at, text_at
 from ..source.shape import ID_PATTERN, Field, Shape, date, ident, list_of, name_fault, string, text
 from ..source.yamlfile import Source, check_map, is_text, read_yaml
@@ -86,6 +88,7 @@ class Game:
     printing: Print = field(default_factory=lambda: Print())  # from aids.yaml's `print:`
     change_colour: tuple[float, ...] | None = None  # CMYK of its change marks (None: the palette's "change")
     copyright: str = ""  # printed after ©: "1984"
+    rulings: Ledger | None = None  # games/<game>/rulings.yaml, when it has one (model/rulings.py)
 
     @property
     def title_text(self) -> Text:
@@ -146,11 +149,14 @@ def read_game(project: Project, folder: Path) -> Game:
     glossary = _read_glossary(src, data.get("glossary") or [], problems)
     colour = _change_colour(src, data, problems)
     problems.raise_if_any()
+    rulings_path = folder / RULINGS_FILE
+    rulings = read_rulings(read_yaml(rulings_path, project.show(rulings_path))) if rulings_path.is_file() else None
     return Game(
         id=folder.name, folder=folder, source=src, title=str(data["title"]),
         version=str(data.get("version", "")), published=published, source_language=source_language,
         author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
         printing=project.print_for(folder.name), change_colour=colour, copyright=str(data.get("copyright", "")),
+        rulings=rulings,
     )
 
 
