@@ -68,7 +68,8 @@ def checked(project: Project, game: Game, aids: Iterable[Aid]) -> Review:
 
 def page_rulings(game: Game, aid: Aid, game_aids: list[Aid], found: Review, lz: Localizer) -> RulingsDocument | None:
     """What the page of `aid` prints of the game's rulings in `lz`'s language: those on its rules and its parts'
-    (a booklet, which prints the game's changelog, all of them), in the order of their rules."""
+    in the order of their rules; a booklet (which prints the game's changelog) then every other ruling of the
+    game, its rule named by its aid's title and number."""
     if not game.rulings:
         return None
     items: list[tuple[str, Item]] = [(a.model.id, item) for a in game_aids for item in a.kind.items(a.model)]
@@ -77,9 +78,11 @@ def page_rulings(game: Game, aid: Aid, game_aids: list[Aid], found: Review, lz: 
     on_page = {aid.model.id, *(part.id for part in aid.kind.parts(aid.model))}
     shown: list[Ruling] = sorted((r for r in game.rulings.rulings if r.rule in places
                                   and (aid.kind.changelog or places[r.rule][0] in on_page)),
-                                 key=lambda r: order[r.rule])
-    return localize_rulings(shown, lz, places, on_page, navigation.aid_numbers(game_aids, lz),
-                            navigation.aid_titles(game_aids, lz), lambda r: found.since.get(r.id))
+                                 key=lambda r: (places[r.rule][0] not in on_page, order[r.rule]))
+    titles = navigation.aid_titles(game_aids, lz)
+    numbers = {place: number if place[0] in on_page else f"{titles.get(place[0], place[0])}, {number}"
+               for place, number in navigation.aid_numbers(game_aids, lz).items()}  # another aid's: named
+    return localize_rulings(shown, lz, places, on_page, numbers, titles, lambda r: found.since.get(r.id))
 
 
 def check(project: Project, games: list[str] | None) -> list[tuple[Problem, bool]]:
