@@ -76,13 +76,13 @@ def test_a_ruling_is_shown_beside_its_rule_and_in_the_appendix(built, lang, labe
     step = element(html, "li", "movement/march/wheel")
     beside = re.search(r'<span class="rulings-beside"[^>]*>(.*?)</span>', step, re.S)
     assert beside and '<a href="#ruling-wheel-once">' in beside.group(1) and words(beside.group(1)) == label
-    ruling = element(html, "article", "ruling-wheel-once")
-    title = element(ruling, "h3", "ruling-wheel-once-title")
-    assert words(title) == f"{label} {number}"
+    ruling = element(html, "section", "ruling-wheel-once")
+    title = re.search(r"<h3\b.*?</h3>", ruling, re.S).group(0)
+    assert words(title) == f"{label} {number}#"  # and a link to copy, to the ruling
     assert '<a href="#movement/march/wheel">' in title  # back to the rule, named by its printed number
     assert question in words(ruling) and "ruling-review" not in ruling
     # the appendix follows the rules, in the order of the rules; a phase's note is ruled at its phase
-    order = [m.group(1) for m in re.finditer(r'<article class="ruling[^"]*" id="ruling-([a-z-]+)"', html)]
+    order = [m.group(1) for m in re.finditer(r'<section class="ruling[^"]*" id="ruling-([a-z-]+)"', html)]
     assert order == ["wheel-once", "one-reaction", "doomed-battery", "general-defends"]
     phase = html.split('id="fire"', 1)[1].split("</h2>", 1)[1][:400]
     assert '<a href="#ruling-doomed-battery">' in phase
@@ -135,11 +135,11 @@ def test_a_ruling_whose_rule_changed_is_flagged_for_review(tmp_path):
     code, _, err = run("--project", root, "build", "--edition", "cm", "--format", "html", "--lang", "pl")
     assert code == 0, err
     html = (root / "build" / GAME / "cm" / "pl" / "turn-sequence.html").read_text(encoding="utf-8")
-    ruling = element(html, "article", "ruling-wheel-once")
+    ruling = element(html, "section", "ruling-wheel-once")
     assert 'class="ruling ruling-review"' in ruling
     assert "Do przeglądu: zasada zmieniła się od wersji 2.0, dla której udzielono tego wyjaśnienia." in words(ruling)
     assert "(do przeglądu)" in words(element(html, "li", "movement/march/wheel").split("<ul", 1)[0])
-    assert "ruling-review" not in element(html, "article", "ruling-general-defends")
+    assert "ruling-review" not in element(html, "section", "ruling-general-defends")
     # a translation corrected leaves the rule as it was: no review
     edit(sequence, "may wheel once, up to", "may wheel up to")
     edit(sequence, "by {q:evade}, once a turn.", "by {q:evade}.")
