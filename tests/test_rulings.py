@@ -217,3 +217,14 @@ def test_a_booklet_prints_every_ruling_of_its_game_in_an_appendix(tmp_path):
     assert '<a href="#ruling-zoc-rivers">' in after and "Ruling 1" in words(after)  # beside the rule's heading
     sequence = (root / "build" / "mill-skirmish" / "en" / "sequence-of-play.html").read_text(encoding="utf-8")
     assert "ruling-move-twice" in sequence and "ruling-zoc-rivers" not in sequence  # its own rulings only
+
+
+def test_a_rulings_file_outside_the_game_folder_is_refused(tmp_path):
+    root = valmora(tmp_path / "project")
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text("rulings: []\n", encoding="utf-8")
+    rulings = root / "games" / GAME / "rulings.yaml"
+    rulings.unlink()
+    rulings.symlink_to(outside)
+    code, _, err = run("--project", root, "check", "--game", GAME)
+    assert code == 1 and f"games/{GAME}/rulings.yaml: rulings.yaml is a link to outside the game folder" in err
