@@ -228,3 +228,15 @@ def test_a_rulings_file_outside_the_game_folder_is_refused(tmp_path):
     rulings.symlink_to(outside)
     code, _, err = run("--project", root, "check", "--game", GAME)
     assert code == 1 and f"games/{GAME}/rulings.yaml: rulings.yaml is a link to outside the game folder" in err
+
+
+def test_a_page_is_rebuilt_when_its_rulings_change_and_only_then(tmp_path):
+    root = valmora(tmp_path / "project")
+    build = ("--project", root, "build", "--edition", "cm", "--format", "html", "--lang", "en")
+    assert run(*build)[0] == 0
+    assert "0 file(s) written, 1 up to date" in "".join(run(*build)[1:])
+    edit(root / "games" / GAME / "rulings.yaml", "wheels once in each move", "wheels only once in each move")
+    code, out, err = run(*build)
+    assert code == 0 and "1 file(s) written" in out + err
+    html = (root / "build" / GAME / "cm" / "en" / "turn-sequence.html").read_text(encoding="utf-8")
+    assert "wheels only once in each move" in html
