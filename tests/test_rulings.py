@@ -240,3 +240,16 @@ def test_a_page_is_rebuilt_when_its_rulings_change_and_only_then(tmp_path):
     assert code == 0 and "1 file(s) written" in out + err
     html = (root / "build" / GAME / "cm" / "en" / "turn-sequence.html").read_text(encoding="utf-8")
     assert "wheels only once in each move" in html
+
+
+def test_pybabel_extracts_the_rulings_as_aids_extract_does(tmp_path):
+    import subprocess
+    import sys
+    root = valmora(tmp_path / "project")
+    (root / "babel.cfg").write_text("[aids: **.yaml]\n", encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg", "-o", "plain.pot",
+                    "games"], cwd=root, check=True, capture_output=True)
+    assert run("--project", root, "extract", "--game", GAME)[0] == 0
+    def rulings(path):
+        return sorted(re.findall(r'msgctxt "(game/rulings/[^"]+)"', path.read_text(encoding="utf-8")))
+    assert rulings(root / "plain.pot") == rulings(root / "i18n" / "templates" / f"{GAME}.pot") != []
