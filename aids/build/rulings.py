@@ -11,7 +11,7 @@ from ..errors import AidsError, Problem
 from ..kind import Aid
 from ..localize.localizer import Localizer
 from ..localize.rulings import RulingsDocument, localize_rulings
-from ..model.release import REMOVED, Change, Item, compare
+from ..model.release import ADDED, CHANGED, MOVED, REMOVED, Change, Item, compare
 from ..model.rulings import Ruling, needs_review, unknown_rules
 from . import navigation, release
 
@@ -24,7 +24,7 @@ class Review:
     since: dict[str, str] = field(default_factory=dict)  # ruling id -> the version since which its rule changed
 
 
-WORDS = {"added": "is new", "changed": "changed", "moved": "moved", REMOVED: "was removed"}
+WORDS = {ADDED: "is new", CHANGED: "changed", MOVED: "moved", REMOVED: "was removed"}
 
 
 def review(project: Project, game: Game, aids: Iterable[Aid]) -> Review:
