@@ -253,3 +253,15 @@ def test_pybabel_extracts_the_rulings_as_aids_extract_does(tmp_path):
     def rulings(path):
         return sorted(re.findall(r'msgctxt "(game/rulings/[^"]+)"', path.read_text(encoding="utf-8")))
     assert rulings(root / "plain.pot") == rulings(root / "i18n" / "templates" / f"{GAME}.pot") != []
+
+
+def test_a_ruling_s_source_links_to_its_address(tmp_path):
+    """The samples link nothing outside the site (tests/test_browser.py): a url is tried on a copy."""
+    root = valmora(tmp_path / "project")
+    edit(root / "games" / GAME / "rulings.yaml", "    source: The designers' answer on the sample forum\n",
+         "    source: The designers' answer on the sample forum\n    url: https://forum.example.org/t/7\n")
+    code, _, err = run("--project", root, "build", "--edition", "cm", "--format", "html", "--lang", "ru")
+    assert code == 0, err
+    html = (root / "build" / GAME / "cm" / "ru" / "turn-sequence.html").read_text(encoding="utf-8")
+    source = re.search(r'<p class="ruling-source">.*?</p>', element(html, "section", "ruling-wheel-once"), re.S)
+    assert source and '<a href="https://forum.example.org/t/7">Ответ авторов на учебном форуме</a>' in source.group(0)
