@@ -241,6 +241,11 @@ class BoxBlock(TypedDict):
     blocks: list[BookletBlock]
 
 
+class BreakBlock(TypedDict):
+    type: Literal["break"]
+    kind: str  # "page" or "column": where the printed booklet continues
+
+
 class EmbedBlock(TypedDict):
     type: Literal["embed"]
     kind: str
@@ -274,13 +279,18 @@ class GlossaryBlock(TypedDict):
 
 
 BookletBlock = (HeadingBlock | ParagraphBlock | ImageBlock | RuleListBlock | RuleTableBlock | BoxBlock | EmbedBlock
-                | AbbreviationsBlock | GlossaryBlock)
+                | AbbreviationsBlock | GlossaryBlock | BreakBlock)
 
 
 class TocEntry(TypedDict):
     id: str
     number: str
     level: int
+    text: Rich
+
+
+class Footnote(TypedDict):
+    number: str  # "1", in the order of the references
     text: Rich
 
 
@@ -296,6 +306,10 @@ class BookletDocument(TypedDict):
     columns: int
     binding: float
     chapter_pages: bool
+    label: str  # what it is called above its title ("Scenario"); "": the kind's name
+    title_page: bool  # its title on a page of its own
+    contents: bool  # a contents page
+    footnotes: list[Footnote]  # the notes, for the web page's list at its end (the PDF prints each at its page's foot)
 
 
 # --- what every page shows besides its aid: the game, the changes ---------------------------------

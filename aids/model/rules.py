@@ -16,6 +16,7 @@ from ..errors import AidsError, Position, Problems
 from ..files import Folder
 from ..source.markdown import read_markdown
 from ..source.yamlfile import Source
+from .footnotes import Footnotes
 from .text import PLACEHOLDER, Text, unclosed_placeholder
 
 if TYPE_CHECKING:
@@ -28,11 +29,15 @@ NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?\Z")  # a table cell holding only a
 # ... and so is one holding counter ratings (2-4, 3/4-6) or a code (RTG, X+), printed as it is in every language
 VERBATIM = re.compile(r"\d+(?:[/-]\d+)+\Z|[A-Z][A-Z0-9+/-]*\Z")
 BOXES = ("example", "note", "optional", "designer", "exception")
-DIRECTIVES = ("abbreviations", "glossary", "embed")
-PLACEHOLDERS = ("ref", "see", "term")
+DIRECTIVES = ("abbreviations", "glossary", "embed", "break")
+ARGUMENTS = {"embed": "::: embed <aid id>", "break": "::: break page, or ::: break column"}
+PLACEHOLDERS = ("ref", "see", "term", "note", "ord")
+ORDINAL = re.compile(r"[1-9]\d{0,5}(\|[fn])?\Z")  # {ord:6}, {ord:6|f}: an ordinal number (localize/ordinals.py)
 IMAGES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
 _ESCAPE = re.compile(r"([\\`*_\[\]])")
 FOOTNOTE = re.compile(r"\[\^[^\]\s]*\]")  # [^1] and [^1]: ..., which CommonMark leaves as text
+EXTERNAL = re.compile(r"https?://[^\s]+\Z", re.IGNORECASE)  # a web address: a link that leaves the booklet
+LINKS = "[](#id), [](term:id) or a web address, [text](https://...)"
 UNREAD_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")  # an image markdown-it could not read, e.g. a space in its path
 
 
@@ -124,12 +129,16 @@ class RulesReader:
         self.file, self.shown = folder, ""  # the Markdown file being read
         self.lines: list[str] = []
         self.context = ""  # "a table cell" while one is read: an image there is not one inside a paragraph
+        self.notes = Footnotes(booklet.id, problems)
+        booklet.footnotes = self.notes.texts
 
     def read_file(self, name: str, where: Position) -> None:
         path = (self.src.path.parent / name).resolve()
+        looked = os.path.normpath(Path(self.src.shown).parent / name)  # where it looked, as the project shows it
         if not path.is_relative_to(self.folder) or not path.is_file():
-            self.problems.add(where, f"Markdown file '{name}' not found in the game folder",
-                              "a file beside the booklet source")
+            why = "leads outside the game folder" if not path.is_relative_to(self.folder) else "not found"
+            self.problems.add(where, f"Markdown file '{name}' {why} (looked for {looked})",
+                              "a file of the game folder, named from the booklet source's folder")
             return
         self.shown = str(Path(self.src.shown).parent / name)
         self.file = path
@@ -141,16 +150,21 @@ class RulesReader:
             return
         self.lines = source.lines
         self.booklet.blocks.extend(self.blocks(source.tree.children, ""))
+        for label in source.unreferenced:
+            line = next((n for n, text in enumerate(self.lines) if f"[^{label}]:" in text), 0)
+            self.problems.add(Position(self.shown, line + 1, self.lines[line].find("[^") + 1 if self.lines else 1),
+                              f"footnote '[^{label}]' is never referenced", f"text[^{label}] where the note belongs")
+        self.notes.end_file()
 
     # -- positions -----------------------------------------------------------------------------
-    def at(self, node, needle: str = "") -> Position:
-        """Where `node` starts, or where `needle` first occurs within its lines."""
+    def at(self, node, needle: str = "", nth: int = 0) -> Position:
+        """Where `node` starts, or where `needle` first (or after `nth` others) occurs within its lines."""
         first, last = (node.map or [0, 0]) if node is not None else (0, 0)
         if needle:
-            for n in range(first, max(last, first + 1)):
-                col = self.lines[n].find(needle) if n < len(self.lines) else -1
-                if col >= 0:
-                    return Position(self.shown, n + 1, col + 1)
+            found = [Position(self.shown, n + 1, m.start() + 1) for n in range(first, max(last, first + 1))
+                     if n < len(self.lines) for m in re.finditer(re.escape(needle), self.lines[n])]
+            if len(found) > nth:
+                return found[nth]
         col = len(self.lines[first]) - len(self.lines[first].lstrip()) if first < len(self.lines) else 0
         return Position(self.shown, first + 1, col + 1)
 
@@ -193,6 +207,9 @@ class RulesReader:
             return self.container(node, context)
         if kind == "hr":
             return None
+        if kind == "footnote_block":
+            self.notes.read(node, self)
+            return None
         if kind in ("html_block", "html_inline"):
             self.problems.add(self.at(node), "raw HTML in Markdown", "Markdown only; HTML is never passed through")
             return None
@@ -229,8 +246,10 @@ class RulesReader:
         heading = Heading(hid, level, number, Text("", "", "", self.at(node)))
         self.booklet.headings[hid] = heading
         label = f"Heading {heading.label}" if number else "Unnumbered heading"
+        self.context = "a heading"
         heading.text = Text(HEADING_ID.sub("", self.inline(node.children[0], node)).strip(),
                             f"{self.booklet.id}/{hid}", label, self.at(node))
+        self.context = ""
         return heading
 
     def container(self, node, context: str) -> Block | None:
@@ -249,9 +268,9 @@ class RulesReader:
         if name in DIRECTIVES:
             if node.children:
                 self.problems.add(self.at(node), f"::: {name} takes no content", f"::: {name}\\n:::")
-            if (name == "embed") != bool(arg):
+            if not (bool(arg) if name == "embed" else arg in ("page", "column") if name == "break" else not arg):
                 self.problems.add(self.at(node), f"::: {name} {arg}".rstrip() + ": wrong argument",
-                                  "::: embed <aid id>" if name == "embed" else f"::: {name} alone")
+                                  ARGUMENTS.get(name, f"::: {name} alone"))
                 return None
             return Directive(name, arg, self.at(node))
         self.problems.add(self.at(node, ":::"), f"unknown block kind '{name}'", ", ".join(BOXES + DIRECTIVES))
@@ -318,14 +337,7 @@ class RulesReader:
         for child in node.children:
             kind = child.type
             if kind == "text":
-                for m in PLACEHOLDER.finditer(child.content):
-                    self.placeholders.append((m.group(1), m.group(2), self.at(block, m.group(0))))
-                unclosed = unclosed_placeholder(child.content)
-                if unclosed:
-                    self.problems.add(self.at(block, unclosed), f"placeholder '{unclosed}' not closed",
-                                      "{kind:target}, e.g. {ref:section-id}")
-                self.unsupported(child.content, block)
-                out.append(_ESCAPE.sub(r"\\\1", child.content))
+                out.append(self.text_run(child.content, block))
             elif kind in ("softbreak", "hardbreak"):
                 out.append(" ")
             elif kind in ("em", "strong"):
@@ -335,33 +347,52 @@ class RulesReader:
                 out.append(f"`{child.content}`")
             elif kind == "link":
                 out.append(self.link(child, block))
+            elif kind == "footnote_ref":
+                label = child.meta["label"]
+                out.append(self.notes.reference(label, child.meta.get("subId", 0) > 0, self.section,
+                                                self.at(block, f"[^{label}]", child.meta.get("subId", 0)),
+                                                self.context))
+            elif kind == "footnote_anchor":  # markdown-it's back link from a note to its reference
+                continue
             elif kind == "html_inline":
                 self.problems.add(self.at(block, child.content), f"raw HTML '{child.content}' in Markdown",
                                   "Markdown only; HTML is never passed through")
-            elif kind == "image" and self.context:
-                self.problems.add(self.at(block, "!["), f"an image in {self.context}",
-                                  "an image alone in its paragraph, outside the table")
             elif kind == "image":
-                self.problems.add(self.at(block, "!["), "an image inside text", "an image alone in its paragraph")
+                self.problems.add(self.at(block, "!["), f"an image in {self.context}" if self.context else
+                                  "an image inside text", "an image alone in its paragraph" +
+                                  (", outside the table" if self.context else ""))
             else:
                 self.problems.add(self.at(block), f"unsupported inline Markdown '{kind}'", "emphasis, links")
         return re.sub(r"\s+", " ", "".join(out))
 
+    def text_run(self, text: str, block) -> str:
+        """A run of plain text as the msgid has it: its placeholders noted, Markdown specials escaped."""
+        for m in PLACEHOLDER.finditer(text):
+            self.placeholders.append((m.group(1), m.group(2), self.at(block, m.group(0))))
+        unclosed = unclosed_placeholder(text)
+        if unclosed:
+            self.problems.add(self.at(block, unclosed), f"placeholder '{unclosed}' not closed",
+                              "{kind:target}, e.g. {ref:section-id}")
+        self.unsupported(text, block)
+        return _ESCAPE.sub(r"\\\1", text)
+
     def unsupported(self, text: str, block) -> None:
         """Markdown that CommonMark leaves as text, and that would be printed as it is written."""
         for m in FOOTNOTE.finditer(text):
-            self.problems.add(self.at(block, m.group(0)), f"footnote '{m.group(0)}' is not supported",
-                              "the note in the text, or a ::: note block")
+            self.problems.add(self.at(block, m.group(0)), f"footnote '{m.group(0)}' has no note",
+                              f"{m.group(0)}: the note's text, in the same file")
         for m in UNREAD_IMAGE.finditer(text):
             self.problems.add(self.at(block, m.group(0)), f"image '{m.group(0)}' cannot be read",
                               "![description](path) with no space in the path, or ![description](<path>)")
 
     def link(self, node, block) -> str:
         href = str(node.attrs.get("href", ""))
-        if node.markup == "autolink":  # <http://...>: the address is the link's text, as written
+        if EXTERNAL.match(href):
+            return self.external(node, block, href)
+        if node.markup == "autolink":  # <mailto:...>: the address is the link's text, as written
             written = node.children[0].content if node.children else href
             self.problems.add(self.at(block, f"<{written}>"), f"link to '{written}' outside the booklet",
-                              "[](#id) or [](term:id)")
+                              LINKS)
             return ""
         where = self.at(block, f"]({href}") if href else self.at(block)
         if where.line:  # point at the link's opening bracket, not at the middle of it
@@ -369,10 +400,10 @@ class RulesReader:
             where = Position(where.path, where.line, line.rfind("[", 0, where.col - 1) + 1 or where.col)
         label = node.children[0].content if len(node.children) == 1 and node.children[0].type == "text" else ""
         if FOOTNOTE.fullmatch(f"[{label}]"):  # [^1] with its definition [^1]: ..., read as a link by CommonMark
-            self.problems.add(self.at(block, f"[{label}]"), f"footnote '[{label}]' is not supported",
-                              "the note in the text, or a ::: note block")
+            self.problems.add(self.at(block, f"[{label}]"), f"footnote '[{label}]' has no note",
+                              f"[{label}]: the note's text, in the same file")
             return ""
-        if node.children:
+        if node.children and href.startswith(("#", "term:")):
             self.problems.add(where, "a link with text of its own",
                               "[](#id) for a rule's number, [](term:id) for a glossary term")
             return ""
@@ -381,10 +412,19 @@ class RulesReader:
         elif href.startswith("term:"):
             kind, target = "term", href[5:]
         else:
-            self.problems.add(where, f"link to '{href}' outside the booklet", "[](#id) or [](term:id)")
+            self.problems.add(where, f"link to '{href}' outside the booklet", LINKS)
             return ""
         self.placeholders.append((kind, target, where))
         return f"{{{kind}:{target}}}"
+
+    def external(self, node, block, href: str) -> str:
+        """A link to a web address, kept in the msgid as Markdown (`[text](address)`, or `<address>` where the
+        address is its own text), so that a translator translates its text and keeps its address. Never fetched:
+        the page links it, the PDF holds it as a link annotation."""
+        text = self.inline(node, block).strip() if node.markup != "autolink" and node.children else ""
+        if not text or text == href:
+            return f"<{href}>"
+        return f"[{text}](<{href}>)" if re.search(r"[\s()<>]", href) else f"[{text}]({href})"
 
     def check_references(self) -> None:
         for kind, target, where in self.placeholders:
@@ -394,7 +434,12 @@ class RulesReader:
             elif kind == "term" and self.booklet.term(target) is None:
                 self.problems.add(where, f"glossary term '{target}' referenced but not defined",
                                   ", ".join(t.id for t in self.booklet.glossary) or "a term under glossary:")
-            elif kind != "term":
+            elif kind == "ord" and not ORDINAL.match(target):
+                self.problems.add(where, f"ordinal '{{ord:{target}}}'", "{ord:6}, or {ord:6|f} or {ord:6|n} before a "
+                                  "feminine or neuter noun")
+            elif kind == "note" and target not in self.booklet.footnotes:
+                self.problems.add(where, f"unknown footnote '{{note:{target}}}'", "text[^1] and [^1]: the note")
+            elif kind not in ("term", "note", "ord"):
                 heading = self.booklet.headings.get(target)
                 if heading is None or not heading.number:
                     self.problems.add(where, f"reference to unknown id '{target}'",
