@@ -218,9 +218,12 @@ def _index(project: Project, units: list[Unit], options: Options, summary: Summa
 
 
 def _marks_shown(state: Loaded, unit: Unit, lz: Localizer, mode: str) -> Any:
-    """What a job's page will mark as changed (Loaded.marks), or the error its job will fail with."""
+    """What a job's page will mark as changed (Loaded.marks) and the rulings it prints (Loaded.rulings), or the
+    error its job will fail with."""
     try:
-        return state.marks(unit.game, unit.aid, lz, mode)
+        marks = state.marks(unit.game, unit.aid, lz, mode)
+        found = state.rulings(unit.game, unit.aid, lz)
+        return [marks, found] if found else marks
     except AidsError as exc:
         return f"error: {exc}"
 

@@ -23,11 +23,12 @@ from ..kinds.reading import read_aids
 from ..localize.changes import changelog, localize_changes
 from ..localize.documents import ChangesDocument
 from ..localize.localizer import Fallback, Localizer
+from ..localize.rulings import RulingsDocument
 from ..model.release import Change
 from ..render import parts
 from ..render.rendered import Rendered
 from ..write.files import CACHE
-from . import navigation, pipeline, release
+from . import navigation, pipeline, release, rulings
 from .fingerprint import sources_digest
 from .publishing import Publishing
 
@@ -75,6 +76,7 @@ class Loaded:
         self.game_aids: dict[str, list[Aid]] = {}  # game -> every aid of it that reads (parts too), in game.yaml order
         self.localizers: dict[tuple[str, str, bool], Localizer] = {}
         self.releases: dict[str, tuple[str | None, list[Change]] | AidsError] = {}
+        self.reviews: dict[str, rulings.Review | AidsError] = {}  # game -> its rulings against its rules
 
     def game(self, game_id: str) -> Game:
         if game_id not in self.games:
@@ -111,6 +113,21 @@ class Loaded:
         a game whose release or aids do not read."""
         since, changes = self.changes(game)
         return page_marks(aid, self.game_aids[game.id], since, changes, mode, lz)
+
+    def rulings(self, game: Game, aid: Aid, lz: Localizer) -> RulingsDocument | None:
+        """What the aid's page prints of the game's rulings (rulings.page_rulings); raises AidsError for a
+        ruling naming a rule that does not exist."""
+        if not game.rulings:
+            return None
+        if game.id not in self.reviews:
+            try:
+                self.reviews[game.id] = rulings.checked(self.project, game, self.game_aids[game.id])
+            except AidsError as exc:
+                self.reviews[game.id] = exc
+        found = self.reviews[game.id]
+        if isinstance(found, AidsError):
+            raise found
+        return rulings.page_rulings(game, aid, self.game_aids[game.id], found, lz)
 
     def changes_if_readable(self, game: Game) -> tuple[str | None, list[Change]]:
         """`changes`, or none for a game with a damaged release: its aids' jobs say why."""
@@ -192,7 +209,8 @@ def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: L
     if nav is not None:  # the version switcher and the old numbers of the archive (aids/build/archive_pages.py)
         from .archive_pages import current_aid_versions
         nav.update(current_aid_versions(project, game, edition, aid.model.id, lz, state.game_aids.get(game.id, [])))
-    doc = pipeline.document(game, aid, lz, edition, nav, state.marks(game, aid, lz, marks_style))
+    doc = pipeline.document(game, aid, lz, edition, nav, state.marks(game, aid, lz, marks_style),
+                            state.rulings(game, aid, lz))
     return {name: pipeline.render(doc, [name]) for name in formats}
 
 

@@ -24,6 +24,7 @@ from ..localize import catalogs, ui
 from ..localize.documents import ChangesDocument
 from ..localize.game import localize_game
 from ..localize.localizer import PSEUDO, Fallback, Localizer, PseudoTranslations
+from ..localize.rulings import RulingsDocument
 from ..model.release import REMOVED, Change
 from ..render.formats import Document, registry
 from ..render.rendered import Rendered
@@ -138,9 +139,11 @@ def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> L
 
 
 def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
-             site: dict[str, Any] | None = None, changes: ChangesDocument | None = None) -> Document:
+             site: dict[str, Any] | None = None, changes: ChangesDocument | None = None,
+             rulings: RulingsDocument | None = None) -> Document:
     """One aid localized: the template context every format renders (and `site`, the web site's navigation its
-    HTML page carries; `changes`, what it marks as changed since the last release: localize/changes.py)."""
+    HTML page carries; `changes`, what it marks as changed since the last release: localize/changes.py;
+    `rulings`, the game's rulings it prints: localize/rulings.py)."""
     localized = aid.kind.localize(aid.model, lz, edition)
     game_ctx = localize_game(game, lz)
     if lz.draft:  # printed in the footer of every page: the share `aids stats` gives
@@ -150,6 +153,7 @@ def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
         "aid": localized, "game": game_ctx, "kind": aid.kind.name, "kind_name": aid.kind.display_name(lz),
         "document_title": f"{game_ctx['title']} – {localized['title']}",
         **({"changes": changes} if changes else {}),
+        **({"rulings": rulings} if rulings else {}),
     }
     return Document(game, aid.kind, aid.model, lz, edition, context, site)
 

@@ -416,11 +416,16 @@ def print_stats_table(result, waiting: list[tuple[str, str, str, list[str]]],
 
 
 def print_check(translators, project, args) -> int:
+    from ..build import rulings
     found = translators.check(project, args.game, args.lang)
     for shown, finding in found:
         print(translators.finding_text(shown, finding))
-    errors = sum(1 for _, f in found if f.error or args.strict)
-    warnings = len(found) - sum(1 for _, f in found if f.error)
+    ruled = rulings.check(project, args.game)  # the rulings against the rules (build/rulings.py)
+    for problem, error in ruled:
+        print(rulings.check_text(problem, error))
+    flags = [f.error for _, f in found] + [error for _, error in ruled]  # an error, or a warning
+    errors = sum(1 for error in flags if error or args.strict)
+    warnings = flags.count(False)
     print(f"{errors} error(s), {warnings} warning(s)", file=sys.stderr)
     return EXIT_ERROR if errors else 0
 

@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from babel import Locale, UnknownLocaleError
 
-from ..errors import Position, Problems
+from ..errors import AidsError, Position, Problem, Problems
 from ..model.quantity import MEASURE, read_measure
+from ..model.rulings import FILE as RULINGS_FILE
+from ..model.rulings import Ledger, read_rulings
 from ..model.text import Text, forms_at, text_at
 from ..source.shape import ID_PATTERN, Field, Shape, date, ident, list_of, name_fault, string, text
 from ..source.yamlfile import Source, check_map, is_text, read_yaml
@@ -86,6 +88,7 @@ class Game:
     printing: Print = field(default_factory=lambda: Print())  # from aids.yaml's `print:`
     change_colour: tuple[float, ...] | None = None  # CMYK of its change marks (None: the palette's "change")
     copyright: str = ""  # printed after ©: "1984"
+    rulings: Ledger | None = None  # games/<game>/rulings.yaml, when it has one (model/rulings.py)
 
     @property
     def title_text(self) -> Text:
@@ -146,12 +149,25 @@ def read_game(project: Project, folder: Path) -> Game:
     glossary = _read_glossary(src, data.get("glossary") or [], problems)
     colour = _change_colour(src, data, problems)
     problems.raise_if_any()
+    rulings = _read_rulings(project, folder)
     return Game(
         id=folder.name, folder=folder, source=src, title=str(data["title"]),
         version=str(data.get("version", "")), published=published, source_language=source_language,
         author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
         printing=project.print_for(folder.name), change_colour=colour, copyright=str(data.get("copyright", "")),
+        rulings=rulings,
     )
+
+
+def _read_rulings(project: Project, folder: Path) -> Ledger | None:
+    """The game's rulings (model/rulings.py), when its folder has a rulings.yaml: never one outside the folder."""
+    path = folder / RULINGS_FILE
+    if not (path.is_file() or path.is_symlink()):
+        return None
+    if not path.resolve().is_relative_to(folder.resolve()) or not path.is_file():
+        raise AidsError(Problem(Position(project.show(path)), f"{RULINGS_FILE} is a link to outside the game folder",
+                                "a file in " + project.show(folder)))
+    return read_rulings(read_yaml(path, project.show(path)))
 
 
 def _read_editions(src: Source, data: Any, problems: Problems) -> list[Edition]:

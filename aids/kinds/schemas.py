@@ -15,6 +15,8 @@ from typing import Any
 
 from ..config import GAME, GAME_FILE, PROJECT, PROJECT_FILE
 from ..files import Folder, Unsafe
+from ..model.rulings import FILE as RULINGS_FILE
+from ..model.rulings import RULINGS
 from ..source.shape import DRAFT, json_schema
 from . import registry
 
@@ -23,8 +25,9 @@ SHIPPED = Path(__file__).parent.parent / "json-schemas"  # the built-in ones, as
 
 
 def names() -> list[str]:
-    """'project' (aids.yaml), 'game' (game.yaml), then every registered aid kind."""
-    return ["project", "game", *sorted(registry())]
+    """'project' (aids.yaml), 'game' (game.yaml), 'rulings' (a game's rulings.yaml), then every registered aid
+    kind."""
+    return ["project", "game", "rulings", *sorted(registry())]
 
 
 def schema(name: str) -> dict[str, Any]:
@@ -33,6 +36,8 @@ def schema(name: str) -> dict[str, Any]:
         return json_schema(PROJECT, f"aids: {PROJECT_FILE}", PROJECT.doc)
     if name == "game":
         return json_schema(GAME, f"aids: {GAME_FILE}", GAME.doc)
+    if name == "rulings":
+        return json_schema(RULINGS, f"aids: {RULINGS_FILE}", RULINGS.doc)
     kind = registry().get(name)
     if kind is None:
         raise KeyError(name)

@@ -14,6 +14,8 @@ from ..kind import Aid
 from ..kinds import kind_named
 from ..kinds.reading import game_texts, read_aids, select_games
 from ..localize import catalogs, ui
+from ..model.rulings import FILE as RULINGS_FILE
+from ..model.rulings import read_rulings
 from ..source.yamlfile import load_yaml
 
 
@@ -108,6 +110,10 @@ def babel_extract(fileobj: Any, keywords: Any, comment_tags: Any,
         if data.get("title"):
             yield src.at(data, "title", value=True).line, "pgettext", ("game/title", str(data["title"])), \
                 ["Title of the game"]
+        return
+    if Path(name).name == RULINGS_FILE:  # a game's rulings (model/rulings.py)
+        for text in read_rulings(src).texts():
+            yield text.where.line, "pgettext", (text.context, text.msgid), [text.comment]
         return
     kind = kind_named(str(data.get("kind")))
     if kind is None:

@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 from aids.config import read_game, read_project
 from aids.errors import AidsError, Problems
 from aids.kinds import registry, schemas
+from aids.model.rulings import read_rulings
 from aids.source.shape import plain
 from aids.source.yamlfile import load_yaml, read_yaml
 from tests.helpers import REPO
@@ -27,10 +28,10 @@ def validator(name: str) -> Draft202012Validator:
 
 def test_every_schema_is_valid_and_shipped_as_generated():
     names = schemas.names()
-    assert names[:2] == ["project", "game"] and {"sequence", "table", "playsheet", "card", "booklet"} <= set(names)
+    assert names[:3] == ["project", "game", "rulings"] and {"sequence", "table", "playsheet", "card", "booklet"} <= set(names)
     for name in names:
         validator(name)
-    built_in = [n for n in names if n in ("project", "game") or registry()[n].shape is not None]
+    built_in = [n for n in names if n in ("project", "game", "rulings") or registry()[n].shape is not None]
     assert sorted(p.name for p in SHIPPED.glob("*.schema.json")) == sorted(f"{n}.schema.json" for n in built_in)
     for name in built_in:  # the package's copies are the generated ones (aids schema --write --package)
         assert (SHIPPED / f"{name}.schema.json").read_text(encoding="utf-8") == schemas.dumps(name), name
@@ -40,6 +41,8 @@ def sample_sources() -> list[tuple[str, Path]]:
     found = [("project", REPO / "aids.yaml")]
     for game in sorted((REPO / "games").iterdir()):
         found.append(("game", game / "game.yaml"))
+        if (game / "rulings.yaml").is_file():
+            found.append(("rulings", game / "rulings.yaml"))
         for line in (game / "game.yaml").read_text(encoding="utf-8").splitlines():
             if line.lstrip().startswith("- ") and line.strip().endswith(".yaml"):
                 path = game / line.strip()[2:].split("#")[0].strip()
@@ -55,8 +58,8 @@ def test_every_sample_source_meets_its_schema(name, path):
 
 
 def test_the_samples_cover_every_kind():
-    assert {name for name, _ in sample_sources()} >= {"project", "game", "sequence", "table", "playsheet", "card",
-                                                      "booklet"}
+    assert {name for name, _ in sample_sources()} >= {"project", "game", "rulings", "sequence", "table", "playsheet",
+                                                      "card", "booklet"}
 
 
 # -- the schema and the reader agree --------------------------------------------------------------------------
@@ -119,6 +122,17 @@ glossary: [{id: zoc, term: strefa kontroli, forms: [strefy kontroli]}]
 """
 PROJECT = "languages: [pl, en, ru]\noutput: build\npublish: {min_complete: 90}\nprint: {profile: press, bleed: 3}\n"
 GAME = "id: demo\ntitle: Demo\nversion: '1.0'\nsource_language: pl\naids: [seq.yaml]\n"
+RULINGS = """\
+rulings:
+  - id: twice
+    rule: seq/move/a
+    date: 2026-10-02
+    version: "1.0"
+    question: Czy można ruszyć dwa razy?
+    answer: Nie.
+    source: Forum
+    url: https://forum.example.org/t/1
+"""
 
 
 def edit(source: str, old: str, new: str) -> str:
@@ -187,6 +201,14 @@ CASES = [
     ("game", GAME + "editions: [{id: inch, unit: in, rounding: {to: 0.5, mode: sideways}}]\n", False),
     ("game", GAME + "editions: [{id: inch, unit: yard}]\n", False),
     ("game", GAME + "publisher: Someone\n", False),
+    ("rulings", RULINGS, True),
+    ("rulings", edit(RULINGS, "    source: Forum\n    url: https://forum.example.org/t/1\n", ""), True),
+    ("rulings", edit(RULINGS, "    answer: Nie.\n", ""), False),  # a question without its answer
+    ("rulings", edit(RULINGS, "rule: seq/move/a", "rule: seq/Move a"), False),  # not a stable key
+    ("rulings", edit(RULINGS, "date: 2026-10-02", "date: soon"), False),
+    ("rulings", edit(RULINGS, 'version: "1.0"', "version: 1.0"), False),  # a number: quoted, it prints as given
+    ("rulings", edit(RULINGS, "url: https://", "url: ftp://"), False),
+    ("rulings", RULINGS + "faq: []\n", False),
 ]
 
 
@@ -200,6 +222,12 @@ def reader_accepts(name: str, text: str, tmp_path: Path) -> bool:
         (folder / "game.yaml").write_text(text if name == "game" else GAME, encoding="utf-8")
         try:
             read_game(read_project(tmp_path), folder)
+        except AidsError:
+            return False
+        return True
+    if name == "rulings":
+        try:
+            read_rulings(load_yaml(text, tmp_path / "rulings.yaml", "rulings.yaml"))
         except AidsError:
             return False
         return True
