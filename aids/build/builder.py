@@ -120,7 +120,7 @@ class _Run:
                                                                               self.project.languages)
         lz = self.state.localizer(unit.game, lang, options.draft)
         digest = prints.digest(unit.game, unit.aid, unit.edition, lz, options.marks,
-                               _marks_shown(self.state, unit, lz, options.marks))
+                               _marks_shown(self.state, unit, lz, options.marks, options.since))
         if unavailable:
             digest = hashlib.sha256(f"{digest}\0unpublished\0{' '.join(unavailable)}".encode()).hexdigest()
         self.digests[(n, lang)] = digest
@@ -132,7 +132,8 @@ class _Run:
             outputs.mark_built(cache, unit.game.id, unit.aid.model.id, edition_of(unit), lang)
             return None
         return Job(str(self.project.root), sources, unit.game.id, edition_of(unit), unit.aid.model.id, lang, stale,
-                   options.debug, options.draft, not options.pseudo, unavailable, options.marks)
+                   options.debug, options.draft, not options.pseudo, unavailable, options.marks,
+                   options.since)
 
     def render(self, todo: list[Job], progress: Progress | None) -> None:
         """Every job run, each aid written as soon as all its languages are in."""
@@ -213,10 +214,10 @@ def _index(project: Project, units: list[Unit], options: Options, summary: Summa
                                                 "an output folder aids may write to")))
 
 
-def _marks_shown(state: Loaded, unit: Unit, lz: Localizer, mode: str) -> Any:
+def _marks_shown(state: Loaded, unit: Unit, lz: Localizer, mode: str, since: str | None = None) -> Any:
     """What a job's page will mark as changed (Loaded.marks), or the error its job will fail with."""
     try:
-        return state.marks(unit.game, unit.aid, lz, mode)
+        return state.marks(unit.game, unit.aid, lz, mode, since)
     except AidsError as exc:
         return f"error: {exc}"
 
@@ -358,7 +359,8 @@ def whole_key(options: Options, sources: str) -> str:
     asked = {"games": options.games, "langs": options.langs, "formats": list(options.formats),
              "editions": options.editions, "strict": options.strict, "shard": options.shard,
              "min_complete": options.min_complete, "draft": options.draft, "pseudo": options.pseudo,
-             "marks": options.marks, "partial": options.partial}
+             "marks": options.marks, "partial": options.partial,
+             **({"since": options.since} if options.since else {})}
     return hashlib.sha256(f"{tool_digest()}\0{sources}\0{json.dumps(asked, sort_keys=True)}".encode()).hexdigest()
 
 

@@ -50,6 +50,7 @@ class Options:
     draft: bool = False  # untranslated and fuzzy text marked on the page, "Draft, N % translated" in the footer
     pseudo: bool = False  # build the pseudo-locale (qps) only: every text accented and lengthened
     marks: str = "bars"  # what changed since the last release: none, bars (in the margin), colour or both
+    since: str | None = None  # mark the changes since this release rather than the latest (aids build --since)
     partial: bool = False  # a first part of a build another one completes (serve: the language looked at first): its
     # aids only, no web site and no search index (the complete build writes them)
 
@@ -208,6 +209,10 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
     editions = list(dict.fromkeys(options.editions)) if options.editions else None
     games = _games(project, options, summary)
     _check_editions(games, editions)
+    if options.since:  # a version some game never released: one line naming those it did
+        from .release import require_release
+        for game in games:
+            require_release(project, game, options.since)
     for game in games:
         chosen: list[Edition | None] = [e for e in game.editions if e.id in editions] if editions else \
             (list(game.editions) or [None])

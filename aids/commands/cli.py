@@ -59,6 +59,9 @@ def make_parser() -> Parser:
     build.add_argument("--marks", choices=["none", "bars", "colour", "both"], default="bars",
                        help="mark what changed since the game's last release: a bar in the margin (the default), "
                             "colour, both, or none")
+    build.add_argument("--since", type=version, metavar="VERSION",
+                       help="mark what changed since this release (every change since, through the releases between) "
+                            "rather than since the last one")
     build.add_argument("--shard", metavar="K/N", help="build only the K-th of N parts of about the same cost, as "
                        "the build cache timed them (for a CI matrix)")
     build.add_argument("--scheduler", type=scheduler, metavar="tcp://HOST:PORT",
@@ -284,7 +287,7 @@ def build_command(project, args) -> int:
     options = pipeline.Options(games=args.game, langs=args.lang, formats=formats,
                                editions=args.edition, strict=args.strict, debug=args.debug, jobs=args.jobs,
                                force=args.force, scheduler=args.scheduler, min_complete=args.min_complete,
-                               draft=args.draft, pseudo=args.pseudo, marks=args.marks,
+                               draft=args.draft, pseudo=args.pseudo, marks=args.marks, since=args.since,
                                shard=builder.parse_shard(args.shard) if args.shard else None)
     progress = report.Progress()
     try:
