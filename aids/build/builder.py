@@ -29,7 +29,7 @@ from ..model.text import Text
 from ..write import search, stamp
 from ..write.cache import Cache, Record
 from ..write.files import recover, write_all
-from . import cluster, outputs, pipeline, shards, site
+from . import cluster, outputs, pipeline, release, shards, since, site
 from .fingerprint import Fingerprints, sources_digest, tool_digest
 from .jobs import Job, Loaded, Result, held, hold, run_job
 from .pipeline import Built, Options, Summary, Unit
@@ -68,6 +68,8 @@ def _built(project: Project, options: Options, progress: Progress | None, summar
     """The whole way, into `summary`: every aid planned, the stale ones rendered and written, the site and index.
     Whether every file it read is one the key of the build's stamp covers (`sources`)."""
     plan = pipeline.plan_build(project, options, summary)
+    for game, _, _ in plan.read if options.since else []:  # a version never released: the versions it has
+        release.require_release(project, game, options.since or "")
     cache, prints = Cache(project.output), Fingerprints(project)
     units, shard = shards.select(plan.units, options.shard, shards.recorded(cache, plan.langs, WEIGHT))
     summary.skipped += [shard] if shard else []  # what this shard builds of the whole
@@ -188,6 +190,7 @@ def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: li
         summary.site = site.publish(project, plan.units, lambda game, lang: state.localizer(game, lang), publishing,
                                     cache, summary.skipped, state.changes_if_readable,
                                     {game.id: broken for game, _, broken in plan.read})
+        summary.site += since.publish(project, plan.units, state, publishing, summary.skipped)
     for game, aids, broken in plan.read:  # an aid gone from its game.yaml: its files go too
         summary.removed += outputs.remove_gone(project, game, aids, broken)
     _index(project, units, options, summary)

@@ -209,10 +209,6 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
     editions = list(dict.fromkeys(options.editions)) if options.editions else None
     games = _games(project, options, summary)
     _check_editions(games, editions)
-    if options.since:  # a version some game never released: one line naming those it did
-        from .release import require_release
-        for game in games:
-            require_release(project, game, options.since)
     for game in games:
         chosen: list[Edition | None] = [e for e in game.editions if e.id in editions] if editions else \
             (list(game.editions) or [None])

@@ -38,6 +38,7 @@ from ..model.release import Change
 from ..render.html import render_template
 from ..write.cache import Cache
 from ..write.files import output_folder, write_all
+from . import since
 from .navigation import (
     PARTLY,
     UNPUBLISHED,
@@ -228,7 +229,9 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
     context = {"site": nav, "page": "game", "page_title": f"{title} – {nav['title']}", "title": title,
                "facts": game_facts(game, lz), "editions": editions,
                "search_root": bundles[0].removesuffix("pagefind/"), "search_merge": bundles[1:],
-               "changes": game_changes(project, listed, lz, here, released)}
+               "changes": game_changes(project, listed, lz, here, released),
+               "releases": since.game_links(project, game, listed.aids, lz, here),
+               "feed": since.feed_link(project, game, lz, here)}
     return render_template("site-game.html", lz, context)
 
 
