@@ -150,3 +150,13 @@ def test_the_pages_of_the_releases_are_the_same_for_the_same_sources(released, t
     for page in (released / "build").rglob("*"):
         if page.is_file() and re.search(r"/(since-[^/]+|history)/|\.atom$", page.relative_to(released).as_posix()):
             assert page.read_bytes() == (root / page.relative_to(released)).read_bytes(), page
+
+
+def test_an_aid_page_links_itself_since_each_release(released):
+    page = (released / "build" / GAME / "ru" / "sequence-of-play.html").read_text(encoding="utf-8")
+    nav = page[page.index('<ul class="site-since"'):page.index("</nav>")]
+    assert nav.index('href="since-1.1/sequence-of-play.html"') < nav.index('href="since-1.0/sequence-of-play.html"')
+    assert "после версии 1.0" in nav.replace("\xa0", " ") and "data-keep-hash" in nav
+    since = (released / "build" / GAME / "ru" / "since-1.0" / "sequence-of-play.html").read_text(encoding="utf-8")
+    nav = since[since.index('<ul class="site-since"'):since.index("</nav>")]
+    assert 'href="../since-1.1/sequence-of-play.html"' in nav and '<span aria-current="page">' in nav

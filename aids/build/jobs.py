@@ -27,7 +27,7 @@ from ..model.release import Change
 from ..render import parts
 from ..render.rendered import Rendered
 from ..write.files import CACHE
-from . import navigation, pipeline, release
+from . import navigation, pipeline, release, release_pages
 from .fingerprint import sources_digest
 from .publishing import Publishing
 
@@ -192,6 +192,8 @@ def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: L
     project = state.project
     nav = navigation.aid_navigation(project, game, edition, aid.model.id, lz, unavailable) if unavailable is not None \
         else None
+    if nav is not None:  # the same aid since each release of its game (aids/build/since.py)
+        nav["versions"] = release_pages.aid_versions(game, edition, aid.model.id, lz.lang)
     doc = pipeline.document(game, aid, lz, edition, nav, state.marks(game, aid, lz, marks_style, since))
     return {name: pipeline.render(doc, [name]) for name in formats}
 

@@ -10,7 +10,7 @@ from ..config import Edition, Game, Project
 from ..kind import Aid
 from ..localize.localizer import Localizer
 from ..model.release import Snapshot
-from . import navigation
+from . import navigation, release
 from .navigation import game_path, home_path, href, site_languages, site_title
 from .outputs import aid_path
 
@@ -78,3 +78,15 @@ def versions_list(shown: Shown, here: str, current: str | None) -> list[dict[str
              "href": None if s.version == current else
              href(here, since_path(shown.game.id, shown.ed, lz.lang, s.version))}
             for s in reversed(shown.snapshots)]
+
+
+def aid_versions(game: Game, edition: Edition | None, aid_id: str, lang: str,
+                 current: str | None = None) -> list[dict[str, Any]]:
+    """What an aid page (the first edition's) links of its game's releases: the same aid with every change since
+    each marked, newest first (`current`: the release the page itself marks since, not linked)."""
+    if edition is not None and edition != game.editions[0]:
+        return []
+    ed = edition.id if edition else None
+    here = since_path(game.id, ed, lang, current, aid_id) if current else aid_path(game.id, ed, lang, aid_id)
+    return [{"version": v, "href": None if v == current else href(here, since_path(game.id, ed, lang, v, aid_id))}
+            for v in reversed(release.versions(game))]

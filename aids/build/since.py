@@ -30,6 +30,7 @@ from .history import aid_history
 from .navigation import aid_numbers, aid_title, aid_titles, href, site_languages
 from .release_pages import (
     Shown,
+    aid_versions,
     feed_path,
     history_path,
     page_navigation,
@@ -151,6 +152,7 @@ def marked_aid(shown: Shown, state: Loaded, aid: Aid, version: str) -> bytes:
                           [(title, since_path(game.id, shown.ed, lz.lang, version)), (aid_title(aid, lz), None)],
                           unpublished(shown, aid))
     nav["keep_hash"] = True
+    nav["versions"] = aid_versions(game, shown.edition, aid.model.id, lz.lang, version)
     doc = pipeline.document(game, aid, lz, shown.edition, nav, state.marks(game, aid, lz, "bars", version))
     doc.context["search_root"] = href(here, "/".join([game.id, *([shown.ed] if shown.ed else [])])) + "/"
     return pipeline.render(doc, ["html"])[".html"].data
