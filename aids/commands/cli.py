@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import AidsError, visible
+from . import errata
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 
@@ -124,6 +125,7 @@ def make_parser() -> Parser:
     release.add_argument("version", type=version, help="the version released, e.g. 1.5")
     release.add_argument("--game", metavar="G", help="the game (default: the project's only game)")
     release.add_argument("--date", type=iso_date, metavar="YYYY-MM-DD", help="its date (default: today)")
+    errata.add_parser(sub, version, games)
     changes = sub.add_parser("changes", help="what changed since a release, for release notes and errata")
     games(changes)
     changes.add_argument("--since", type=version, metavar="VERSION",
@@ -251,6 +253,8 @@ def run(args) -> int:
     project = read_project(root)
     if args.command in ("release", "changes"):
         return release_command(project, args)
+    if args.command == "errata":
+        return errata.errata_command(project, args)
     if args.command in CATALOG_COMMANDS:
         return catalogs_command(translations, project, args)
     if args.command == "build":
