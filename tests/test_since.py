@@ -160,3 +160,10 @@ def test_an_aid_page_links_itself_since_each_release(released):
     since = (released / "build" / GAME / "ru" / "since-1.0" / "sequence-of-play.html").read_text(encoding="utf-8")
     nav = since[since.index('<ul class="site-since"'):since.index("</nav>")]
     assert 'href="../since-1.1/sequence-of-play.html"' in nav and '<span aria-current="page">' in nav
+
+
+def test_an_aid_page_links_its_history(released):
+    page = (released / "build" / GAME / "pl" / "rules.html").read_text(encoding="utf-8")
+    assert '<li class="site-history-link"><a href="history/rules.html">historia</a></li>' in page
+    since = (released / "build" / GAME / "pl" / "since-1.0" / "rules.html").read_text(encoding="utf-8")
+    assert '<a href="../history/rules.html">historia</a>' in since

@@ -194,6 +194,7 @@ def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: L
         else None
     if nav is not None:  # the same aid since each release of its game (aids/build/since.py)
         nav["versions"] = release_pages.aid_versions(game, edition, aid.model.id, lz.lang)
+        nav["history"] = release_pages.aid_history_link(game, edition, aid.model.id, lz.lang)
     doc = pipeline.document(game, aid, lz, edition, nav, state.marks(game, aid, lz, marks_style, since))
     return {name: pipeline.render(doc, [name]) for name in formats}
 

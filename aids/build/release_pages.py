@@ -90,3 +90,11 @@ def aid_versions(game: Game, edition: Edition | None, aid_id: str, lang: str,
     here = since_path(game.id, ed, lang, current, aid_id) if current else aid_path(game.id, ed, lang, aid_id)
     return [{"version": v, "href": None if v == current else href(here, since_path(game.id, ed, lang, v, aid_id))}
             for v in reversed(release.versions(game))]
+
+
+def aid_history_link(game: Game, edition: Edition | None, aid_id: str, lang: str) -> str | None:
+    """The history page of an aid (the first edition's), from its page; None for a game never released."""
+    if (edition is not None and edition != game.editions[0]) or not release.versions(game):
+        return None
+    ed = edition.id if edition else None
+    return href(aid_path(game.id, ed, lang, aid_id), history_path(game.id, ed, lang, aid_id))

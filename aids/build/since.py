@@ -153,6 +153,7 @@ def marked_aid(shown: Shown, state: Loaded, aid: Aid, version: str) -> bytes:
                           unpublished(shown, aid))
     nav["keep_hash"] = True
     nav["versions"] = aid_versions(game, shown.edition, aid.model.id, lz.lang, version)
+    nav["history"] = href(here, history_path(game.id, shown.ed, lz.lang, aid.model.id))
     doc = pipeline.document(game, aid, lz, shown.edition, nav, state.marks(game, aid, lz, "bars", version))
     doc.context["search_root"] = href(here, "/".join([game.id, *([shown.ed] if shown.ed else [])])) + "/"
     return pipeline.render(doc, ["html"])[".html"].data
