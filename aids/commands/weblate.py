@@ -49,7 +49,7 @@ class Weblate:
         except urllib.error.HTTPError as error:
             detail = error.read().decode("utf-8", "replace")[:300].replace("\n", " ")
             raise AidsError(Problem(WHERE, f"{method} {url}: HTTP {error.code} {detail}",
-                                    "a Weblate project and components named as in docs/translating-in-weblate.md"
+                                    "a Weblate project and components named as in docs/translating/weblate.md"
                                     )) from None
         except urllib.error.URLError as error:
             raise AidsError(Problem(WHERE, f"cannot reach {self.url}: {error.reason}", "the address of a Weblate"

@@ -19,19 +19,24 @@ from ..model.booklet import (
     Term,
     Verbatim,
 )
-from ..model.text import Text
+from ..model.text import Text, with_form
 from . import rich
 from .documents import (
     AbbreviationsBlock,
     BookletBlock,
     BookletCell,
     BookletDocument,
+    BreakBlock,
     EmbedBlock,
     Figure,
+    Footnote,
     GlossaryBlock,
+    ImageBlock,
+    RuleTableBlock,
     TocEntry,
 )
 from .localizer import Localizer
+from .ordinals import ordinal
 from .rich import Link, Marked, Rich, Span
 
 
@@ -68,12 +73,26 @@ class _Localizing:
         self.used: set[str] = set()
         self.level = 0  # of the last heading: an embedded aid's headings come a level under it
         self.rules = {h.label: h.id for h in booklet.headings.values() if h.number}  # for embedded aids' rule: links
+        self.footnotes: dict[str, Footnote] = {}  # in the order of their references: numbered 1, 2, ...
 
     def ref(self, target: str) -> Rich:
         heading = self.booklet.headings[target]
         return Rich([Link(rich.text(heading.label), heading.id)])
 
+    def note(self, key: str) -> Rich:
+        """A footnote where it is referenced: its number and its text, which the page shows at its foot."""
+        if key not in self.footnotes:
+            number = str(len(self.footnotes) + 1)
+            self.footnotes[key] = {"number": number, "text": self.text(self.booklet.footnotes[key])}
+        note = self.footnotes[key]
+        return Rich([Marked(note["text"], "footnote", note=note["number"])])
+
     def resolve(self, kind: str, target: str, first_use: bool = True) -> Rich:
+        if kind == "note":
+            return self.note(target)
+        if kind == "ord":
+            number, form = with_form(target)
+            return rich.text(ordinal(self.lz, int(number), form))
         if kind == "see":
             return self.lz.ui_rich("see", "see %(ref)s", ref=self.ref(target))
         if kind == "ref":
@@ -110,22 +129,35 @@ class _Localizing:
         if isinstance(b, Paragraph):
             return {"type": "paragraph", "text": self.text(b.text)}
         if isinstance(b, Image):
-            return {"type": "image", "src": Figure(b.file, b.name), "alt": lz.text(b.alt) if b.alt else ""}
+            return self.image(b)
         if isinstance(b, ListBlock):
             return {"type": "list", "ordered": b.ordered, "start": b.start,
                     "entries": [self.blocks(item) for item in b.items]}
         if isinstance(b, Table):
-            head = [self.cell(c) for c in b.head]
-            # what names the table on a page (a rule table has no title): its column headers
-            label = ", ".join(str(h["text"].plain() if isinstance(h["text"], Rich) else h["text"]) for h in head)
-            return {"type": "table", "head": head, "align": b.align, "label": label,
-                    "rows": [[self.cell(c) for c in row] for row in b.rows]}
+            return self.table(b)
+        if isinstance(b, Box) and b.kind == "wide":
+            return {"type": "wide", "blocks": self.blocks(b.blocks)}
         if isinstance(b, Box):
             return {"type": "box", "kind": b.kind, "label": box_label(lz, b.kind), "blocks": self.blocks(b.blocks)}
         return self.directive(b)
 
-    def directive(self, b: Directive) -> EmbedBlock | AbbreviationsBlock | GlossaryBlock:
+    def image(self, b: Image) -> ImageBlock:
+        """A figure in this language: its own variant of the image where it has one, its description, its caption."""
+        file, name = b.variants.get(self.lz.lang, (b.file, b.name))
+        return {"type": "image", "src": Figure(file, name), "alt": self.lz.text(b.alt) if b.alt else "",
+                "caption": self.text(b.caption) if b.caption else ""}
+
+    def table(self, b: Table) -> RuleTableBlock:
+        head = [self.cell(c) for c in b.head]
+        # what names the table on a page (a rule table has no title): its column headers
+        label = ", ".join(str(h["text"].plain() if isinstance(h["text"], Rich) else h["text"]) for h in head)
+        return {"type": "table", "head": head, "align": b.align, "label": label,
+                "rows": [[self.cell(c) for c in row] for row in b.rows]}
+
+    def directive(self, b: Directive) -> EmbedBlock | AbbreviationsBlock | GlossaryBlock | BreakBlock:
         lz, booklet = self.lz, self.booklet
+        if b.name == "break":
+            return {"type": "break", "kind": b.arg}
         if b.name == "embed":
             assert b.target is not None, "linked before it is localized"
             kind, model = b.target
@@ -154,5 +186,7 @@ def localize(booklet: Booklet, lz: Localizer, edition: Edition | None = None) ->
         "translator": booklet.translator.get(lz.lang, booklet.translator.get("*", "")),
         "published": lz.date(booklet.published) if booklet.published else "",
         "toc": toc, "blocks": body, "columns": booklet.columns, "binding": booklet.binding,
-        "chapter_pages": booklet.chapter_pages,
+        "chapter_pages": booklet.chapter_pages, "footnotes": list(doing.footnotes.values()),
+        "label": lz.text(booklet.label) if booklet.label else "", "title_page": booklet.title_page,
+        "contents": booklet.contents if booklet.contents is not None else bool(toc),
     }

@@ -215,8 +215,9 @@ class Figure:
 
 class ImageBlock(TypedDict):
     type: Literal["image"]
-    src: Figure
+    src: Figure  # the language's own variant of the image where it has one
     alt: str
+    caption: Rich | str  # "" for none
 
 
 class RuleListBlock(TypedDict):
@@ -239,6 +240,17 @@ class BoxBlock(TypedDict):
     kind: str
     label: str
     blocks: list[BookletBlock]
+
+
+class WideBlock(TypedDict):
+    """Blocks across every column of a two-column page (a table, a figure): ::: wide."""
+    type: Literal["wide"]
+    blocks: list[BookletBlock]
+
+
+class BreakBlock(TypedDict):
+    type: Literal["break"]
+    kind: str  # "page" or "column": where the printed booklet continues
 
 
 class EmbedBlock(TypedDict):
@@ -274,13 +286,18 @@ class GlossaryBlock(TypedDict):
 
 
 BookletBlock = (HeadingBlock | ParagraphBlock | ImageBlock | RuleListBlock | RuleTableBlock | BoxBlock | EmbedBlock
-                | AbbreviationsBlock | GlossaryBlock)
+                | AbbreviationsBlock | GlossaryBlock | BreakBlock | WideBlock)
 
 
 class TocEntry(TypedDict):
     id: str
     number: str
     level: int
+    text: Rich
+
+
+class Footnote(TypedDict):
+    number: str  # "1", in the order of the references
     text: Rich
 
 
@@ -296,6 +313,10 @@ class BookletDocument(TypedDict):
     columns: int
     binding: float
     chapter_pages: bool
+    label: str  # what it is called above its title ("Scenario"); "": the kind's name
+    title_page: bool  # its title on a page of its own
+    contents: bool  # a contents page
+    footnotes: list[Footnote]  # the notes, for the web page's list at its end (the PDF prints each at its page's foot)
 
 
 # --- what every page shows besides its aid: the game, the changes ---------------------------------

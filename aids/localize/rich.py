@@ -21,9 +21,11 @@ class Span:
 
 @dataclass(frozen=True)
 class Link:
-    """A reference to an anchor of the same document (a rule, a phase, a step)."""
+    """A reference to an anchor of the same document (a rule, a phase, a step: `href` is its id), or, `external`,
+    a link to a web address (`href`), which the page links and nothing fetches."""
     parts: Rich
     href: str
+    external: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ def text(value: str) -> Rich:
     return Rich([Span(value)]) if value else Rich()
 
 
+WEB_ADDRESS = re.compile(r"https?://\S+\Z", re.IGNORECASE)
 Resolve = Callable[[str, str], Rich]
 Capital = Callable[[str, str], bool]
 _SENTENCE_END = ".!?"
@@ -126,8 +129,16 @@ def parse(source: str, resolve: Resolve, capital: Capital | None = None) -> Rich
     typed into the text (<b>) stays text: no raw HTML is parsed."""
     out: list[Inline] = []
     em = strong = False
+    links: list[tuple[list[Inline], str]] = []  # the runs before each open link, and its address
     for token in inline_tokens(source):
-        if token.type in ("em_open", "em_close"):
+        if token.type == "link_open":
+            links.append((out, str(token.attrs.get("href", ""))))
+            out = []
+        elif token.type == "link_close" and links:
+            inside, (out, href) = Rich(out), links.pop()
+            # only a web address is a link; any other (a translator's javascript:) is its text alone
+            out.extend([Link(inside, href, external=True)] if WEB_ADDRESS.match(href) else inside)
+        elif token.type in ("em_open", "em_close"):
             em = token.type == "em_open"
         elif token.type in ("strong_open", "strong_close"):
             strong = token.type == "strong_open"

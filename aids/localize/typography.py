@@ -172,7 +172,7 @@ def typeset_rich(value: Rich, lang: str) -> Rich:
                 continue
             start = sum(map(len, pieces))
             collect(part.parts)
-            if isinstance(part, Link):
+            if isinstance(part, Link) and not part.external:
                 references.append((start, sum(map(len, pieces))))
 
     collect(value)

@@ -40,6 +40,7 @@ from .rules import (
     Verbatim,
     walk,
 )
+from .sequence_steps import flag_at
 from .text import Text, forms_at, optional_text_at, text_at
 
 __all__ = ["BOXES", "Block", "Booklet", "Box", "Cell", "Directive", "Heading", "Image", "ListBlock", "Paragraph",
@@ -65,6 +66,10 @@ SHAPE = Shape(KIND, (
     Field("kind", const(KIND), True), Field("id", ident(), True), Field("title", text(), True),
     Field("files", list_of(string(), min_items=1), True, "its Markdown files, in order, beside this one"),
     Field("subtitle", optional_text()), Field("author", optional_text()),
+    Field("label", optional_text(), doc="what it is called above its title, translated (default: Rule booklet): "
+                                        "Scenario, Mission, Appendix"),
+    Field("title_page", flag("the title on a page of its own (default: true)")),
+    Field("contents", flag("a contents page (default: when a heading is numbered)")),
     Field("translator", {"anyOf": [{"type": ["string", "null"]}, {"type": "object", "additionalProperties":
                                                                   {"type": "string"}}]},
           doc="a name, or a name per language: {pl: Name}"),
@@ -130,6 +135,10 @@ class Booklet:
     inputs: list[Path] = field(default_factory=list)  # the rule files and images read, in order
     pages: PageGoal | None = None  # the page count it aims at, if it declares one
     chapter_pages: bool = False  # each chapter begins a new page (and it may be laid out in parts)
+    footnotes: dict[str, Text] = field(default_factory=dict)  # {note:key} -> its text (model/footnotes.py)
+    label: Text | None = None  # what it is called above its title; None: the kind's name ("Rule booklet")
+    title_page: bool = True  # its title on a page of its own
+    contents: bool | None = None  # a contents page; None: when a heading is numbered
 
     def term(self, term_id: str) -> Term | None:
         return next((t for t in self.glossary if t.id == term_id), None)
@@ -142,13 +151,16 @@ class Booklet:
         yield self.title
         if self.subtitle:
             yield self.subtitle
+        if self.label:
+            yield self.label
         for block in walk(self.blocks):
             if isinstance(block, (Heading, Paragraph)):
                 yield block.text
-            elif isinstance(block, Image) and block.alt:
-                yield block.alt
+            elif isinstance(block, Image):
+                yield from (text for text in (block.alt, block.caption) if text)
             elif isinstance(block, Table):
                 yield from (c for row in [block.head, *block.rows] for c in row if isinstance(c, Text))
+        yield from self.footnotes.values()
         for term in self.glossary:
             yield term.name
             if term.definition:
@@ -181,7 +193,10 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
         _read_glossary(src, data.get("glossary") or [], bid, problems), src, columns=columns, binding=float(binding))
     if data.get("pages") is not None:
         booklet.pages = _read_pages(src, data, problems)
-    booklet.chapter_pages = data.get("chapter_pages") is True
+    booklet.chapter_pages = flag_at(src, data, "chapter_pages", problems, "true or false (default: false)")
+    booklet.label = text("label", "What the booklet is called above its title (Scenario, Appendix)")
+    booklet.title_page = flag_at(src, data, "title_page", problems, "true or false") if "title_page" in data else True
+    booklet.contents = flag_at(src, data, "contents", problems, "true or false") if "contents" in data else None
     reader = RulesReader(booklet, src, game.folder if game else src.path.parent, problems)
     files = data["files"]
     if not isinstance(files, list) or not files:

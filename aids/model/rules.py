@@ -2,7 +2,6 @@
 boxes and directives, each text a message whose msgctxt is its section's id."""
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections.abc import Iterator
@@ -10,12 +9,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import unquote, urlparse
 
 from ..errors import AidsError, Position, Problems
-from ..files import Folder
 from ..source.markdown import read_markdown
 from ..source.yamlfile import Source
+from .figures import Image, read_image
+from .footnotes import Footnotes
 from .text import PLACEHOLDER, Text, unclosed_placeholder
 
 if TYPE_CHECKING:
@@ -28,11 +27,14 @@ NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?\Z")  # a table cell holding only a
 # ... and so is one holding counter ratings (2-4, 3/4-6) or a code (RTG, X+), printed as it is in every language
 VERBATIM = re.compile(r"\d+(?:[/-]\d+)+\Z|[A-Z][A-Z0-9+/-]*\Z")
 BOXES = ("example", "note", "optional", "designer", "exception")
-DIRECTIVES = ("abbreviations", "glossary", "embed")
-PLACEHOLDERS = ("ref", "see", "term")
-IMAGES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
+DIRECTIVES = ("abbreviations", "glossary", "embed", "break")
+ARGUMENTS = {"embed": "::: embed <aid id>", "break": "::: break page, or ::: break column"}
+PLACEHOLDERS = ("ref", "see", "term", "note", "ord")
+ORDINAL = re.compile(r"[1-9]\d{0,5}(\|[fn])?\Z")  # {ord:6}, {ord:6|f}: an ordinal number (localize/ordinals.py)
 _ESCAPE = re.compile(r"([\\`*_\[\]])")
 FOOTNOTE = re.compile(r"\[\^[^\]\s]*\]")  # [^1] and [^1]: ..., which CommonMark leaves as text
+EXTERNAL = re.compile(r"https?://[^\s]+\Z", re.IGNORECASE)  # a web address: a link that leaves the booklet
+LINKS = "[](#id), [](term:id) or a web address, [text](https://...)"
 UNREAD_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")  # an image markdown-it could not read, e.g. a space in its path
 
 
@@ -51,16 +53,6 @@ class Heading:
 @dataclass
 class Paragraph:
     text: Text
-
-
-@dataclass
-class Image:
-    """A figure: a file of the game that the page links, never its data inlined. A PDF reads it through the
-    project's url fetcher (`file`, relative to the game folder); the web page links a copy written beside it
-    (`name`: the booklet's id, the file's stem and the start of its digest, so that two files never share one)."""
-    file: str  # relative to the game folder, "/" between its parts
-    name: str  # e.g. rules-map-1a2b3c4d.png
-    alt: Text | None
 
 
 @dataclass
@@ -124,12 +116,16 @@ class RulesReader:
         self.file, self.shown = folder, ""  # the Markdown file being read
         self.lines: list[str] = []
         self.context = ""  # "a table cell" while one is read: an image there is not one inside a paragraph
+        self.notes = Footnotes(booklet.id, problems)
+        booklet.footnotes = self.notes.texts
 
     def read_file(self, name: str, where: Position) -> None:
         path = (self.src.path.parent / name).resolve()
+        looked = os.path.normpath(Path(self.src.shown).parent / name)  # where it looked, as the project shows it
         if not path.is_relative_to(self.folder) or not path.is_file():
-            self.problems.add(where, f"Markdown file '{name}' not found in the game folder",
-                              "a file beside the booklet source")
+            why = "leads outside the game folder" if not path.is_relative_to(self.folder) else "not found"
+            self.problems.add(where, f"Markdown file '{name}' {why} (looked for {looked})",
+                              "a file of the game folder, named from the booklet source's folder")
             return
         self.shown = str(Path(self.src.shown).parent / name)
         self.file = path
@@ -141,16 +137,21 @@ class RulesReader:
             return
         self.lines = source.lines
         self.booklet.blocks.extend(self.blocks(source.tree.children, ""))
+        for label in source.unreferenced:
+            line = next((n for n, text in enumerate(self.lines) if f"[^{label}]:" in text), 0)
+            self.problems.add(Position(self.shown, line + 1, self.lines[line].find("[^") + 1 if self.lines else 1),
+                              f"footnote '[^{label}]' is never referenced", f"text[^{label}] where the note belongs")
+        self.notes.end_file()
 
     # -- positions -----------------------------------------------------------------------------
-    def at(self, node, needle: str = "") -> Position:
-        """Where `node` starts, or where `needle` first occurs within its lines."""
+    def at(self, node, needle: str = "", nth: int = 0) -> Position:
+        """Where `node` starts, or where `needle` first (or after `nth` others) occurs within its lines."""
         first, last = (node.map or [0, 0]) if node is not None else (0, 0)
         if needle:
-            for n in range(first, max(last, first + 1)):
-                col = self.lines[n].find(needle) if n < len(self.lines) else -1
-                if col >= 0:
-                    return Position(self.shown, n + 1, col + 1)
+            found = [Position(self.shown, n + 1, m.start() + 1) for n in range(first, max(last, first + 1))
+                     if n < len(self.lines) for m in re.finditer(re.escape(needle), self.lines[n])]
+            if len(found) > nth:
+                return found[nth]
         col = len(self.lines[first]) - len(self.lines[first].lstrip()) if first < len(self.lines) else 0
         return Position(self.shown, first + 1, col + 1)
 
@@ -180,7 +181,7 @@ class RulesReader:
         if kind == "paragraph":
             inline = node.children[0]
             if len(inline.children) == 1 and inline.children[0].type == "image":
-                return self.image(inline.children[0], node)
+                return read_image(self, inline.children[0], node)
             what = {"": "Paragraph", "a list": "List item"}.get(context, f"Paragraph of {context}")
             return Paragraph(self.message(self.inline(inline, node), node, what))
         if kind in ("bullet_list", "ordered_list"):
@@ -192,6 +193,9 @@ class RulesReader:
         if kind == "container_block":
             return self.container(node, context)
         if kind == "hr":
+            return None
+        if kind == "footnote_block":
+            self.notes.read(node, self)
             return None
         if kind in ("html_block", "html_inline"):
             self.problems.add(self.at(node), "raw HTML in Markdown", "Markdown only; HTML is never passed through")
@@ -229,8 +233,10 @@ class RulesReader:
         heading = Heading(hid, level, number, Text("", "", "", self.at(node)))
         self.booklet.headings[hid] = heading
         label = f"Heading {heading.label}" if number else "Unnumbered heading"
+        self.context = "a heading"
         heading.text = Text(HEADING_ID.sub("", self.inline(node.children[0], node)).strip(),
                             f"{self.booklet.id}/{hid}", label, self.at(node))
+        self.context = ""
         return heading
 
     def container(self, node, context: str) -> Block | None:
@@ -241,6 +247,12 @@ class RulesReader:
             # unclosed, the block would swallow the rest of the file
             self.problems.add(self.at(node), f"'::: {name}' is not closed", "a line ':::' where the block ends")
             return None
+        if name == "wide":  # across the columns of a two-column page
+            if context:
+                self.problems.add(self.at(node), f"::: wide inside {context}", "::: wide at the top, outside "
+                                  "lists and boxes")
+                return None
+            return Box(name, self.blocks(node.children, "a wide block"))
         if name in BOXES:
             if context.startswith("a box"):
                 self.problems.add(self.at(node), f"a ::: {name} block inside {context}", "boxes side by side")
@@ -249,12 +261,13 @@ class RulesReader:
         if name in DIRECTIVES:
             if node.children:
                 self.problems.add(self.at(node), f"::: {name} takes no content", f"::: {name}\\n:::")
-            if (name == "embed") != bool(arg):
+            if not (bool(arg) if name == "embed" else arg in ("page", "column") if name == "break" else not arg):
                 self.problems.add(self.at(node), f"::: {name} {arg}".rstrip() + ": wrong argument",
-                                  "::: embed <aid id>" if name == "embed" else f"::: {name} alone")
+                                  ARGUMENTS.get(name, f"::: {name} alone"))
                 return None
             return Directive(name, arg, self.at(node))
-        self.problems.add(self.at(node, ":::"), f"unknown block kind '{name}'", ", ".join(BOXES + DIRECTIVES))
+        self.problems.add(self.at(node, ":::"), f"unknown block kind '{name}'",
+                          ", ".join((*BOXES, "wide", *DIRECTIVES)))
         return None
 
     def table(self, node) -> Table:
@@ -278,39 +291,6 @@ class RulesReader:
         finally:
             self.context = ""
 
-    def image(self, node, para) -> Image | None:
-        """An image alone in its paragraph: a file of the game, its path relative to the Markdown file."""
-        src = unquote(str(node.attrs.get("src", "")))  # markdown-it's %20 for <a b.png>: the file's own name
-        where = self.at(para, src or "![")
-        expected = "a .png, .jpg or .svg file inside the game folder, its path relative to the Markdown file"
-        if urlparse(src).scheme or src.startswith("//"):
-            self.problems.add(where, f"image '{src}' is not a file of the game", expected)
-            return None
-        if not src or os.path.isabs(src) or src.startswith(("/", "\\")):
-            self.problems.add(where, f"image '{src}' is not a path relative to the Markdown file", expected)
-            return None
-        looked = os.path.normpath(Path(self.shown).parent / src)  # as the user sees it, from the project
-        path = (self.file.parent / src).resolve()  # every link followed: where it really leads
-        if not path.is_relative_to(self.folder):
-            self.problems.add(where, f"image '{src}' leads outside the game folder (looked for {looked})", expected)
-            return None
-        if path.suffix.lower() not in IMAGES:
-            self.problems.add(where, f"image '{src}' is not a .png, .jpg or .svg file", expected)
-            return None
-        file = path.relative_to(self.folder).as_posix()
-        try:
-            data = Folder(self.folder, str(Path(self.shown).parent)).read(file) if path.is_file() else None
-        except AidsError:  # not a regular file
-            data = None
-        if data is None:
-            self.problems.add(where, f"image '{src}' not found: looked for {looked}", expected)
-            return None
-        self.booklet.inputs.append(path)
-        stem = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "image"
-        name = f"{self.booklet.id}-{stem}-{hashlib.sha256(data).hexdigest()[:8]}{path.suffix.lower()}"
-        alt = self.inline(node, para).strip()
-        return Image(file, name, self.message(alt, para, "Image description") if alt else None)
-
     # -- inline --------------------------------------------------------------------------------
     def inline(self, node, block) -> str:
         """The msgid of an inline run: emphasis kept as Markdown, references and terms as placeholders."""
@@ -318,14 +298,7 @@ class RulesReader:
         for child in node.children:
             kind = child.type
             if kind == "text":
-                for m in PLACEHOLDER.finditer(child.content):
-                    self.placeholders.append((m.group(1), m.group(2), self.at(block, m.group(0))))
-                unclosed = unclosed_placeholder(child.content)
-                if unclosed:
-                    self.problems.add(self.at(block, unclosed), f"placeholder '{unclosed}' not closed",
-                                      "{kind:target}, e.g. {ref:section-id}")
-                self.unsupported(child.content, block)
-                out.append(_ESCAPE.sub(r"\\\1", child.content))
+                out.append(self.text_run(child.content, block))
             elif kind in ("softbreak", "hardbreak"):
                 out.append(" ")
             elif kind in ("em", "strong"):
@@ -335,33 +308,52 @@ class RulesReader:
                 out.append(f"`{child.content}`")
             elif kind == "link":
                 out.append(self.link(child, block))
+            elif kind == "footnote_ref":
+                label = child.meta["label"]
+                out.append(self.notes.reference(label, child.meta.get("subId", 0) > 0, self.section,
+                                                self.at(block, f"[^{label}]", child.meta.get("subId", 0)),
+                                                self.context))
+            elif kind == "footnote_anchor":  # markdown-it's back link from a note to its reference
+                continue
             elif kind == "html_inline":
                 self.problems.add(self.at(block, child.content), f"raw HTML '{child.content}' in Markdown",
                                   "Markdown only; HTML is never passed through")
-            elif kind == "image" and self.context:
-                self.problems.add(self.at(block, "!["), f"an image in {self.context}",
-                                  "an image alone in its paragraph, outside the table")
             elif kind == "image":
-                self.problems.add(self.at(block, "!["), "an image inside text", "an image alone in its paragraph")
+                self.problems.add(self.at(block, "!["), f"an image in {self.context}" if self.context else
+                                  "an image inside text", "an image alone in its paragraph" +
+                                  (", outside the table" if self.context else ""))
             else:
                 self.problems.add(self.at(block), f"unsupported inline Markdown '{kind}'", "emphasis, links")
         return re.sub(r"\s+", " ", "".join(out))
 
+    def text_run(self, text: str, block) -> str:
+        """A run of plain text as the msgid has it: its placeholders noted, Markdown specials escaped."""
+        for m in PLACEHOLDER.finditer(text):
+            self.placeholders.append((m.group(1), m.group(2), self.at(block, m.group(0))))
+        unclosed = unclosed_placeholder(text)
+        if unclosed:
+            self.problems.add(self.at(block, unclosed), f"placeholder '{unclosed}' not closed",
+                              "{kind:target}, e.g. {ref:section-id}")
+        self.unsupported(text, block)
+        return _ESCAPE.sub(r"\\\1", text)
+
     def unsupported(self, text: str, block) -> None:
         """Markdown that CommonMark leaves as text, and that would be printed as it is written."""
         for m in FOOTNOTE.finditer(text):
-            self.problems.add(self.at(block, m.group(0)), f"footnote '{m.group(0)}' is not supported",
-                              "the note in the text, or a ::: note block")
+            self.problems.add(self.at(block, m.group(0)), f"footnote '{m.group(0)}' has no note",
+                              f"{m.group(0)}: the note's text, in the same file")
         for m in UNREAD_IMAGE.finditer(text):
             self.problems.add(self.at(block, m.group(0)), f"image '{m.group(0)}' cannot be read",
                               "![description](path) with no space in the path, or ![description](<path>)")
 
     def link(self, node, block) -> str:
         href = str(node.attrs.get("href", ""))
-        if node.markup == "autolink":  # <http://...>: the address is the link's text, as written
+        if EXTERNAL.match(href):
+            return self.external(node, block, href)
+        if node.markup == "autolink":  # <mailto:...>: the address is the link's text, as written
             written = node.children[0].content if node.children else href
             self.problems.add(self.at(block, f"<{written}>"), f"link to '{written}' outside the booklet",
-                              "[](#id) or [](term:id)")
+                              LINKS)
             return ""
         where = self.at(block, f"]({href}") if href else self.at(block)
         if where.line:  # point at the link's opening bracket, not at the middle of it
@@ -369,10 +361,10 @@ class RulesReader:
             where = Position(where.path, where.line, line.rfind("[", 0, where.col - 1) + 1 or where.col)
         label = node.children[0].content if len(node.children) == 1 and node.children[0].type == "text" else ""
         if FOOTNOTE.fullmatch(f"[{label}]"):  # [^1] with its definition [^1]: ..., read as a link by CommonMark
-            self.problems.add(self.at(block, f"[{label}]"), f"footnote '[{label}]' is not supported",
-                              "the note in the text, or a ::: note block")
+            self.problems.add(self.at(block, f"[{label}]"), f"footnote '[{label}]' has no note",
+                              f"[{label}]: the note's text, in the same file")
             return ""
-        if node.children:
+        if node.children and href.startswith(("#", "term:")):
             self.problems.add(where, "a link with text of its own",
                               "[](#id) for a rule's number, [](term:id) for a glossary term")
             return ""
@@ -381,10 +373,19 @@ class RulesReader:
         elif href.startswith("term:"):
             kind, target = "term", href[5:]
         else:
-            self.problems.add(where, f"link to '{href}' outside the booklet", "[](#id) or [](term:id)")
+            self.problems.add(where, f"link to '{href}' outside the booklet", LINKS)
             return ""
         self.placeholders.append((kind, target, where))
         return f"{{{kind}:{target}}}"
+
+    def external(self, node, block, href: str) -> str:
+        """A link to a web address, kept in the msgid as Markdown (`[text](address)`, or `<address>` where the
+        address is its own text), so that a translator translates its text and keeps its address. Never fetched:
+        the page links it, the PDF holds it as a link annotation."""
+        text = self.inline(node, block).strip() if node.markup != "autolink" and node.children else ""
+        if not text or text == href:
+            return f"<{href}>"
+        return f"[{text}](<{href}>)" if re.search(r"[\s()<>]", href) else f"[{text}]({href})"
 
     def check_references(self) -> None:
         for kind, target, where in self.placeholders:
@@ -394,7 +395,12 @@ class RulesReader:
             elif kind == "term" and self.booklet.term(target) is None:
                 self.problems.add(where, f"glossary term '{target}' referenced but not defined",
                                   ", ".join(t.id for t in self.booklet.glossary) or "a term under glossary:")
-            elif kind != "term":
+            elif kind == "ord" and not ORDINAL.match(target):
+                self.problems.add(where, f"ordinal '{{ord:{target}}}'", "{ord:6}, or {ord:6|f} or {ord:6|n} before a "
+                                  "feminine or neuter noun")
+            elif kind == "note" and target not in self.booklet.footnotes:
+                self.problems.add(where, f"unknown footnote '{{note:{target}}}'", "text[^1] and [^1]: the note")
+            elif kind not in ("term", "note", "ord"):
                 heading = self.booklet.headings.get(target)
                 if heading is None or not heading.number:
                     self.problems.add(where, f"reference to unknown id '{target}'",

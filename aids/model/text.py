@@ -22,7 +22,8 @@ CASES = {"gen": "genitive", "dat": "dative", "acc": "accusative", "ins": "instru
 # The start of one with no closing brace: `{see:rule:12.4.4` would print its braces as written.
 UNCLOSED = re.compile(r"\{[a-z]+:(?![^{}\s]+\})")
 # Inline Markdown that a translation must keep as much of as the source has (the words inside may change).
-INLINE = MarkdownIt("zero").enable(["emphasis", "backticks", "escape"])
+# A link is kept too, its address as written: a booklet's link to a web address ([text](https://...)).
+INLINE = MarkdownIt("zero").enable(["emphasis", "backticks", "escape", "link", "autolink"])
 _SPANS = {"em_open": "*emphasis*", "strong_open": "**strong**", "code_inline": "`code`"}
 
 
@@ -98,7 +99,9 @@ def placeholders(text: str) -> Counter:
     """The placeholders of `text`, and its emphasis, strong and code spans, counted. A form is each language's
     own choice: {side:x|gen} in a translation stands for {side:x} of the source."""
     found = Counter(f"{{{kind}:{with_form(target)[0]}}}" for kind, target, _ in inline_placeholders(text))
-    found.update(_SPANS[t.type] for t in inline_tokens(text) if t.type in _SPANS)
+    tokens = inline_tokens(text)
+    found.update(_SPANS[t.type] for t in tokens if t.type in _SPANS)
+    found.update(f"{{link:{t.attrs.get('href', '')}}}" for t in tokens if t.type == "link_open")  # its address
     return found
 
 

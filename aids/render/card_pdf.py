@@ -19,7 +19,7 @@ from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 from ..errors import AidsError, Problem
 from ..localize.documents import BodyRow, CardBase, CardFace, CardItem, CardSection
 from ..localize.localizer import DraftText
-from ..localize.rich import Rich, Span
+from ..localize.rich import Link, Rich, Span
 from ..model.card import MM, Card
 from . import colours
 from .pdf import fonts_dir
@@ -63,6 +63,9 @@ def markup(value: Rich | str | None) -> str:
             text = escape(part.text)
             text = f"<b>{text}</b>" if part.strong else text
             out.append(f"<i>{text}</i>" if part.em else text)
+        elif isinstance(part, Link) and part.external:  # a web address: a link annotation on the card
+            href = escape(part.href, {'"': "&quot;"})
+            out.append(f'<a href="{href}">{markup(part.parts)}</a>')
         elif getattr(part, "role", "") == "draft":
             out.append(f'<span backColor="{DRAFT}">{markup(part.parts)}</span>')
         else:

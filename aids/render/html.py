@@ -77,7 +77,7 @@ def spaces_lead(rich: Rich) -> Rich:
     "in\u00a0" + link "3.2.7" becomes "in" + link "\u00a03.2.7", and strong "foo " + "bar" becomes
     strong "foo" + " bar". WeasyPrint (70.0) measures a line with the trailing space of a run that an
     inline element follows, where Pango lets the space hang; such a line looks too wide and is cut to its
-    first word or hyphen piece, a stray break in running text (docs/weasyprint-trailing-space.md)."""
+    first word or hyphen piece, a stray break in running text (docs/development/weasyprint-trailing-space/README.md)."""
     leaves: list[str] = []
 
     def collect(value: Rich) -> None:
@@ -114,6 +114,9 @@ def _html_of(rich: Rich) -> Markup:
                 if getattr(part, flag):
                     html = Markup("<{0}>{1}</{0}>").format(Markup(tag), html)
             out.append(html)
+        elif isinstance(part, Link) and part.external:
+            shown = "external address" if part.parts.plain().strip() == part.href else "external"
+            out.append(Markup('<a class="{}" href="{}">{}</a>').format(shown, part.href, _html_of(part.parts)))
         elif isinstance(part, Link):
             out.append(Markup('<a class="ref" href="#{}">{}</a>').format(part.href, _html_of(part.parts)))
         elif part.role == "draft":
@@ -121,6 +124,10 @@ def _html_of(rich: Rich) -> Markup:
                 part.lang, part.note, _html_of(part.parts)))
         elif part.role == "context":
             out.append(Markup('<span data-msgctxt="{}">{}</span>').format(part.note, _html_of(part.parts)))
+        elif part.role == "footnote":  # the call (a link to the page's list of notes) and the note the PDF floats
+            out.append(Markup('<a class="footnote-call" id="fnref-{0}" href="#fn-{0}" role="doc-noteref">{0}</a>'
+                              '<span class="footnote" data-pagefind-ignore>{1}</span>').format(
+                part.note, _html_of(part.parts)))
         elif part.role == "source":
             out.append(Markup('<span lang="{}">{}</span>').format(part.lang, _html_of(part.parts)))
         else:

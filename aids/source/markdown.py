@@ -7,12 +7,14 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from mdit_py_plugins.container import container_plugin
+from mdit_py_plugins.footnote import footnote_plugin
 
 from .yamlfile import decode, read_bytes
 
 # Raw HTML is parsed (not passed through) only so that it can be reported where it stands.
 _MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable("table")
 container_plugin(_MARKDOWN, "block", validate=lambda params, *args: True)
+footnote_plugin(_MARKDOWN, inline=False)  # text[^1] and [^1]: note; not ^[inline notes]
 # markdown-it leaves a link or image to file:, data: or javascript: unparsed, as plain text that would then be
 # printed; parsed, every link and image is checked (and refused where it points outside the game) by the reader.
 _MARKDOWN.validateLink = lambda url: True  # type: ignore[method-assign]
@@ -25,9 +27,13 @@ class Markdown:
     shown: str
     lines: list[str]
     tree: SyntaxTreeNode
+    unreferenced: list[str]  # the labels of footnotes defined and never referenced (markdown-it drops them)
 
 
 def read_markdown(path: Path, shown: str) -> Markdown:
     """Parse `path`; bytes that are not UTF-8 are an AidsError at their line and column."""
     lines = decode(read_bytes(path, shown), shown).splitlines()
-    return Markdown(path, shown, lines, SyntaxTreeNode(_MARKDOWN.parse("\n".join(lines))))
+    env: dict = {}
+    tree = SyntaxTreeNode(_MARKDOWN.parse("\n".join(lines), env))
+    refs = env.get("footnotes", {}).get("refs", {})
+    return Markdown(path, shown, lines, tree, [label[1:] for label, n in refs.items() if n == -1])

@@ -11,7 +11,7 @@ Install: put this file on Weblate's Python path and add it to Weblate's settings
     WEBLATE_ADDONS = (*DEFAULT_WEBLATE_ADDONS, "aids_gnu_layout.GnuLayoutAddon")
 then install the add-on "aids: GNU gettext layout" on each component (or through the API: POST
 /api/components/<project>/<component>/addons/ with {"name": "aids.gnu_layout"}). Needs GNU gettext's msgcat.
-docs/translating-in-weblate.md describes the whole set-up.
+docs/translating/weblate.md describes the whole set-up.
 """
 from __future__ import annotations
 

@@ -319,7 +319,8 @@ def test_image_outside_the_game_or_on_the_network(tmp_path, src, what):
     ("Tekst ![x](file:///etc/passwd) dalej.", "games/demo/two.md:3:7: an image inside text"),
     ("![x](file:///etc/passwd)", "games/demo/two.md:3:6: image 'file:///etc/passwd' is not a file of the game"),
     ("Tekst [](javascript:alert(1)) dalej.", "games/demo/two.md:3:7: link to 'javascript:alert(1)' outside the booklet"),
-    ("Tekst i <http://example.com/a> dalej.", "games/demo/two.md:3:9: link to 'http://example.com/a' outside the booklet"),
+    ("Tekst i <mailto:a@example.com> dalej.", "games/demo/two.md:3:9: link to 'mailto:a@example.com' outside the booklet"),
+    ("Tekst [forum](ftp://example.com/a) dalej.", "games/demo/two.md:3:7: link to 'ftp://example.com/a' outside the booklet"),
 ])
 def test_images_and_links_with_any_address_are_checked(tmp_path, line, message):
     assert message in error_of(tmp_path, two_md=f"# A {{#a}}\n\n{line}\n")
@@ -353,17 +354,17 @@ def test_image_inside_the_game_is_embedded(tmp_path):
      "games/demo/one.md:7:14: glossary term 'mps' referenced but not defined (expected: zoc, mp, fatigue)"),
     ({"one_md": ONE.replace("::: designer", "::: sidebar")},
      "games/demo/one.md:22:1: unknown block kind 'sidebar' (expected: example, note, optional, designer, "
-     "exception, abbreviations, glossary, embed)"),
+     "exception, wide, abbreviations, glossary, embed, break)"),
     ({"rules_yaml": BOOKLET.replace("page_size: A5", "page_size: B5")},
      "games/demo/rules.yaml:6:12: unknown page size 'B5' (expected: A4, A5, Letter)"),
     ({"rules_yaml": BOOKLET.replace("files: [one.md, two.md]", "files: [one.md, ../x.md]")},
-     "games/demo/rules.yaml:7:17: Markdown file '../x.md' not found in the game folder"),
+     "games/demo/rules.yaml:7:17: Markdown file '../x.md' leads outside the game folder (looked for games/x.md)"),
     ({"rules_yaml": BOOKLET + "colour: red\n"},
      "games/demo/rules.yaml:12:1: unknown field 'colour' in booklet (expected: kind, id, title, files, subtitle"),
     ({"one_md": ONE + "\n```\ncode\n```\n"}, "games/demo/one.md:46:1: unsupported Markdown element 'fence'"),
     ({"one_md": ONE.replace("[](#intro)", "[tekst](#intro)")}, "games/demo/one.md:7:33: a link with text of its own"),
-    ({"one_md": ONE.replace("[](#intro)", "[](https://example.com)")},
-     "games/demo/one.md:7:33: link to 'https://example.com' outside the booklet"),
+    ({"one_md": ONE.replace("[](#intro)", "[](file:///etc/passwd)")},
+     "games/demo/one.md:7:33: link to 'file:///etc/passwd' outside the booklet"),
     ({"one_md": ONE.replace("{see:zoc}", "{sea:zoc}")}, "games/demo/one.md:3:28: unknown placeholder '{sea:zoc}'"),
     ({"rules_yaml": BOOKLET.replace("title: Zasady", "title: [a, b]")},
      "games/demo/rules.yaml:3:8: 'title' must be text, not a list"),

@@ -1,4 +1,4 @@
-"""What a rulebook sentence needs in a sequence (docs/sequence-sentences.md): bullet lists, case forms of
+"""What a rulebook sentence needs in a sequence (docs/guide/sequence-sentences.md): bullet lists, case forms of
 names, capitals only where a name begins a sentence, chapter references in a text's own words, numbering
 levels. The product is checked in tests/render/test_valmora_sample.py; here, the model and the errors."""
 import pytest

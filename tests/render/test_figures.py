@@ -17,6 +17,7 @@ from aids.build.pipeline import Options
 from aids.commands.cli import main
 from aids.config import read_project
 
+from ..helpers import text_runs
 from ..model.test_booklet import project
 
 
@@ -106,10 +107,8 @@ def test_a_figure_outside_the_game_folder_is_refused(tmp_path, capsys, where):
 @pytest.mark.parametrize("markdown, message", [
     ("| a | b |\n|---|---|\n| ![x](figures/ford.png) | y |\n",
      "games/demo/two.md:5:3: an image in a table cell (expected: an image alone in its paragraph, outside the table)"),
-    ("Tekst[^1].\n\n[^1]: Przypis.\n",  # CommonMark reads a link to a reference defined below
-     "games/demo/two.md:3:6: footnote '[^1]' is not supported (expected: the note in the text, or a ::: note block)"),
-    ("Tekst[^uwaga] bez przypisu.\n",  # and leaves one without a definition as text
-     "games/demo/two.md:3:6: footnote '[^uwaga]' is not supported"),
+    ("Tekst[^uwaga] bez przypisu.\n",  # a footnote without its note: left as text by markdown-it
+     "games/demo/two.md:3:6: footnote '[^uwaga]' has no note (expected: [^uwaga]: the note's text, in the same file)"),
     ("![Mapa](figures/my ford.png)\n",
      "games/demo/two.md:3:1: image '![Mapa](figures/my ford.png)' cannot be read"),
 ])
@@ -125,3 +124,53 @@ def test_a_path_with_a_space_in_angle_brackets_is_the_files_own_name(tmp_path):
     assert not summary.failed and next(b for b in summary.built if b.aid == "rules").warnings == []
     assert {img.image.size for page in PdfReader(root / "build/demo/pl/rules.pdf").pages for img in page.images} \
         == {(20, 10)}
+
+
+# --- captions, a language's own image, across the columns (issue 36) ----------------------------------------
+
+def test_a_caption_is_translated_and_an_image_holding_text_has_a_variant_per_language(tmp_path):
+    root = with_figures(tmp_path, '# Mapa {#map}\n\n![Pole bitwy](figures/field.png "Pole bitwy o świcie")\n')
+    (root / "games/demo/figures/field.ru.png").write_bytes(png(300, 200, (200, 30, 30)))  # its labels in Russian
+    assert main(["--project", str(root), "extract"]) == 0 and main(["--project", str(root), "update"]) == 0
+    pot = (root / "i18n/templates/demo.pot").read_text(encoding="utf-8")
+    assert '#. Figure caption in section 2\n#: games/demo/two.md\nmsgctxt "rules/map"\nmsgid "Pole bitwy o świcie"' in pot
+    summary = builder.build(read_project(root), Options(langs=["pl", "ru"], formats=["html", "pdf"]))
+    assert not summary.failed, summary.failed
+    assert [b.warnings for b in summary.built if b.aid == "rules"] == [[], []]
+    for lang, colour in (("pl", (90, 120, 60)), ("ru", (200, 30, 30))):
+        html = (root / f"build/demo/{lang}/rules.html").read_text(encoding="utf-8")
+        src = re.search(r'<figure class="figure"><img src="([^"]+)" alt="[^"]*">'
+                        r'<figcaption>(<span lang="pl">)?Pole bitwy o.świcie(</span>)?</figcaption></figure>', html)
+        assert src, html[html.find("<figure"):][:300]
+        assert (root / f"build/demo/{lang}" / src.group(1)).read_bytes() == png(300, 200, colour)
+        pdf = PdfReader(root / f"build/demo/{lang}/rules.pdf")
+        pixels = {img.indirect_reference.idnum: img.image.getpixel((5, 5)) for page in pdf.pages for img in page.images}
+        assert list(pixels.values()) == [colour], (lang, pixels)
+        assert "Pole bitwy o świcie" in " ".join(" ".join(p.extract_text().split()) for p in pdf.pages)
+
+
+def test_a_wide_block_spans_both_columns_of_a_two_column_booklet(tmp_path):
+    from ..model.test_booklet import BOOKLET
+    rows = "".join(f"| {n} | tekst wiersza numer {n} | {n * 3} |\n" for n in range(1, 6))
+    table = "| Lp. | Opis wyniku starcia | Straty |\n|---|---|---|\n" + rows
+    two = f"# Tabela {{#tab}}\n\n{'Tekst akapitu. ' * 40}\n\n::: wide\n{table}:::\n\n{'Dalszy tekst. ' * 40}\n"
+    root = with_figures(tmp_path, two)
+    (root / "games/demo/rules.yaml").write_text(BOOKLET.replace("page_size: A5", "page_size: A4\ncolumns: 2"),
+                                                encoding="utf-8")
+    summary = builder.build(read_project(root), Options(langs=["pl"], formats=["pdf", "html"]))
+    assert not summary.failed, summary.failed
+    assert '<div class="wide">' in (root / "build/demo/pl/rules.html").read_text(encoding="utf-8")
+    reader = PdfReader(root / "build/demo/pl/rules.pdf")
+    page = next(p for p in reader.pages if "Opis wyniku starcia" in p.extract_text())
+    middle, runs = float(page.mediabox.width) / 2, text_runs(page)
+    table = min(y for _, y, _, _, run in runs if "Opis wyniku starcia" in run)
+    above = {x < middle for x, y, _, _, run in runs if "Tekst akapitu" in run and y > table}
+    below = {x < middle for x, y, _, _, run in runs if "Dalszy tekst" in run and y < table}
+    # the text before the table fills both columns above it, the text after both columns below it
+    assert above == {True, False} and below == {True, False}, (above, below)
+
+
+def test_a_wide_block_inside_a_box_is_an_error(tmp_path):
+    from ..model.test_booklet import error_of
+    assert "games/demo/two.md:4:1: ::: wide inside a box (note)" in error_of(
+        tmp_path, two_md="# A {#a}\n\n::: note\n::: wide\nx\n:::\n:::\n")

@@ -2,7 +2,7 @@
 profile (home, press, imposed), and from a generated booklet of over 100 pages: a publisher sends these files
 without proof-reading them. The reader of lines and what it calls stray are in lines.py.
 
-The cause of the breaks it found (WeasyPrint 70.0, docs/weasyprint-trailing-space.md): a text run ending in a
+The cause of the breaks it found (WeasyPrint 70.0, docs/development/weasyprint-trailing-space/README.md): a text run ending in a
 space or no-break space right before an inline element. The markup aids writes never does that."""
 from __future__ import annotations
 

@@ -435,9 +435,8 @@ def test_the_nav_is_on_the_page_never_in_the_pdf(built):
     assert "Aids" not in pdf_text(output / "demo/en/seq.pdf").split()  # the site's title, in the nav only
 
 
-def test_readme_documents_the_site():
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Publishing on the web", 1)[1].split("\n## ", 1)[0]
+def test_the_guide_documents_the_site():
+    section = (Path(__file__).resolve().parents[2] / "docs/guide/web.md").read_text(encoding="utf-8")
     for needle in ("build/index.html", "index.<lang>.html", "build/<game>/<lang>/index.html", "site:",
                    "python3 -m http.server -d build", "min_complete", "hreflang"):
         assert needle in section, needle

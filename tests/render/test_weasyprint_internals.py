@@ -1,6 +1,6 @@
 """What aids reaches into below WeasyPrint's and pydyf's public API, checked one by one: a new release that
 changes any of it fails here, naming the hook and the module of aids that holds it, before a rendering test
-fails in a way that says nothing of why (docs/weasyprint-page-references/README.md: the upstream change that
+fails in a way that says nothing of why (docs/development/weasyprint-page-references/README.md: the upstream change that
 would make the pagination hook unnecessary)."""
 from __future__ import annotations
 

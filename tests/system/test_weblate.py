@@ -5,7 +5,7 @@ repository, and Weblate itself (`./bootstrap test` installs it, pinned, into .ca
 Weblate's REST API, a project with a component per catalog domain. Translators' edits are made through the API,
 Weblate commits and pushes, and the project pulls, runs `aids update` and builds: every edit is in the PDF, nothing
 else changed, and aids rewrites nothing Weblate wrote. A source text edited and pushed shows in Weblate as a
-changed string with its previous text. docs/translating-in-weblate.md describes the same set-up for people.
+changed string with its previous text. docs/translating/weblate.md describes the same set-up for people.
 """
 from __future__ import annotations
 
@@ -292,7 +292,7 @@ def weblate(tmp_path_factory):
         shutil.rmtree(cluster, ignore_errors=True)
 
 
-# The component settings that fit aids' catalogs (docs/translating-in-weblate.md explains each)
+# The component settings that fit aids' catalogs (docs/translating/weblate.md explains each)
 FILE_FORMAT_PARAMS = {
     "po_line_wrap": 77,  # GNU's layout: lines of at most 79 columns with the quotes, as msgmerge and aids write
     "po_keep_previous": True,  # the #| msgid of a changed text: Weblate shows it as the previous source
