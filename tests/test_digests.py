@@ -75,10 +75,12 @@ def citing_42(root: Path) -> list[str]:
 
 
 def language_pages(path: str, lang: str) -> bool:
-    """The site's pages and search index in `lang`, which list (and index) what that language's pages print."""
+    """The site's pages and search index in `lang`, which list (and index) what that language's pages print, and
+    its pages about the game's releases (aids/build/since.py: the aids since each release, their histories)."""
     name = path.rpartition("/")[2]
     return path in (f"build/{GAME}/{lang}/index.html", f"build/{GAME}/pagefind/pagefind-entry.json") or (
-        "/pagefind/" in path and name.startswith((f"{lang}_", f"pagefind.{lang}_")))
+        "/pagefind/" in path and name.startswith((f"{lang}_", f"pagefind.{lang}_"))) or \
+        path.startswith((f"build/{GAME}/{lang}/since-", f"build/{GAME}/{lang}/history/"))
 
 
 def outputs(aid: str, langs: tuple[str, ...] = LANGS) -> set[str]:

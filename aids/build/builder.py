@@ -29,7 +29,7 @@ from ..model.text import Text
 from ..write import search, stamp
 from ..write.cache import Cache, Record
 from ..write.files import recover, write_all
-from . import archive, cluster, outputs, pipeline, shards, site
+from . import archive, cluster, outputs, pipeline, release, shards, since, site
 from .fingerprint import Fingerprints, sources_digest, tool_digest
 from .jobs import Job, Loaded, Result, held, hold, run_job
 from .pipeline import Built, Options, Summary, Unit
@@ -68,6 +68,8 @@ def _built(project: Project, options: Options, progress: Progress | None, summar
     """The whole way, into `summary`: every aid planned, the stale ones rendered and written, the site and index.
     Whether every file it read is one the key of the build's stamp covers (`sources`)."""
     plan = pipeline.plan_build(project, options, summary)
+    for game, _, _ in plan.read if options.since else []:  # a version never released: the versions it has
+        release.require_release(project, game, options.since or "")
     cache, prints = Cache(project.output), Fingerprints(project)
     units, shard = shards.select(plan.units, options.shard, shards.recorded(cache, plan.langs, WEIGHT))
     summary.skipped += [shard] if shard else []  # what this shard builds of the whole
@@ -120,7 +122,7 @@ class _Run:
                                                                               self.project.languages)
         lz = self.state.localizer(unit.game, lang, options.draft)
         digest = prints.digest(unit.game, unit.aid, unit.edition, lz, options.marks,
-                               _marks_shown(self.state, unit, lz, options.marks))
+                               _marks_shown(self.state, unit, lz, options.marks, options.since))
         if unavailable:
             digest = hashlib.sha256(f"{digest}\0unpublished\0{' '.join(unavailable)}".encode()).hexdigest()
         if not options.pseudo:  # its page's version switcher and old numbers (aids/build/archive_pages.py)
@@ -134,7 +136,8 @@ class _Run:
             outputs.mark_built(cache, unit.game.id, unit.aid.model.id, edition_of(unit), lang)
             return None
         return Job(str(self.project.root), sources, unit.game.id, edition_of(unit), unit.aid.model.id, lang, stale,
-                   options.debug, options.draft, not options.pseudo, unavailable, options.marks)
+                   options.debug, options.draft, not options.pseudo, unavailable, options.marks,
+                   options.since)
 
     def render(self, todo: list[Job], progress: Progress | None) -> None:
         """Every job run, each aid written as soon as all its languages are in."""
@@ -191,6 +194,7 @@ def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: li
         summary.site = site.publish(project, plan.units, lambda game, lang: state.localizer(game, lang), publishing,
                                     cache, summary.skipped, state.changes_if_readable,
                                     {game.id: broken for game, _, broken in plan.read}) + published.written
+        summary.site += since.publish(project, plan.units, state, publishing, summary.skipped)
     for game, aids, broken in plan.read:  # an aid gone from its game.yaml: its files go too
         summary.removed += outputs.remove_gone(project, game, aids, broken)
     _index(project, units, options, summary)
@@ -217,11 +221,11 @@ def _index(project: Project, units: list[Unit], options: Options, summary: Summa
                                                 "an output folder aids may write to")))
 
 
-def _marks_shown(state: Loaded, unit: Unit, lz: Localizer, mode: str) -> Any:
-    """What a job's page will mark as changed (Loaded.marks) and the rulings it prints (Loaded.rulings), or the
-    error its job will fail with."""
+def _marks_shown(state: Loaded, unit: Unit, lz: Localizer, mode: str, since: str | None = None) -> Any:
+    """What a job's page will mark as changed (Loaded.marks, against `since` or the last release) and the rulings it
+    prints (Loaded.rulings), or the error its job will fail with."""
     try:
-        marks = state.marks(unit.game, unit.aid, lz, mode)
+        marks = state.marks(unit.game, unit.aid, lz, mode, since)
         found = state.rulings(unit.game, unit.aid, lz)
         return [marks, found] if found else marks
     except AidsError as exc:
@@ -365,7 +369,8 @@ def whole_key(options: Options, sources: str) -> str:
     asked = {"games": options.games, "langs": options.langs, "formats": list(options.formats),
              "editions": options.editions, "strict": options.strict, "shard": options.shard,
              "min_complete": options.min_complete, "draft": options.draft, "pseudo": options.pseudo,
-             "marks": options.marks, "partial": options.partial}
+             "marks": options.marks, "partial": options.partial,
+             **({"since": options.since} if options.since else {})}
     return hashlib.sha256(f"{tool_digest()}\0{sources}\0{json.dumps(asked, sort_keys=True)}".encode()).hexdigest()
 
 

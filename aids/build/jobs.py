@@ -28,7 +28,7 @@ from ..model.release import Change
 from ..render import parts
 from ..render.rendered import Rendered
 from ..write.files import CACHE
-from . import navigation, pipeline, release, rulings
+from . import navigation, pipeline, release, release_pages, rulings
 from .fingerprint import sources_digest
 from .publishing import Publishing
 
@@ -50,6 +50,7 @@ class Job:
     site: bool = False  # its HTML page carries the web site's navigation (not in the pseudo-locale)
     unavailable: tuple[str, ...] = ()  # the languages its aid is not published in: not linked by that navigation
     marks: str = "bars"  # how it marks what changed since the game's last release (localize/changes.py)
+    since: str | None = None  # the release its marks compare with (None: the latest)
 
 
 @dataclass
@@ -75,7 +76,7 @@ class Loaded:
         self.aids: dict[tuple[str, str], Aid] = {}
         self.game_aids: dict[str, list[Aid]] = {}  # game -> every aid of it that reads (parts too), in game.yaml order
         self.localizers: dict[tuple[str, str, bool], Localizer] = {}
-        self.releases: dict[str, tuple[str | None, list[Change]] | AidsError] = {}
+        self.releases: dict[tuple[str, str | None], tuple[str | None, list[Change]] | AidsError] = {}
         self.reviews: dict[str, rulings.Review | AidsError] = {}  # game -> its rulings against its rules
 
     def game(self, game_id: str) -> Game:
@@ -95,23 +96,24 @@ class Loaded:
             self.localizers[(game.id, lang, draft)] = pipeline.localizer(self.project, game, lang, draft)
         return self.localizers[(game.id, lang, draft)]
 
-    def changes(self, game: Game) -> tuple[str | None, list[Change]]:
-        """(the game's last release, what changed since it), once per process: (None, []) if never released;
-        AidsError, each time it is asked, for a damaged release or an aid in error."""
-        if game.id not in self.releases:
+    def changes(self, game: Game, since: str | None = None) -> tuple[str | None, list[Change]]:
+        """(the game's release `since` or its last, what changed since it), once per process: (None, []) if never
+        released; AidsError, each time it is asked, for a damaged release or an aid in error."""
+        if (game.id, since) not in self.releases:
             try:
-                self.releases[game.id] = release.changes(self.project, game)
+                self.releases[(game.id, since)] = release.changes(self.project, game, since)
             except AidsError as exc:
-                self.releases[game.id] = exc
-        found = self.releases[game.id]
+                self.releases[(game.id, since)] = exc
+        found = self.releases[(game.id, since)]
         if isinstance(found, AidsError):
             raise found
         return found
 
-    def marks(self, game: Game, aid: Aid, lz: Localizer, mode: str) -> ChangesDocument | None:
-        """What the aid's page marks as changed since the game's last release (page_marks); raises AidsError for
-        a game whose release or aids do not read."""
-        since, changes = self.changes(game)
+    def marks(self, game: Game, aid: Aid, lz: Localizer, mode: str,
+              version: str | None = None) -> ChangesDocument | None:
+        """What the aid's page marks as changed since the game's release `version` or its last (page_marks);
+        raises AidsError for a game whose release or aids do not read."""
+        since, changes = self.changes(game, version)
         return page_marks(aid, self.game_aids[game.id], since, changes, mode, lz)
 
     def rulings(self, game: Game, aid: Aid, lz: Localizer) -> RulingsDocument | None:
@@ -199,7 +201,8 @@ def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: E
 
 
 def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: Localizer, formats: list[str],
-             unavailable: tuple[str, ...] | None, marks_style: str = "bars") -> dict[str, dict[str, Rendered]]:
+             unavailable: tuple[str, ...] | None, marks_style: str = "bars",
+             since: str | None = None) -> dict[str, dict[str, Rendered]]:
     """The one path from an aid read to its bytes: localized with its change marks, then rendered in each format
     (format -> suffix -> rendered); `unavailable`: the languages its page's navigation does not link (None: a
     page without the site's navigation)."""
@@ -209,7 +212,10 @@ def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: L
     if nav is not None:  # the version switcher and the old numbers of the archive (aids/build/archive_pages.py)
         from .archive_pages import current_aid_versions
         nav.update(current_aid_versions(project, game, edition, aid.model.id, lz, state.game_aids.get(game.id, [])))
-    doc = pipeline.document(game, aid, lz, edition, nav, state.marks(game, aid, lz, marks_style),
+        # the same aid since each release of its game (aids/build/since.py), and its rules' history
+        nav["since_versions"] = release_pages.aid_versions(game, edition, aid.model.id, lz.lang)
+        nav["history"] = release_pages.aid_history_link(game, edition, aid.model.id, lz.lang)
+    doc = pipeline.document(game, aid, lz, edition, nav, state.marks(game, aid, lz, marks_style, since),
                             state.rulings(game, aid, lz))
     return {name: pipeline.render(doc, [name]) for name in formats}
 
@@ -228,7 +234,7 @@ def run_job(job: Job) -> Result:
         lz.recent()
         with parts.cached(Folder(project.output, project.show(project.output)) / CACHE / PARTS):
             made = rendered(state, game, aid, edition, lz, list(job.formats), job.unavailable if job.site else None,
-                            job.marks)
+                            job.marks, job.since)
         result = Result(job, shown={"title": navigation.aid_title(aid, lz), "kind": aid.kind.display_name(lz)})
         folder = pipeline.output_dir(project, game, edition, job.lang)
         for name in job.formats:

@@ -51,6 +51,7 @@ class Options:
     draft: bool = False  # untranslated and fuzzy text marked on the page, "Draft, N % translated" in the footer
     pseudo: bool = False  # build the pseudo-locale (qps) only: every text accented and lengthened
     marks: str = "bars"  # what changed since the last release: none, bars (in the margin), colour or both
+    since: str | None = None  # mark the changes since this release rather than the latest (aids build --since)
     partial: bool = False  # a first part of a build another one completes (serve: the language looked at first): its
     # aids only, no web site and no search index (the complete build writes them)
 

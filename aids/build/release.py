@@ -68,13 +68,19 @@ def _texts(lz: Localizer, key: str, texts: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(lz.shown(text_of(key, msgid)) for msgid in texts)
 
 
-def read_release(project: Project, game: Game, version: str) -> Snapshot:
-    path = release_path(game, version)
+def require_release(project: Project, game: Game, version: str) -> None:
+    """Refused, naming the versions released, when `game` has no release `version`."""
     releases = Folder(game.folder, project.show(game.folder)) / FOLDER
     if not releases.is_file(f"{version}.yaml"):
         known = ", ".join(versions(game)) or f"none yet: aids release --game {game.id} VERSION"
         raise AidsError(Problem(Position(project.show(game.source.path), 1, 1),
                                 f"game {game.id} has no release {version}", f"one of: {known}"))
+
+
+def read_release(project: Project, game: Game, version: str) -> Snapshot:
+    path = release_path(game, version)
+    releases = Folder(game.folder, project.show(game.folder)) / FOLDER
+    require_release(project, game, version)
     shown = project.show(path)
     src = load_yaml(decode(releases.read(f"{version}.yaml", MAX_BYTES + 1) or b"", shown), path, shown)
     _check_names(src, game, version)

@@ -38,6 +38,7 @@ from ..model.release import Change
 from ..render.html import render_template
 from ..write.cache import Cache
 from ..write.files import output_folder, write_all
+from . import since
 from .archive_pages import current_game_versions
 from .navigation import (
     PARTLY,
@@ -227,10 +228,14 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
     # the search box searches every edition: the first one's index, the others' merged into it
     bundles = [href(here, "/".join([game.id, *([edition.id] if edition else []), "pagefind"])) + "/"
                for edition in listed.editions]
+    # the releases: the changes since each, each aid's history, the feed (aids/build/since.py)
+    releases = since.game_links(project, game, [aid for aid in listed.aids if publishing.published(game, aid, lz.lang)],
+                                lz, here)
     context = {"site": nav, "page": "game", "page_title": f"{title} – {nav['title']}", "title": title,
                "facts": game_facts(game, lz), "editions": editions,
                "search_root": bundles[0].removesuffix("pagefind/"), "search_merge": bundles[1:],
-               "changes": game_changes(project, listed, lz, here, released)}
+               "changes": game_changes(project, listed, lz, here, released),
+               "releases": releases, "feed": since.feed_link(project, game, lz, here) if releases else None}
     return render_template("site-game.html", lz, context)
 
 

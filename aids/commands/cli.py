@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import AidsError, visible
+from . import errata
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 
@@ -59,6 +60,9 @@ def make_parser() -> Parser:
     build.add_argument("--marks", choices=["none", "bars", "colour", "both"], default="bars",
                        help="mark what changed since the game's last release: a bar in the margin (the default), "
                             "colour, both, or none")
+    build.add_argument("--since", type=version, metavar="VERSION",
+                       help="mark what changed since this release (every change since, through the releases between) "
+                            "rather than since the last one")
     build.add_argument("--shard", metavar="K/N", help="build only the K-th of N parts of about the same cost, as "
                        "the build cache timed them (for a CI matrix)")
     build.add_argument("--scheduler", type=scheduler, metavar="tcp://HOST:PORT",
@@ -123,6 +127,7 @@ def make_parser() -> Parser:
     release.add_argument("--date", type=iso_date, metavar="YYYY-MM-DD", help="its date (default: today)")
     release.add_argument("--snapshot", action="store_true", help="only add the snapshot the site's archive rebuilds "
                          "it from, to a release recorded without one (while the sources are as released)")
+    errata.add_parser(sub, version, games)
     changes = sub.add_parser("changes", help="what changed since a release, for release notes and errata")
     games(changes)
     changes.add_argument("--since", type=version, metavar="VERSION",
@@ -250,6 +255,8 @@ def run(args) -> int:
     project = read_project(root)
     if args.command in ("release", "changes"):
         return release_command(project, args)
+    if args.command == "errata":
+        return errata.errata_command(project, args)
     if args.command in CATALOG_COMMANDS:
         return catalogs_command(translations, project, args)
     if args.command == "build":
@@ -286,7 +293,7 @@ def build_command(project, args) -> int:
     options = pipeline.Options(games=args.game, langs=args.lang, formats=formats,
                                editions=args.edition, strict=args.strict, debug=args.debug, jobs=args.jobs,
                                force=args.force, scheduler=args.scheduler, min_complete=args.min_complete,
-                               draft=args.draft, pseudo=args.pseudo, marks=args.marks,
+                               draft=args.draft, pseudo=args.pseudo, marks=args.marks, since=args.since,
                                shard=builder.parse_shard(args.shard) if args.shard else None)
     progress = report.Progress()
     try:

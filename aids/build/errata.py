@@ -1,0 +1,173 @@
+"""Errata for those who own the print of a version: `aids errata VERSION` writes, per language,
+build/<game>/<lang>/errata-<VERSION>.pdf, listing each change since that release with the page and column where
+it stood in that version's PDF, and its text now, in a box as wide as the column, to cut out and paste.
+
+Where a change stood is read from the PDF of that version (by default build/<game>/<VERSION>/<lang>/<aid>.pdf,
+where the site's archive keeps it; any folder of such PDFs with --pdfs): WeasyPrint writes a named destination
+for each anchor, with its page and position; the columns of a PDF are the clusters of the destinations' left
+edges (a page's two columns start far apart; a step's indent or a facing page's margin, close by).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..config import Game, Project
+from ..errors import AidsError, Position, Problem
+from ..files import Folder
+from ..kind import Aid
+from ..kinds.reading import read_aids
+from ..localize.changes import shown
+from ..localize.localizer import Localizer
+from ..model.release import ADDED, CHANGED, MOVED, REMOVED, TRANSLATION, Change, Item, Snapshot
+from ..render.errata import render_errata
+from ..write.files import write_all
+from . import pipeline, release
+from .history import with_values
+from .navigation import aid_numbers, aid_title
+
+MM = 25.4 / 72  # millimetres in a PDF point
+GAP = 0.15  # left edges further apart than this share of the page width are columns of their own
+
+
+@dataclass(frozen=True)
+class Place:
+    page: int  # from 1
+    column: int  # from 1
+    x: float
+
+
+@dataclass
+class PrintedPdf:
+    """Where each anchor stood in a PDF: its page and column, and how wide a column is (mm)."""
+    places: dict[str, Place]
+    columns: int
+    width: float
+
+
+def read_places(path: Path, shown_path: str) -> PrintedPdf:
+    """The anchors of a PDF aids wrote, from its named destinations."""
+    import pypdf
+    try:
+        reader = pypdf.PdfReader(path)
+        found = {str(name): (page + 1, float(dest.left or 0)) for name, dest in reader.named_destinations.items()
+                 if (page := reader.get_destination_page_number(dest)) is not None}
+        page_width = float(reader.pages[0].mediabox.width)
+    except (OSError, pypdf.errors.PdfReadError, ValueError, IndexError) as exc:
+        raise AidsError(Problem(Position(shown_path), f"cannot read this PDF ({exc})",
+                                "a PDF that aids built")) from None
+    starts: list[list[float]] = []
+    for x in sorted({x for _, x in found.values()}):
+        if starts and x - starts[-1][-1] <= GAP * page_width:
+            starts[-1].append(x)
+        else:
+            starts.append([x])
+
+    def column(x: float) -> int:
+        return next(n for n, cluster in enumerate(starts, 1) if cluster[0] <= x <= cluster[-1])
+
+    places = {name: Place(page, column(x), x) for name, (page, x) in found.items()}
+    if len(starts) > 1:
+        width = min(b[0] - a[0] for a, b in zip(starts, starts[1:], strict=False)) * 0.94
+    else:
+        width = page_width - 2 * (starts[0][0] if starts else 40)
+    return PrintedPdf(places, len(starts), round(width * MM, 1))
+
+
+def old_anchor(change: Change, then: Snapshot, now: list[Item]) -> str:
+    """The anchor in the old version where a change goes: the item's own (where it was, for one changed, moved or
+    removed), or for one added, the item before it that was there already (else its parent)."""
+    items = {item.key: item for state in then.aids.values() for item in state.items}
+    key = change.was or change.key
+    if change.what != ADDED and key in items:
+        return items[key].anchor
+    keys = [item.key for item in now]
+    index = keys.index(change.key) if change.key in keys else 0
+    earlier = [k for k in reversed(keys[:index]) if k in items]
+    if earlier:
+        return items[earlier[0]].anchor
+    parent = change.key.rpartition("/")[0]
+    return items[parent].anchor if parent in items else ""
+
+
+def place_of(anchor: str, pdf: PrintedPdf) -> Place | None:
+    """The place of `anchor` in the PDF, or of its nearest enclosing anchor ('a/b/c', then 'a/b', then 'a')."""
+    while anchor:
+        if anchor in pdf.places:
+            return pdf.places[anchor]
+        anchor = anchor.rpartition("/")[0]
+    return None
+
+
+def entries(aid: Aid, changes: list[Change], then: Snapshot, pdf: PrintedPdf, lz: Localizer,
+            numbers: dict[tuple[str, str], str], now: list[Item]) -> list[dict[str, str | bool]]:
+    """Each change of an aid as the sheet prints it: where it stood in the PDF of the old version (`pdf`), what to
+    do, its number and its text now (with its values, a table's row)."""
+    values = {item.key: item.values for item in now}
+    words = {ADDED: lz.pgettext("errata: a rule added; where it goes follows", "insert"),
+             CHANGED: lz.pgettext("errata: a rule changed", "replace"),
+             MOVED: lz.pgettext("errata: a rule moved", "moved"),
+             REMOVED: lz.pgettext("errata: a rule removed", "strike out"),
+             TRANSLATION: lz.pgettext("errata: a rule's translation corrected", "replace (translation)")}
+    out: list[dict[str, str | bool]] = []
+    for change in changes:
+        place = place_of(old_anchor(change, then, now), pdf)
+        if place is None:
+            where = lz.pgettext("errata: a change whose place the printed copy does not show", "place not found")
+        elif pdf.columns > 1:
+            where = lz.pgettext("errata: where a change stood; %(page)s and %(column)s are numbers",
+                                "page %(page)s, column %(column)s") % {
+                "page": lz.number(place.page), "column": lz.number(place.column)}
+        else:
+            where = lz.pgettext("errata: where a change stood; %(page)s is a number", "page %(page)s") % {
+                "page": lz.number(place.page)}
+        out.append({"key": change.key, "place": where, "what": words[change.what],
+                    "number": "" if change.what == REMOVED else numbers.get((change.aid, change.anchor), ""),
+                    "text": shown(change, lz) if change.what == REMOVED else
+                    with_values(shown(change, lz), values.get(change.key, ()), lz), "removed": change.what == REMOVED,
+                    "page": str(place.page) if place else "", "column": str(place.column) if place else ""})
+    return out
+
+
+def errata(project: Project, game: Game, version: str, lang: str, pdfs: Path) -> bytes:
+    """The errata sheet of `game` for owners of `version` in `lang`: the PDFs of that version in `pdfs`/<lang>/."""
+    then = release.read_release(project, game, version)
+    _, changes = release.changes(project, game, version)
+    lz = pipeline.localizer(project, game, lang)
+    aids = read_aids(project, game)[0]
+    numbers = aid_numbers(aids, lz)
+    folder = Folder(pdfs, project.show(pdfs)) / lang
+    sheets = []
+    for aid in (aid for aid in aids if aid.kind.standalone):
+        own = [c for c in pipeline.aid_changes(aid, changes) if c.concerns(lang)]
+        if not own or not folder.is_file(f"{aid.model.id}.pdf"):
+            continue
+        pdf = read_places(pdfs / lang / f"{aid.model.id}.pdf", project.show(pdfs / lang / f"{aid.model.id}.pdf"))
+        changed = {c.aid for c in own}
+        now = [item for other in aids if other.model.id in changed for item in other.kind.items(other.model)]
+        sheets.append({"title": aid_title(aid, lz), "width": pdf.width,
+                       "entries": entries(aid, own, then, pdf, lz, numbers, now)})
+    title = lz.pgettext("errata: the title of the sheet; %(game)s is a game, %(version)s a version",
+                        "%(game)s: errata to version %(version)s") % {"game": lz.shown(game.title_text),
+                                                                      "version": version}
+    intro = lz.pgettext("errata: how to use the sheet; %(version)s is a version",
+                        "Each change since version %(version)s, with the page and column where it stands in the "
+                        "printed copy of that version. Cut each box out along its dashed border and paste it over "
+                        "the text it replaces.") % {"version": version}
+    none = lz.pgettext("errata: a sheet with no change", "No changes.")
+    epoch = int(dt.datetime.combine(then.date or dt.date(1980, 1, 1), dt.time(), dt.UTC).timestamp())
+    return render_errata({"title": title, "intro": intro, "aids": sheets, "none": none}, lz, epoch)
+
+
+def write_errata(project: Project, game: Game, version: str, langs: list[str], pdfs: Path | None) -> list[str]:
+    """Write build/<game>/<lang>/errata-<version>.pdf for each language; their paths as shown."""
+    release.require_release(project, game, version)
+    source = pdfs or project.output / game.id / version
+    if not source.is_dir():
+        raise AidsError(Problem(Position(project.show(source)), f"no PDFs of version {version} here",
+                                "the folder of that version's PDFs, <folder>/<lang>/<aid>.pdf (--pdfs)"))
+    out = {project.output / game.id / lang / f"errata-{version}.pdf": errata(project, game, version, lang, source)
+           for lang in langs}
+    write_all(out, project.output)
+    return [project.show(path) for path in out]
