@@ -51,7 +51,7 @@ class Released(Loaded):
         self.version = version
         self.game(game.id)
 
-    def changes(self, game: Game) -> tuple[str | None, list[Change]]:
+    def changes(self, game: Game, since: str | None = None) -> tuple[str | None, list[Change]]:
         return self.version, []
 
     def standalone(self, game_id: str) -> list[Aid]:
