@@ -48,6 +48,8 @@ def make_parser() -> Parser:
     build.add_argument("--strict", action="store_true", help="fail when a string falls back to the source language")
     build.add_argument("--jobs", "-j", type=positive, metavar="N", help="worker processes (default: one a core)")
     build.add_argument("--force", action="store_true", help="render everything, even what is up to date")
+    build.add_argument("--quiet", "-q", action="store_true",
+                       help="no progress (by default on stderr: a bar on a terminal, else a line per aid written)")
     build.add_argument("--verbose", "-v", action="store_true",
                        help="list every string that fell back to the source language, not a few a language")
     build.add_argument("--draft", action="store_true",
@@ -288,7 +290,7 @@ def build_command(project, args) -> int:
                                force=args.force, scheduler=args.scheduler, min_complete=args.min_complete,
                                draft=args.draft, pseudo=args.pseudo, marks=args.marks,
                                shard=builder.parse_shard(args.shard) if args.shard else None)
-    progress = report.Progress()
+    progress = report.Progress(mode="quiet" if args.quiet else None)
     try:
         summary = builder.build(project, options, progress=progress)
     finally:
