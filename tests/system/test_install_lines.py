@@ -76,6 +76,9 @@ SCRIPT = r"""
 set -eu
 root=$1 base=$2 mirror_repo=$3 cache=$4
 mkdir -p "$root"
+# the root in memory: unpacked and installed without waiting on the disk (dpkg syncs every file), gone with the
+# namespace
+mount -t tmpfs -o size=4g,mode=755 root "$root"
 tar -C "$root" -xf "$base"
 mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"
