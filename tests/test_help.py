@@ -41,7 +41,11 @@ def test_the_commands_come_by_group_in_a_newcomers_order_each_with_one_line():
     assert groups == ORDER
     choices = make_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     assert list(choices) == [name for _, names in ORDER for name in names]  # none missing, none listed twice
-    assert text.startswith("usage: aids [-h] [--version] [--project PROJECT] [--debug] COMMAND ...\n")
+    usage = text.splitlines()[0]
+    assert usage == "usage: aids [-h] [--version] [--project PROJECT] [--debug] COMMAND ..."
+    # the usage is written out (the commands' own entry is suppressed): it names every option the parser has
+    assert {o for action in make_parser()._actions for o in action.option_strings if o.startswith("--")} == \
+        set(re.findall(r"--[a-z-]+", usage)) | {"--help"}
 
 
 def examples(name: str) -> list[str]:
