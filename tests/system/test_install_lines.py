@@ -55,8 +55,7 @@ if why:
 def install_lines() -> str:
     """The shell lines of README.md's Install section (its first ```sh block), as a reader pastes them."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n### Install\n", 1)[1].split("\n## ", 1)[0]
-    found = re.search(r"```sh\n(.*?)```", section, re.S)
+    found = re.search(r"^#{2,3} Install\n.*?^```sh\n(.*?)^```", readme, re.M | re.S)
     assert found, "no ```sh block in README.md's Install section"
     return found[1]
 
