@@ -214,7 +214,7 @@ def test_an_aid_id_with_a_bidi_override(project, capsys):
      "5:10: this release file records version '2.0', not '1.0' (its file name) (expected: version: '1.0', as "
      "`aids release` wrote it)"),
 ])
-@pytest.mark.parametrize("command", [["changes"], ["build", "--format", "html"]])
+@pytest.mark.parametrize("command", [["changes"], ["build", "--format", "html", "--quiet"]])  # no progress lines
 def test_a_release_file_of_another_game_or_version(project, capsys, old, new, expected, command):
     release = project / "games" / GAME / "releases" / "1.0.yaml"
     text = release.read_text(encoding="utf-8")

@@ -18,7 +18,7 @@ import hashlib
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..config import Project
@@ -33,9 +33,9 @@ from . import archive, cluster, outputs, pipeline, release, shards, since, site
 from .fingerprint import Fingerprints, sources_digest, tool_digest
 from .jobs import Job, Loaded, Result, held, hold, run_job
 from .pipeline import Built, Options, Summary, Unit
-from .pool import executor
+from .pool import executor, slots
+from .progress import Progress, Watch
 
-Progress = Callable[[int], Callable[[str], None]]
 WEIGHT = {"booklet": 8, "playsheet": 4, "card": 2}  # a first guess at a job's cost, before it was timed
 
 
@@ -143,16 +143,18 @@ class _Run:
         """Every job run, each aid written as soon as all its languages are in."""
         index = {(unit.game.id, edition_of(unit), unit.aid.model.id): n for n, unit in enumerate(self.units)}
         waiting = Counter(index[(job.game, job.edition, job.aid)] for job in todo)  # unit -> its jobs not yet done
-        # the bar counts units (an aid in an edition, all its languages): one step when its files are written
-        tick = progress(len(waiting)) if progress else (lambda label: None)
-        for job, result in _run(todo, self.options, self.cache):
+        # progress counts units (an aid in an edition, all its languages): one step when its files are written
+        watch = Watch(progress, len(waiting), job_label)
+        for job, result in _run(todo, self.options, self.cache, watch):
             n = index[(job.game, job.edition, job.aid)]
             self.by_unit.setdefault(n, []).append(result)
             waiting[n] -= 1
+            watch.rendered(job)
             if not waiting[n]:
-                self.parts[n] = self.finish(n)
-                tick(unit_label(self.units[n], [lang for lang in self.plan.langs
-                                                if any(r.job.lang == lang for r in self.by_unit[n])]))
+                part = self.parts[n] = self.finish(n)
+                watch.written(unit_label(self.units[n], [lang for lang in self.plan.langs
+                                                         if any(r.job.lang == lang for r in self.by_unit[n])]),
+                              bool(part.failed))
 
     def finish(self, n: int) -> Summary:
         """Unit `n` written (its stale languages), and what it adds to the summary."""
@@ -245,16 +247,23 @@ def unit_label(unit: Unit, langs: list[str]) -> str:
     return " ".join([unit.game.id, *([f"[{unit.edition.id}]"] if unit.edition else []), unit.aid.model.id, *langs])
 
 
-def _run(jobs: list[Job], options: Options, cache: Cache) -> Iterator[tuple[Job, Result]]:
+def job_label(job: Job) -> str:
+    """`game [edition] aid lang`: a job as progress names it while it renders."""
+    return " ".join([job.game, *([f"[{job.edition}]"] if job.edition else []), job.aid, job.lang])
+
+
+def _run(jobs: list[Job], options: Options, cache: Cache, watch: Watch) -> Iterator[tuple[Job, Result]]:
     """(job, result) as each job ends, the longest started first, as the last build timed them; with a pool,
-    the other jobs go on rendering while the caller writes what is done."""
+    the other jobs go on rendering while the caller writes what is done. `watch` learns the order and costs."""
     def cost(job: Job) -> float:
         record = cache.get(job.game, job.aid, f"{job.edition or '-'}/{job.lang}/{job.formats[0]}") or {}
         return record.get("seconds") or WEIGHT.get(held(job.root).aid(job.game, job.aid).kind.name, 1)
     if not jobs:
         return
-    jobs = sorted(jobs, key=cost, reverse=True)
+    costs = {job: cost(job) for job in jobs}
+    jobs = sorted(jobs, key=costs.__getitem__, reverse=True)
     pool = executor(options, len(jobs))
+    watch.plan({job: costs[job] for job in jobs}, slots(pool))
     if pool is None:
         for job in jobs:
             yield job, run_job(job)

@@ -77,6 +77,7 @@ class DaskPool(cf.Executor):
         except Exception as exc:  # see check(): a scheduler gone since, or not one
             _fail(address, str(exc).splitlines()[0] if str(exc).strip() else type(exc).__name__)
         self.executor = self.client.get_executor()
+        self.slots = sum(self.client.nthreads().values()) or 1  # the jobs the cluster runs at once, now
 
     def submit(self, fn, /, *args, **kwargs):
         return self.executor.submit(fn, *args, **kwargs)

@@ -21,8 +21,21 @@ def executor(options: Options, count: int) -> cf.Executor | None:
     if WEASYPRINT_FORMATS & set(options.formats):  # imported once, not in every worker
         from ..render.pdf import weasyprint
         weasyprint()
-    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker,
-                                  initargs=(os.getpid(),))
+    return Pool(workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker,
+                initargs=(os.getpid(),))
+
+
+class Pool(cf.ProcessPoolExecutor):
+    """A pool of worker processes that says how many jobs it runs at once."""
+
+    def __init__(self, workers: int, **kwargs):
+        super().__init__(workers, **kwargs)
+        self.slots = workers
+
+
+def slots(pool: cf.Executor | None) -> int:
+    """How many jobs run at once: 1 in the build's own process, the pool's workers, the cluster's threads."""
+    return 1 if pool is None else getattr(pool, "slots", 1)
 
 
 def _start_worker(parent: int) -> None:

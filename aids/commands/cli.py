@@ -1,153 +1,15 @@
-"""The `aids` command: extract, update, compile, build. Errors are printed as `path:line:col: message`."""
+"""The `aids` command: what each command does (its options: aids/commands/parser.py). Errors are printed as
+`path:line:col: message`."""
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
-from .. import __version__
 from ..errors import AidsError, visible
 from . import errata
+from .parser import EXIT_USAGE, make_parser
 
-EXIT_ERROR, EXIT_USAGE = 1, 2
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # usage errors: one line, exit 2, no traceback
-        self.print_usage(sys.stderr)
-        print(f"aids: error: {message}", file=sys.stderr)
-        raise SystemExit(EXIT_USAGE)
-
-
-def make_parser() -> Parser:
-    parser = Parser(prog="aids", description="Printable wargame aids from one source, in every language.")
-    parser.add_argument("--version", action="version", version=f"aids {__version__}")
-    parser.add_argument("--project", type=Path, default=None,
-                        help="project folder (default: the nearest with aids.yaml)")
-    parser.add_argument("--debug", action="store_true", help="show a traceback on errors")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-
-    def games(p):
-        p.add_argument("--game", action="append", metavar="G", help="only this game (repeatable)")
-
-    games(sub.add_parser("extract", help="sources -> i18n/templates/<game>.pot"))
-    games(sub.add_parser("update", help=".pot -> i18n/<lang>/LC_MESSAGES/<game>.po, keeping translations"))
-    games(sub.add_parser("compile", help=".po -> .mo"))
-    sub.add_parser("formats", help="the output formats `aids build --format` takes, other packages' too")
-    build = sub.add_parser("build", help="render HTML and PDF of every aid in every language")
-    games(build)
-    build.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
-    build.add_argument("--format", action="append", metavar="F", type=format_name,
-                       help="only this format (repeatable; default: html and pdf); `aids formats` lists them all, "
-                            "those of other packages too")
-    build.add_argument("--profile", choices=["home", "press"], default="home",
-                       help="press: also PDFs for a print shop (<aid>-press.pdf: PDF/X-4, CMYK, bleed, marks)")
-    build.add_argument("--impose", action="store_true",
-                       help="also each booklet imposed 2-up for saddle stitching: <booklet>-imposed.pdf for a "
-                            "duplex printer, and <booklet>-imposed-press.pdf from the press PDF with --profile press")
-    build.add_argument("--edition", action="append", metavar="E", help="only this edition (repeatable)")
-    build.add_argument("--strict", action="store_true", help="fail when a string falls back to the source language")
-    build.add_argument("--jobs", "-j", type=positive, metavar="N", help="worker processes (default: one a core)")
-    build.add_argument("--force", action="store_true", help="render everything, even what is up to date")
-    build.add_argument("--verbose", "-v", action="store_true",
-                       help="list every string that fell back to the source language, not a few a language")
-    build.add_argument("--draft", action="store_true",
-                       help="mark untranslated and fuzzy text on the page, the share translated in the footer")
-    build.add_argument("--pseudo", action="store_true",
-                       help="build the pseudo-locale qps only (accented, 40%% longer text) to test layouts")
-    build.add_argument("--min-complete", type=float, metavar="PERCENT",
-                       help="do not build an aid in a language less translated than this (default: aids.yaml publish)")
-    build.add_argument("--marks", choices=["none", "bars", "colour", "both"], default="bars",
-                       help="mark what changed since the game's last release: a bar in the margin (the default), "
-                            "colour, both, or none")
-    build.add_argument("--since", type=version, metavar="VERSION",
-                       help="mark what changed since this release (every change since, through the releases between) "
-                            "rather than since the last one")
-    build.add_argument("--shard", metavar="K/N", help="build only the K-th of N parts of about the same cost, as "
-                       "the build cache timed them (for a CI matrix)")
-    build.add_argument("--scheduler", type=scheduler, metavar="tcp://HOST:PORT",
-                       help="run the jobs on this Dask cluster (pip install 'aids[dask]')")
-    stats = sub.add_parser("stats", help="how complete each aid is in each language (translated, fuzzy, untranslated)")
-    games(stats)
-    stats.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
-    stats.add_argument("--format", choices=["text", "json"], default="text", help="a table, or JSON for scripts")
-    stats.add_argument("--min", type=float, metavar="PERCENT", help="exit 1 if any aid and language is below this")
-    check = sub.add_parser("check", help="every problem of every catalog entry (placeholders, terms, numbers, ...)")
-    games(check)
-    check.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
-    check.add_argument("--strict", action="store_true", help="warnings are errors too")
-    budgets = sub.add_parser("budgets", help="how long each translation of a card or playsheet may get, measured",
-                             description="Lays out every card and playsheet with all its texts longer, to find by "
-                             "how much they can grow and still fit at the minimum type size; writes each entry's "
-                             "budget into the catalog ('# aids: budget 120 characters (referee-card)'), which "
-                             "aids check reads.")
-    games(budgets)
-    budgets.add_argument("--lang", action="append", metavar="L",
-                         help="only this language (repeatable; default: every language but the source)")
-    weblate(budgets, "then set each budget as the max-length flag of its string in this Weblate (the least of the "
-            "languages)")
-    context = sub.add_parser("context", help="a picture of where each text prints, for translators",
-                             description="Writes build/context/<game>/<lang>/<msgctxt>.png: the page of the aid "
-                             "around each text, the text outlined, and index.json (each msgctxt's picture and its "
-                             "place in the aid's page), for Weblate's screenshots. Needs Chromium and Selenium "
-                             "(pip install 'aids[context]').")
-    games(context)
-    context.add_argument("--lang", action="append", metavar="L",
-                         help="this language's pages (repeatable; default: each game's source language)")
-    weblate(context, "then upload the source language's pictures to this Weblate as screenshots tied to their "
-            "strings")
-    serve = sub.add_parser("serve", help="a live preview on localhost: rebuilt and reloaded as sources change")
-    games(serve)
-    serve.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
-    serve.add_argument("--port", type=port, default=8000, help="port on 127.0.0.1 (default 8000; 0: any free one)")
-    init = sub.add_parser("init", help="a new project: one game with an aid of every kind, translated, ready to build",
-                          description="Writes aids.yaml, a game (a sequence of play, a table, a playsheet, a referee "
-                                      "card, a booklet), its catalogs translated into pl, en and ru, schemas/, "
-                                      "README.md and .gitignore. It overwrites nothing.")
-    init.add_argument("folder", nargs="?", type=Path, help="where (default: the current folder; created if missing)")
-    init.add_argument("--source-language", default="en", metavar="L",
-                      help="the language the sources are written in (default en)")
-    init.add_argument("--languages", default="pl,en,ru", metavar="L,L,...",
-                      help="the languages to publish, the source language among them (default pl,en,ru)")
-    new = sub.add_parser("new", help="add an aid from a template to a game, listed in its game.yaml",
-                         description="Writes games/<game>/<id>.yaml from the kind's template, in the game's source "
-                                     "language (a booklet also <id>/introduction.md), and adds it to game.yaml. A "
-                                     "playsheet embeds the game's first table: a game without one is refused (make "
-                                     "one with `aids new table <id>`). It overwrites nothing.")
-    new.add_argument("kind", help="sequence, table, playsheet, card or booklet")
-    new.add_argument("id", help="its id and file name (games/<game>/<id>.yaml): lowercase letters, digits, '-'")
-    new.add_argument("--game", metavar="G", help="its game (default: the project's only game)")
-    release = sub.add_parser("release", help="record a game's released state (games/<game>/releases/<version>.yaml)",
-                             description="Records every aid's items (source texts, values) and their text in every "
-                                         "language, against which the build and `aids changes` compare, and sets "
-                                         "the game's version and date in game.yaml. Refused while `aids check` "
-                                         "finds errors or a language is below the publishing threshold.")
-    release.add_argument("version", type=version, help="the version released, e.g. 1.5")
-    release.add_argument("--game", metavar="G", help="the game (default: the project's only game)")
-    release.add_argument("--date", type=iso_date, metavar="YYYY-MM-DD", help="its date (default: today)")
-    release.add_argument("--snapshot", action="store_true", help="only add the snapshot the site's archive rebuilds "
-                         "it from, to a release recorded without one (while the sources are as released)")
-    errata.add_parser(sub, version, games)
-    changes = sub.add_parser("changes", help="what changed since a release, for release notes and errata")
-    games(changes)
-    changes.add_argument("--since", type=version, metavar="VERSION",
-                         help="the release to compare with (default: the latest)")
-    changes.add_argument("--format", choices=["md", "json"], default="md", help="Markdown (default) or JSON")
-    changes.add_argument("--lang", metavar="L", help="the language of the numbers, titles and texts (default: the "
-                         "game's source language): each change by its number as printed (3.2.2, krok 1)")
-    schema = sub.add_parser("schema", help="the JSON Schema of aids.yaml, game.yaml or a kind of aid, for editors",
-                            description="Prints one schema; --write puts every schema in the project's schemas/ "
-                                        "folder, which the first line of a source names for VS Code and others.")
-    schema.add_argument("name", nargs="?", help="project, game or a kind (sequence, table, playsheet, card, ...)")
-    schema.add_argument("--write", action="store_true", help="write every schema into <project>/schemas/")
-    return parser
-
-
-def weblate(parser: argparse.ArgumentParser, what: str) -> None:
-    """--weblate URL and --weblate-project SLUG: what a translators' tool sends to a Weblate."""
-    parser.add_argument("--weblate", metavar="URL", help=f"{what} (the API token in WEBLATE_TOKEN)")
-    parser.add_argument("--weblate-project", metavar="SLUG",
-                        help="its project (each game's component is named by the game's id)")
+EXIT_ERROR = 1
 
 
 def schema_command(args) -> int:
@@ -165,56 +27,11 @@ def schema_command(args) -> int:
     return 0
 
 
-def iso_date(text: str):
-    import datetime as dt
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a date like 2026-11-23") from None
-
-
-def version(text: str) -> str:
-    """A version as the name of its release file (games/<game>/releases/<version>.yaml)."""
-    from ..source.shape import VERSION_EXPECTED, name_fault
-    if not text:
-        raise argparse.ArgumentTypeError(f"an empty version (expected: {VERSION_EXPECTED})")
-    if fault := name_fault(text, "version", version=True):
-        raise argparse.ArgumentTypeError(visible("{} (expected: {})".format(*fault)))
-    return text
-
-
-def scheduler(text: str) -> str:
-    from ..build.cluster import EXPECTED_ADDRESS, address_fault
-    if fault := address_fault(text):
-        raise argparse.ArgumentTypeError(visible(f"{fault} (expected: {EXPECTED_ADDRESS})"))
-    return text
-
-
 def formats_command(args) -> int:
     from ..render.formats import registry
     for name, made in registry().items():
         print(f"{name:<14} {made.summary}")
     return 0
-
-
-def format_name(text: str) -> str:
-    """An output format the registry holds: aids' own or another package's (render/formats.py)."""
-    from ..render.formats import registry
-    if text not in registry():
-        raise argparse.ArgumentTypeError(f"invalid choice: '{text}' (expected: one of {', '.join(registry())})")
-    return text
-
-
-def port(text: str) -> int:
-    if not text.isdigit() or int(text) > 65535:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a port from 0 to 65535")
-    return int(text)
-
-
-def positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number of at least 1")
-    return int(text)
 
 
 def layout_tool() -> str | None:
@@ -295,7 +112,7 @@ def build_command(project, args) -> int:
                                force=args.force, scheduler=args.scheduler, min_complete=args.min_complete,
                                draft=args.draft, pseudo=args.pseudo, marks=args.marks, since=args.since,
                                shard=builder.parse_shard(args.shard) if args.shard else None)
-    progress = report.Progress()
+    progress = report.Progress(mode="quiet" if args.quiet else None)
     try:
         summary = builder.build(project, options, progress=progress)
     finally:

@@ -26,6 +26,7 @@ from typing import Any
 import aids
 
 from ..files import Folder
+from .parser import COMMANDS
 
 
 def pages(scratch: Path) -> dict[str, str]:
@@ -40,7 +41,7 @@ def pages(scratch: Path) -> dict[str, str]:
 def _subparsers(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str, argparse.ArgumentParser]]:
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            helps = {choice.dest: choice.help or "" for choice in action._choices_actions}
+            helps = {command.name: command.summary for command in COMMANDS}  # `aids --help` lists them by group
             for name, sub in action.choices.items():
                 yield name, helps.get(name, ""), sub
 

@@ -1,8 +1,9 @@
-"""What `aids build` tells its user: a progress bar while it works, then a summary.
+"""What `aids build` tells its user: its progress while it works, then a summary.
 
-The bar (on stderr, only on a terminal) takes a step when a unit -- an aid in one edition, all its
-languages -- is rendered and written, and names it: `valmora-1809 [inch] turn-sequence pl en ru`. It is
-gone before the summary prints. The summary is a table, a row per aid built (its languages, files, pages,
+The progress (on stderr: a bar on a terminal, else a line per step; nothing with --quiet) takes a step when a
+unit -- an aid in one edition, all its languages -- is rendered and written, and names it: `valmora-1809 [inch]
+turn-sequence pl en ru`; on the bar, the jobs rendering now and the time left. The bar is gone before the summary
+prints. The summary is a table, a row per aid built (its languages, files, pages,
 time, and the type size a card or playsheet was fitted at), then its warnings grouped by aid, what was
 skipped, the strings that fell back to the source language (a few of each game and language; all with
 `-v`), and one closing line.
@@ -10,11 +11,14 @@ skipped, the strings that fell back to the source language (a few of each game a
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable, Iterable
+from time import monotonic
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from ..build.pipeline import Built, Summary
+    from ..build.progress import Status
 
 WIDTH = 100  # characters a line of the table may take (its last column wraps)
 EXAMPLES = 5  # fallbacks shown per game and language, unless verbose
@@ -24,36 +28,84 @@ LAST_PAGE = 0.25  # a last page less full than this is pointed out: a page a pri
 
 
 class Progress:
-    """`progress` for `builder.build`: called with the number of units, it makes the bar and returns its tick.
+    """`progress` for `builder.build`: a Status (aids/build/progress.py) in, shown on `file` (stderr).
 
-    `close()` removes the bar, whether or not every unit ticked (a build that stopped on an error)."""
+    mode "bar" (the default when `file` is a terminal): one line redrawn in place, `2/5 aids, about 12 s left:
+    valmora-1809 [cm] turn-sequence pl` (the jobs rendering now, else the aid written last), its time left counted
+    down every second; "lines" (the default otherwise: a log, a pipe, CI): a line per aid written, `aids build: 2/5
+    valmora-1809 [cm] turn-sequence pl en ru written, about 12 s left`; "quiet" (--quiet): nothing.
+    `close()` removes the bar, whether or not every unit was written (a build that stopped on an error)."""
 
-    def __init__(self, file: TextIO | None = None):
-        self.file = file
+    def __init__(self, file: TextIO | None = None, mode: str | None = None, clock: Callable[[], float] = monotonic,
+                 say: Callable[[str], None] | None = None):
+        self.file = file or sys.stderr
+        self.mode = mode or ("bar" if self.file.isatty() else "lines")
+        self.say = say or (lambda text: print(f"aids build: {text}", file=self.file, flush=True))
+        self.clock, self.started = clock, clock()
+        self.status: Status | None = None
+        self.end: float | None = None  # when the build should end, as of the last status
         self.bar: Any = None
-        self.done = 0
+        self.ticker: threading.Event | None = None
 
-    def __call__(self, total: int) -> Callable[[str], None]:
+    def __call__(self, status: Status) -> None:
+        if self.mode == "quiet":
+            return
+        now, before = self.clock(), self.status
+        self.status = status
+        if 0 < status.share < 1 and status.share != (before.share if before else 0):  # a job done: a new estimate
+            elapsed = now - self.started
+            self.end = now + elapsed * (1 - status.share) / status.share
+        if self.mode == "lines":
+            if status.written > (before.written if before else 0):  # a line per aid written
+                failed = status.failed > (before.failed if before else 0)
+                self.say(f"{status.written}/{status.total} {status.last} {'failed' if failed else 'written'}"
+                         f"{self.left(', ')}")
+            return
+        self.draw(status)
+
+    def left(self, before: str = "") -> str:
+        """`about 12 s left`, from the share of the work done so far ('' before any estimate, and at the end)."""
+        if self.end is None or not self.status or self.status.written >= self.status.total:
+            return ""
+        seconds = max(self.end - self.clock(), 1)
+        return before + (f"about {seconds / 60:.0f} min left" if seconds >= 90 else f"about {seconds:.0f} s left")
+
+    def line(self, status: Status) -> str:
+        """The bar's text after `2/5`: the time left, then what is rendering now (else the aid written last)."""
+        doing = status.now[0] + (f" (+{len(status.now) - 1})" if status.now[1:] else "") if status.now \
+            else status.last
+        return "aids" + self.left(", ") + (f": {doing}" if doing else "")
+
+    def draw(self, status: Status) -> None:
         from tqdm import tqdm
-        self.total, self.done = total, 0
-        # disable=None: no bar when stderr is not a terminal; mininterval=0: every step shown with its own label
-        self.bar = tqdm(total=total, unit="aid", file=self.file or sys.stderr, disable=None, leave=False,
-                        mininterval=0, bar_format="{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} {desc}")
-        if total == 0:
+        if self.bar is None:
+            # disable=False: the mode says a terminal; mininterval=0: every step shown; the line cut to the width
+            self.bar = tqdm(total=status.total, file=self.file, disable=False, leave=False, mininterval=0,
+                            dynamic_ncols=True, bar_format="{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} {desc}")
+            self.ticker = threading.Event()
+            threading.Thread(target=self.tick, args=(self.ticker,), daemon=True).start()
+        with self.bar.get_lock():
+            self.bar.n = status.written
+            self.bar.set_description_str(self.line(status), refresh=True)
+        if status.written >= status.total:
             self.close()
-        return self.tick
 
-    def tick(self, label: str) -> None:
-        """One unit finished, its files written."""
-        self.done += 1
-        self.bar.set_description_str(label, refresh=False)
-        self.bar.update(1)
-        if self.done >= self.total:
-            self.close()
+    def tick(self, stop: threading.Event) -> None:
+        """Every second, the time left counted down on the bar (a long booklet renders a minute between steps)."""
+        while not stop.wait(1):
+            bar, status = self.bar, self.status
+            if bar is None or status is None:
+                return
+            with bar.get_lock():
+                if not bar.disable:
+                    bar.set_description_str(self.line(status), refresh=True)
 
     def close(self) -> None:
+        if self.ticker is not None:
+            self.ticker.set()
         if self.bar is not None:
-            self.bar.close()
+            with self.bar.get_lock():
+                self.bar.close()
 
 
 # --- the summary -------------------------------------------------------------------------------

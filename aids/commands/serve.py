@@ -37,10 +37,12 @@ from typing import Any
 from ..build import builder
 from ..build.fingerprint import sources_digest, tool_digest
 from ..build.pipeline import Options
+from ..build.progress import Status
 from ..config import Project, read_project
 from ..errors import AidsError, Position, Problem
 from ..localize.ui import load_ui
 from ..source.yamlfile import keep_parsed
+from .report import Progress
 
 EVENTS = "/_aids/events"
 IDLE = 30  # seconds a connection may send nothing before it is closed
@@ -168,7 +170,7 @@ class Preview:
         """`aids build` with `options`: the files it wrote (from the output folder); its errors added to `errors`."""
         changed: list[str] = []
         try:
-            summary = builder.build(self.project, options)
+            summary = builder.build(self.project, options, progress=self.progress())
             errors += [str(e) for e in summary.failed]
             output = self.project.output
             changed = [(self.root / f).relative_to(output).as_posix()
@@ -179,6 +181,11 @@ class Preview:
             errors.append(internal(exc))
         errors[:] = list(dict.fromkeys(errors))
         return changed
+
+    def progress(self) -> Callable[[Status], None]:
+        """A line on the terminal per aid written, in a build of more than one (the first build of a project)."""
+        lines = Progress(mode="lines", say=lambda text: self.say(f"  {text}"))
+        return lambda status: lines(status) if status.total > 1 else None
 
     def games_of(self, paths: Iterable[Path] | None) -> list[str] | None:
         """The games whose sources or catalogs `paths` are; None if any is something else (or not known)."""

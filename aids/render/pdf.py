@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import functools
 import gc
+import io
 import logging
 import os
 import re
 import weakref
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
@@ -35,8 +36,9 @@ def weasyprint():
     """Import WeasyPrint once per process (the import alone costs most of a second)."""
     global _weasyprint
     if _weasyprint is None:
-        try:
-            import weasyprint as module
+        try:  # a library missing, WeasyPrint prints 8 lines of its own to stdout first: the line below says it all
+            with redirect_stdout(io.StringIO()):
+                import weasyprint as module
         except OSError as exc:  # WeasyPrint finds Pango, HarfBuzz and Fontconfig with ctypes when it is imported
             library = re.search(r"cannot load library '([^']+)'", str(exc))
             raise AidsError(Problem(Position("WeasyPrint"), f"cannot load {library.group(1) if library else 'Pango'}"
