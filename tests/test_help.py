@@ -15,7 +15,7 @@ from aids.commands.parser import COMMANDS, make_parser
 
 ORDER = [("start", ["init", "new"]), ("build and preview", ["build", "serve"]),
          ("translate", ["extract", "update", "compile", "check", "stats", "context", "budgets"]),
-         ("release", ["release", "changes"]), ("maintain", ["schema", "formats"])]
+         ("release", ["release", "changes", "errata"]), ("maintain", ["schema", "formats"])]
 NOT_RUN = {"serve": "serves until stopped", "context": "needs Chromium (tests/test_context.py runs it)"}
 
 
@@ -78,5 +78,5 @@ def test_the_examples_run_in_the_order_of_the_help(tmp_path, monkeypatch, capsys
                 monkeypatch.chdir(tmp_path / "my-game")
     capsys.readouterr()
     assert {shlex.split(e)[1] for e in ran} >= {"init", "new", "build", "extract", "update", "compile", "check", "stats",
-                                           "release", "changes", "schema", "formats"}
+                                           "release", "changes", "errata", "schema", "formats"}
     assert list((tmp_path / "my-game/build").rglob("*.pdf")) and (tmp_path / "my-game/games").is_dir()

@@ -26,6 +26,7 @@ from ..write.files import write_all
 from . import pipeline, release
 from .history import with_values
 from .navigation import aid_numbers, aid_title
+from .snapshot import has_snapshot
 
 MM = 25.4 / 72  # millimetres in a PDF point
 GAP = 0.15  # left edges further apart than this share of the page width are columns of their own
@@ -163,7 +164,14 @@ def errata(project: Project, game: Game, version: str, lang: str, pdfs: Path) ->
 def write_errata(project: Project, game: Game, version: str, langs: list[str], pdfs: Path | None) -> list[str]:
     """Write build/<game>/<lang>/errata-<version>.pdf for each language; their paths as shown."""
     release.require_release(project, game, version)
-    source = pdfs or project.output / game.id / version
+    first = [game.editions[0].id] if game.editions else []  # the errata cover a game's first edition
+    source = pdfs or project.output.joinpath(game.id, version, *first)
+    if pdfs is None and not source.is_dir() and has_snapshot(game, version):
+        # the version's PDFs as the site's archive publishes them, made from the release's snapshot
+        from .archive import release_outputs
+        made = {project.output / game.id / version / name: data
+                for name, data in release_outputs(project, game, version).items() if name.endswith(".pdf")}
+        write_all(made, project.output)
     if not source.is_dir():
         raise AidsError(Problem(Position(project.show(source)), f"no PDFs of version {version} here",
                                 "the folder of that version's PDFs, <folder>/<lang>/<aid>.pdf (--pdfs)"))
