@@ -30,9 +30,13 @@
     var meta = document.querySelector("meta[name='aids-version']");
     return meta && meta.content ? {name: meta.dataset.filter, value: meta.content} : null;
   }
-  function labelled(result) {  // a search across games: each result says its game
-    if (result.meta && result.meta.game) { result.meta.title = result.meta.game + " – " + result.meta.title; }
-    return result;
+  function labelled(games) {  // a search across games: each result says its game, in its title (not as a tag
+    return function (result) {  // under Pagefind's name of the field, "game", in English)
+      var meta = result.meta || {};
+      if (games && meta.game) { meta.title = meta.game + " – " + meta.title; }
+      delete meta.game;
+      return result;
+    };
   }
   function start() {
     var box = document.querySelector(".aids-search");
@@ -45,7 +49,7 @@
     });
     var ui = new PagefindUI({element: box, bundlePath: bundle.pathname, mergeIndex: merged, showSubResults: true,
                              showImages: false, mergeFilter: JSON.parse(box.dataset.filters || "{}"),
-                             processResult: "games" in box.dataset ? labelled : null});
+                             processResult: labelled("games" in box.dataset)});
     // the field's name, not only its title: the placeholder's words ("Search", in the page's language)
     var field = box.querySelector("input");
     if (field) { field.setAttribute("aria-label", field.placeholder || field.title); follow(field); }

@@ -73,9 +73,11 @@ def test_the_home_page_searches_every_game(site, browser):
     search(browser, "the")
     found = {link.removeprefix(site.url + "/").split("/")[0] for link, _ in shown(browser, "results on the home page")}
     assert len(found) >= 3, found  # Pagefind shows the first five pages
-    titles = browser.execute_script("return Array.from(document.querySelectorAll('.pagefind-ui__result-title'),"
-                                    " function (t) { return t.textContent; });")
-    assert any(t.startswith("Newbury Rules") for t in titles), titles  # each result says its game
+    titles, games = browser.execute_script("""return [
+        Array.from(document.querySelectorAll('.pagefind-ui__result-title'), function (t) { return t.textContent; }),
+        Array.from(document.querySelectorAll('.site-game h2'), function (t) { return t.textContent; })];""")
+    games = [" ".join(game.split()) for game in games]
+    assert titles and all(any(" ".join(t.split()).startswith(g + " – ") for g in games) for t in titles), (titles, games)
     # and "canister", from the home page, leads to the table
     search(browser, "canister")
     assert any(link.endswith("/en/playsheet.html#fire-factors-title") for link, _ in shown(browser, "canister"))
@@ -141,3 +143,51 @@ def test_a_wide_table_on_a_phone_keeps_one_narrow_key_column(site, browser):
         assert seen >= 6, f"{seen} data columns in view"
     finally:
         desktop(browser)
+
+
+def test_a_search_across_versions_is_limited_to_the_version_being_read(site, browser, tmp_path):
+    """An archive's release, as aids/build publishes it (docs/search.md): its pages under <game>/<version>/<lang>/
+    carry their version, its own index; the current page merges it. The results are of the page's version until the
+    reader clears its filter, online and from disk."""
+    import functools
+    import shutil
+    import threading
+    from http.server import ThreadingHTTPServer
+
+    from selenium.webdriver.common.by import By
+
+    from aids.write import search as indexing
+
+    output = tmp_path / "site"
+    shutil.copytree(site.output / "gcacw", output / "gcacw", ignore=shutil.ignore_patterns("*.pdf"))
+    old = output / "gcacw/1.3"
+    for lang in ("pl", "en", "ru"):
+        (old / lang).mkdir(parents=True)
+        page = (output / "gcacw" / lang / "system-rules.html").read_text(encoding="utf-8")
+        (old / lang / "system-rules.html").write_text(
+            page.replace('name="aids-version" content="1.4"', 'name="aids-version" content="1.3"'), encoding="utf-8")
+    indexing.index(output, [old], ["pl", "en", "ru"])
+    current = output / "gcacw/en/system-rules.html"
+    current.write_text(current.read_text(encoding="utf-8").replace(
+        '<div class="aids-search"', '<div class="aids-search" data-indexes=\'[{"bundle": "../1.3/pagefind/"}]\''),
+        encoding="utf-8")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(driven.Quiet, directory=str(output)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        desktop(browser)
+        url = f"http://127.0.0.1:{server.server_address[1]}/gcacw/en/system-rules.html?q=zone"
+        open_page(browser, url)
+        links = [link for link, _ in shown(browser, "results of 1.4")]
+        assert links and not any("/1.3/" in link for link in links), links
+        browser.find_element(By.CSS_SELECTOR, ".pagefind-ui__filter-checkbox:checked").click()  # every version
+        links = wait_for(lambda: [link for link, _ in results(browser) if "/1.3/" in link], what="results of 1.3")
+        assert all(link.split("#")[0].endswith("/gcacw/1.3/en/system-rules.html") for link in links), links
+        # from disk: the same, with the offline box
+        open_page(browser, current.resolve().as_uri() + "?q=zone")
+        links = [link for link, _ in shown(browser, "offline results of 1.4")]
+        assert links and not any("/1.3/" in link for link in links), links
+        browser.find_element(By.ID, "aids-offline-version").click()
+        wait_for(lambda: any("/1.3/" in link for link, _ in results(browser)), what="offline results of 1.3")
+    finally:
+        server.shutdown()
+        server.server_close()
