@@ -74,13 +74,14 @@ def test_the_home_page_searches_every_game(site, browser):
     found = {link.removeprefix(site.url + "/").split("/")[0] for link, _ in shown(browser, "results on the home page")}
     assert len(found) >= 3, found  # Pagefind shows the first five pages
     titles, games = browser.execute_script("""return [
-        Array.from(document.querySelectorAll('.pagefind-ui__result-title'), function (t) { return t.textContent; }),
+        Array.from(document.querySelectorAll('.pagefind-ui__result-inner > .pagefind-ui__result-title'), function (t) { return t.textContent; }),
         Array.from(document.querySelectorAll('.site-game h2'), function (t) { return t.textContent; })];""")
     games = [" ".join(game.split()) for game in games]
     assert titles and all(any(" ".join(t.split()).startswith(g + " – ") for g in games) for t in titles), (titles, games)
     # and "canister", from the home page, leads to the table
-    search(browser, "canister")
-    assert any(link.endswith("/en/playsheet.html#fire-factors-title") for link, _ in shown(browser, "canister"))
+    search(browser, "canister")  # (the results of "the" are shown until those of "canister" come)
+    wait_for(lambda: any(link.endswith("/en/playsheet.html#fire-factors-title") for link, _ in results(browser)),
+             what="the playsheet's table among the results for canister")
 
 
 def test_the_results_are_of_the_version_being_read(site, browser):
