@@ -5,7 +5,9 @@ A publication is a game, or one edition of a game: the folder that holds its lan
 of it in every language, one index a language (Pagefind reads `<html lang>`): the text of the page's
 `<main data-pagefind-body>`, not the masthead, the colophon or a contents list (`nav`); each heading with an id
 gives a result of its own, linking to it. `templates/search.html` puts the search box in a page; the files
-aids adds to the index folder (`aids-search.js`, `aids-search.css`) start Pagefind's own UI in it.
+aids adds to the index folder (`aids-search.js`, `aids-search.css`) start Pagefind's own UI in it. For a page opened
+from disk, where Pagefind cannot fetch its index, the folder also holds `offline.<lang>.js` (the pages' sections, cut
+from Pagefind's fragments), MiniSearch and `aids-offline.js`, loaded by <script> tags (docs/search.md).
 
 The index is made again when a page of the publication changed, from all its pages (not only those this build
 wrote): a digest of the pages, Pagefind's version, this module and aids' files is kept in
