@@ -225,18 +225,27 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
                      "edition": edition.id} if edition else "",
                  "aids": aid_entries(project, listed, edition, lz, publishing, pages, here)}
                 for edition in listed.editions]
-    # the search box searches every edition: the first one's index, the others' merged into it
-    bundles = [href(here, "/".join([game.id, *([edition.id] if edition else []), "pagefind"])) + "/"
-               for edition in listed.editions]
     # the releases: the changes since each, each aid's history, the feed (aids/build/since.py)
     releases = since.game_links(project, game, [aid for aid in listed.aids if publishing.published(game, aid, lz.lang)],
                                 lz, here)
     context = {"site": nav, "page": "game", "page_title": f"{title} – {nav['title']}", "title": title,
-               "facts": game_facts(game, lz), "editions": editions,
-               "search_root": bundles[0].removesuffix("pagefind/"), "search_merge": bundles[1:],
+               "facts": game_facts(game, lz), "editions": editions, **search_boxes([listed], lz, here),
                "changes": game_changes(project, listed, lz, here, released),
                "releases": releases, "feed": since.feed_link(project, game, lz, here) if releases else None}
     return render_template("site-game.html", lz, context)
+
+
+def search_boxes(games: list[Listed], lz: Localizer, here: str) -> dict[str, Any]:
+    """What a site page's search box searches: every edition of `games`, the first one's index with the others'
+    merged into it (templates/search.html), each edition's results under an "Edition" filter."""
+    name = lz.pgettext("search: a filter of the results, by the edition of a game", "Edition")
+    indexes: list[dict[str, Any]] = [
+        {"bundle": href(here, "/".join([listed.game.id, *([ed.id] if ed else []), "pagefind"])) + "/",
+         "filters": {name: ed.id} if ed else {}} for listed in games for ed in listed.editions]
+    if not indexes:
+        return {}
+    return {"search_root": indexes[0]["bundle"].removesuffix("pagefind/"), "search_filters": indexes[0]["filters"],
+            "search_indexes": indexes[1:], "search_games": len(games) > 1}
 
 
 def version_of(version: str, lz: Localizer) -> str:
@@ -267,7 +276,8 @@ def home_page(project: Project, games: list[Listed], lz: Localizer, localizer: C
                            "note": words.get(missing.get(lang, ""), "")} for lang in langs]})
     missing = _missing([(listed.game, aid) for listed in games for aid in listed.aids], langs, publishing)
     nav = navigation(project, lz, here, lambda lang: home_path(project, lang), missing, [], langs[0])
-    context = {"site": nav, "page": "home", "page_title": nav["title"], "title": nav["title"], "games": entries}
+    context = {"site": nav, "page": "home", "page_title": nav["title"], "title": nav["title"], "games": entries,
+               **search_boxes(games, lz, here)}  # one search across every game
     return render_template("site-index.html", lz, context)
 
 

@@ -79,6 +79,7 @@ class BodyRow(TypedDict):
     cells: list[BodyCell]
     key: str | None  # the key again on the right (keys on both sides)
     th_id: NotRequired[str | None]  # with column groups (link_headers)
+    reading: NotRequired[str]  # the row as a sentence, for the search index (table.row_reading)
 
 
 class LocalizedTable(TypedDict):

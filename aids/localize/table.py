@@ -55,6 +55,8 @@ def localize_table(table: Table, lz: Localizer, edition: Edition | None = None) 
     has_labels = any(r.label is not None or r.key is not None for r in table.rows)
     body = [_body_row(cells, row, has_labels) for row in table.rows]
     link_headers(table, head, body)
+    for row in body:
+        row["reading"] = row_reading(head, row)
     return {
         "id": table.id, "title": title, "form": table.form, "widths": column_widths(table),
         "whole": len(body) <= KEEP_WHOLE,
@@ -123,6 +125,44 @@ def _cell(cells: _Cells, column: Column, cell: Cell) -> BodyCell:
                                 "%(value)s, %(remark)s", value=cells.value(cell.value, column),
                                 remark=text or "")
     return {"text": text, "num": False, "wrap": True}
+
+
+NOTHING = " \u00a0–—-"
+
+
+def _words(text: Rich | str | None) -> str:
+    return text.plain() if isinstance(text, Rich) else str(text or "")
+
+
+def column_labels(head: list[list[HeaderCell]], columns: int) -> list[tuple[str, str]]:
+    """(its group's label, its own label) of each data column: what a reader names a cell by."""
+    if not head:
+        return [("", "")] * columns
+    own = head[-1][1:] if len(head) == 1 else head[-1]  # the corner heads the row labels, not a column
+    groups = [""] * columns
+    if len(head) == 2:
+        col = 0
+        for cell in head[0][1:]:
+            for c in range(col, min(col + cell["colspan"], columns)):
+                groups[c] = _words(cell["text"])
+            col += cell["colspan"]
+    return [(groups[j], _words(own[j]["text"]) if j < len(own) else "") for j in range(columns)]
+
+
+def row_reading(head: list[list[HeaderCell]], row: BodyRow) -> str:
+    """A row as a sentence for the search index: its label, then each cell after its column's label
+    ("artillery – canister: range 0 cm to 2 → 27; 6 → 27"), where the page shows a grid of numbers."""
+    cells, said_group = [], ""
+    for (group, label), cell in zip(column_labels(head, len(row["cells"])), row["cells"]):
+        value = _words(cell["text"])
+        if not value.strip(NOTHING):  # an empty cell, a dash for "none": nothing to read
+            continue
+        named = " ".join(filter(None, [group if group != said_group else "", label]))  # a group's label said once
+        said_group = group
+        cells.append(f"{named} → {value}" if named else value)
+    said = "; ".join(cells)
+    label = _words(row["th"])
+    return f"{label}: {said}" if label and said else label or said
 
 
 def link_headers(table: Table, head: list[list[HeaderCell]], body: list[BodyRow]) -> None:

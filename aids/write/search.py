@@ -5,7 +5,9 @@ A publication is a game, or one edition of a game: the folder that holds its lan
 of it in every language, one index a language (Pagefind reads `<html lang>`): the text of the page's
 `<main data-pagefind-body>`, not the masthead, the colophon or a contents list (`nav`); each heading with an id
 gives a result of its own, linking to it. `templates/search.html` puts the search box in a page; the files
-aids adds to the index folder (`aids-search.js`, `aids-search.css`) start Pagefind's own UI in it.
+aids adds to the index folder (`aids-search.js`, `aids-search.css`) start Pagefind's own UI in it. For a page opened
+from disk, where Pagefind cannot fetch its index, the folder also holds `offline.<lang>.js` (the pages' sections, cut
+from Pagefind's fragments), MiniSearch and `aids-offline.js`, loaded by <script> tags (docs/search.md).
 
 The index is made again when a page of the publication changed, from all its pages (not only those this build
 wrote): a digest of the pages, Pagefind's version, this module and aids' files is kept in
@@ -19,9 +21,11 @@ order of the languages in `pagefind-entry.json` varies between runs, and it is s
 """
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import uuid
@@ -40,7 +44,11 @@ STATES = PurePosixPath(CACHE, "search")  # the digest of a publication's pages a
 STATE = "index.json"
 LEGACY = "search.json"  # where an earlier aids kept the state of every publication: removed
 ENTRY = "pagefind-entry.json"  # Pagefind's table of the index: written last
-OWN = {"aids-search.js": "search.js", "aids-search.css": "search.css"}  # index file -> aids' template
+OWN = {"aids-search.js": "search.js", "aids-search.css": "search.css",  # index file -> aids' template
+       "aids-offline.js": "search-offline.js", "minisearch.js": "minisearch.js",
+       "LICENSE-minisearch.txt": "LICENSE-minisearch.txt"}
+OFFLINE = "offline.{lang}.js"  # the sections of a language's pages, for the search from a folder on disk
+FRAGMENT = b"pagefind_dcd"  # how Pagefind's gzipped fragments (a page's text, filters, headings) begin
 EXCLUDE = "nav, .permalink"  # contents lists (their words are the headings' again), a heading's link to itself
 UNUSED = ("pagefind-component-ui.css", "pagefind-component-ui.js", "pagefind-modular-ui.css",
           "pagefind-modular-ui.js", "pagefind-highlight.js")  # Pagefind's other UIs: not published
@@ -173,10 +181,48 @@ def _make(folder: Folder, pub: Folder, pages: dict[str, bytes], languages: Seque
             made.remove(unused)
         for own, data in own_files().items():
             made.write(own, data)
+        for lang, data in offline(made).items():
+            made.write(OFFLINE.format(lang=lang), data)
         _switch(folder, name / BUNDLE, pub / BUNDLE)
     finally:
         folder.remove(name)
         folder.rmdir(STAGING)
+
+
+def offline(bundle: Folder) -> dict[str, bytes]:
+    """Each language's pages as a script (`offline.<lang>.js`) that a page opened from disk loads with a <script>
+    tag, where Pagefind cannot fetch its index: a section a heading with an id, as Pagefind's own fragments
+    cut the page (the same text, table rows as they read, the same filters), for MiniSearch in the browser."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for name in bundle.names("fragment") if bundle.is_dir("fragment") else []:
+        data = bundle.read(f"fragment/{name}") or b""
+        try:
+            page = json.loads(gzip.decompress(data)[len(FRAGMENT):])
+        except (OSError, ValueError):
+            continue
+        found.setdefault(name.split("_")[0], []).append(page)
+    return {lang: _offline_script(sorted(pages, key=lambda p: p.get("url", ""))) for lang, pages in found.items()}
+
+
+def _offline_script(pages: list[dict[str, Any]]) -> bytes:
+    sections = []
+    for page in pages:
+        words = page.get("content", "").split()
+        heads = sorted((a for a in page.get("anchors", []) if re.fullmatch(r"h\d", a.get("element", ""))
+                        and a.get("text", "").strip()), key=lambda a: a["location"])
+        cuts = [(0, "", "")] + [(a["location"], a["id"], a["text"]) for a in heads]
+        for n, (start, anchor, heading) in enumerate(cuts):
+            end = cuts[n + 1][0] if n + 1 < len(cuts) else len(words)
+            text = " ".join(words[start:end])
+            if text:
+                meta = page.get("meta", {})
+                sections.append({"url": page["url"] + (f"#{anchor}" if anchor else ""), "title": meta.get("title", ""),
+                                 "game": meta.get("game", ""), "heading": heading, "text": text,
+                                 "filters": page.get("filters", {})})
+    data = json.dumps(sections, ensure_ascii=False, sort_keys=True, separators=(",", ":")).replace("</", "<\\/")
+    return ("/* aids: the search index of a folder opened from disk (aids/write/search.py, docs/search.md) */\n"
+            "(window.aidsOffline = window.aidsOffline || [])"
+            f".push({{src: document.currentScript.src, sections: {data}}});\n").encode()
 
 
 def _switch(folder: Folder, made: PurePosixPath, bundle: Folder) -> None:

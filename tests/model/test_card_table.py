@@ -166,7 +166,8 @@ class Tables(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if (tag == "section" or tag == "h2") and attrs.get("id"):  # a section's id, on its heading if it has one
+        title = tag == "h2" and attrs.get("class") != "table-title"  # a table's own title is no section's
+        if (tag == "section" or title) and attrs.get("id"):  # a section's id, on its heading if it has one
             self.section = attrs["id"]
             self.found[self.section] = {"caption": "", "th": [], "td": []}
         elif tag in ("caption", "th", "td") and self.section:

@@ -1,4 +1,5 @@
 """Tables and playsheets: cells as data, locale formats, editions and units, bad input with its position."""
+import re
 from decimal import Decimal
 from fractions import Fraction
 
@@ -171,7 +172,9 @@ def test_playsheet_links_its_tables_and_tables_are_not_built_alone(sheet):
     assert [f for b in summary.built for f in b.files] == ["build/demo/inch/pl/sheet.html"]
     html = (sheet / "build/demo/inch/pl/sheet.html").read_text()
     assert '<th scope="col">normalny</th>' in html and '<th scope="row">Kawaleria</th>' in html
-    assert '<caption>Ruch (cale)<a class="permalink"' in html and "<thead>" in html  # a link to copy after the title
+    # the title a heading (the search leads to it), a link to copy after it
+    assert re.search(r'<caption><h2 class="table-title" id="[\w-]+-title">Ruch \(cale\)<a class="permalink"', html)
+    assert "<thead data-pagefind-ignore>" in html
 
 
 # --- bad input ------------------------------------------------------------------------------------
@@ -324,5 +327,27 @@ def test_a_rule_booklet_embeds_a_table_by_id(sheet):
     summary = builder.build(read_project(sheet), pipeline.Options(langs=["en"], formats=["html"], editions=["inch"]))
     assert not summary.failed, summary.failed
     html = (sheet / "build/demo/inch/en/rules.html").read_text(encoding="utf-8")
-    assert '<table class="data form-grid whole" id="move">' in html and "<caption>Ruch (inches)<a" in html
+    assert '<table class="data form-grid whole" id="move">' in html and '<caption><h3 class="table-title" id="move-title">Ruch (inches)<a' in html
     assert '<td class="num">13</td><td class="num">16</td>' in html
+
+
+# --- a row as the search reads it -----------------------------------------------------------------
+
+def test_a_row_reads_as_text_for_the_search():
+    """Its label, then each cell after its column's label, a group's label said once; nothing for an empty cell or
+    a dash (docs/search.md)."""
+    def head(text, scope="col", span=1, rows=1):
+        return {"text": text, "scope": scope, "colspan": span, "rowspan": rows, "num": False}
+
+    def row(label, *values):
+        return {"id": "t/r", "th": label, "key": None,
+                "cells": [{"text": v, "num": True, "wrap": False} for v in values]}
+
+    grouped = [[head("Weapon", rows=2), head("Range from 0 cm to", "colgroup", span=3)],
+               [head("2"), head("6"), head("12")]]
+    assert table_text.row_reading(grouped, row("artillery – canister", "27", "26", "–")) == \
+        "artillery – canister: Range from 0 cm to 2 → 27; 6 → 26"
+    plain = [[head("Terrain"), head("Infantry"), head("Cavalry")]]
+    assert table_text.row_reading(plain, row("wood", "½", "")) == "wood: Infantry → ½"
+    assert table_text.row_reading([], row("Firing in open order", "+1")) == "Firing in open order: +1"
+    assert table_text.row_reading([], row(None, "–")) == ""

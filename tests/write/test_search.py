@@ -134,3 +134,23 @@ def test_what_the_index_holds_of_a_page(sample):
     assert {lang: e["page_count"] for lang, e in entry(output / "gcacw/pagefind")["languages"].items()} == \
         {"pl": 2, "en": 2, "ru": 2}
     assert not (output / "gcacw/pagefind/pagefind-highlight.js").exists()  # Pagefind's other UIs are not published
+
+
+def test_the_index_carries_game_and_version_and_an_offline_copy(sample):
+    """Each page's game (a filter and a label) and version (a filter: docs/search.md); and for a folder opened
+    from disk, offline.<lang>.js: the same pages cut at their headings, with MiniSearch and its licence."""
+    output = sample[0].output
+    bundle = output / "gcacw/pagefind"
+    rules = {f["url"]: f for f in fragments(bundle, "ru")}["/ru/system-rules.html"]
+    assert rules["filters"] == {"Версия": ["1.4"]}
+    assert rules["meta"]["game"] == "Great Campaigns of the American Civil War"
+    script = (bundle / "offline.ru.js").read_text(encoding="utf-8")
+    prefix = "(window.aidsOffline = window.aidsOffline || []).push({src: document.currentScript.src, sections: "
+    line = script.splitlines()[1]
+    assert line.startswith(prefix) and line.endswith("});")
+    sections = json.loads(line[len(prefix):-len("});")])
+    zoc = next(s for s in sections if s["url"] == "/ru/system-rules.html#zoc")
+    assert zoc["heading"] == "2.4 Зона контроля" and zoc["filters"]["Версия"] == ["1.4"]
+    assert zoc["text"] in rules["content"]
+    assert {"offline.pl.js", "offline.en.js", "minisearch.js", "LICENSE-minisearch.txt", "aids-offline.js"} <= \
+        {p.name for p in bundle.iterdir()}
