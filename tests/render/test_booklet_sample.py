@@ -160,7 +160,9 @@ class Page(HTMLParser):
 def test_html_contents_anchors_and_boxes(sample, lang):
     page = Page()
     page.feed((sample[0].output / GAME / lang / f"{AID}.html").read_text(encoding="utf-8"))
-    assert page.tags.count("script") <= 2  # the site's own only: the language switcher's, the search box's loader
+    # the site's own only: the language switcher's, the search box's loader, and the version switcher's note of an
+    # old number with its data (aids/build/archive_pages.py)
+    assert page.tags.count("script") <= 4
     assert len(page.ids) == len(set(page.ids)), "every anchor unique"
     assert set(SECTIONS) <= set(page.ids) and {"zoc", "march", "leader-activation"} <= set(page.ids)
     assert set(page.hrefs) <= set(page.ids)
