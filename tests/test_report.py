@@ -147,10 +147,12 @@ def two_samples(tmp_path):
 
 
 def outputs(root):
-    """The aids' files (the web site's pages, the archive of releases and the search index are written after them
-    all: tests/render/test_site.py, tests/test_archive.py, tests/write/test_search.py)."""
+    """The aids' files (the web site's pages, the archive of releases, the pages of the changes since each release,
+    the histories, the feed and the search index are written after them all: tests/render/test_site.py,
+    tests/test_archive.py, tests/test_since.py, tests/write/test_search.py)."""
     return {p.relative_to(root).as_posix() for p in (root / "build").rglob("*")
-            if p.is_file() and not any(part.startswith(".aids-") or part == "pagefind" for part in p.parts)
+            if p.is_file() and not any(part.startswith((".aids-", "since-")) or part in ("pagefind", "history")
+                                       for part in p.parts) and p.name != "changes.atom"
             and not is_site_page(root / "build", p) and not p.relative_to(root / "build").parts[1][:1].isdigit()}
 
 
