@@ -128,7 +128,9 @@ def test_html_structure_and_links(sample, lang):
     page = Anchors()
     page.feed(html_of(sample[0], lang).read_text(encoding="utf-8"))
     assert page.lang == lang
-    assert page.tags.count("script") <= 2  # the site's own only: the language switcher's, the search box's loader
+    # the site's own only: the language switcher's, the search box's loader, and the version switcher's note of an
+    # old number with its data (aids/build/archive_pages.py)
+    assert page.tags.count("script") <= 4
     assert page.tags.count("h2") == 14 and page.tags.count("h1") == 1
     assert page.hrefs and set(page.hrefs) <= page.ids  # every reference is a working link
     assert "russian-cavalry-combat" in page.ids
