@@ -195,7 +195,7 @@ def test_the_parts_of_a_rebuild_and_when_aids_own_digest_is_made_again(demo, mon
     cleared: list[int] = []
     asked: list[tuple] = []
     monkeypatch.setattr(serve.tool_digest, "cache_clear", lambda: cleared.append(1))
-    monkeypatch.setattr(builder, "build", lambda project, options: asked.append(
+    monkeypatch.setattr(builder, "build", lambda project, options, **_: asked.append(
         (options.games, options.langs, options.partial)) or pipeline.Summary())
     preview.rebuild([demo / "games/demo/sequence.yaml"])
     assert asked == [(["demo"], ["ru"], True), (["demo"], None, True), (None, None, False)] and cleared == []

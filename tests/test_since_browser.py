@@ -30,7 +30,7 @@ def test_a_reader_sees_the_changes_since_the_version_they_know(served, browser):
     from selenium.webdriver.common.by import By
 
     open_page(browser, f"{served}/{GAME}/en/index.html")
-    browser.find_element(By.CSS_SELECTOR, '.site-versions a[data-version="1.0"]').click()
+    browser.find_element(By.CSS_SELECTOR, '.site-since-versions a[data-version="1.0"]').click()
     wait_for(lambda: browser.find_element(By.TAG_NAME, "h1").text == "Changes since version 1.0", what="the list")
     numbers = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".site-changes .change-number")]
     assert "3, step 1" in [n.replace("\xa0", " ") for n in numbers]  # as the sequence prints it

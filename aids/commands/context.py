@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from ..build import pipeline
+from ..build import pipeline, rulings
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem
 from ..files import Folder
@@ -125,8 +125,10 @@ def _language(project: Project, game: Game, aids: list[Aid], lang: str, folder: 
     lz = pipeline.localizer(project, game, lang)
     lz.context = True
     entries: dict[str, dict[str, str]] = {}
+    review = rulings.checked(project, game, aids) if game.rulings else None  # the game's rulings, on its pages too
     for aid in (aid for aid in aids if aid.kind.standalone):  # a part (a table): in the pages embedding it
-        doc = pipeline.document(game, aid, lz, game.editions[0] if game.editions else None)
+        found = rulings.page_rulings(game, aid, aids, review, lz) if review is not None else None
+        doc = pipeline.document(game, aid, lz, game.editions[0] if game.editions else None, rulings=found)
         name = f"{aid.model.id}.html"
         folder.write(name, pipeline.render(doc, ["html"])[".html"].data)
         others = {t.context: plain(lz.shown(t)) for t in shown_texts(game, aid)}
