@@ -23,7 +23,8 @@ from ..localize.changes import changelog, changelog_title
 from ..localize.localizer import Localizer
 from ..model.release import Snapshot
 from ..render.html import render_template
-from ..write.files import output_folder, write_all
+from ..write.files import changed as changed_files
+from ..write.files import write_all
 from . import pipeline, release
 from .feed import game_feed
 from .history import aid_history
@@ -113,15 +114,7 @@ def game_pages(project: Project, game: Game, aids: list[Aid], snapshots: list[Sn
 
 
 def _write(project: Project, pages: dict[str, bytes], skipped: list[str]) -> list[str]:
-    out = output_folder(project.output)
-    changed = {}
-    for name, data in pages.items():
-        try:
-            same = out.read(name) == data
-        except AidsError:
-            same = False
-        if not same:
-            changed[project.output / name] = data
+    changed = changed_files(project.output, pages)
     try:
         write_all(changed, project.output)
     except AidsError as exc:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -37,7 +36,8 @@ from ..localize.localizer import Localizer
 from ..model.release import Change
 from ..render.html import render_template
 from ..write.cache import Cache
-from ..write.files import output_folder, write_all
+from ..write.files import changed as changed_files
+from ..write.files import write_all
 from . import since
 from .archive_pages import current_game_versions
 from .navigation import (
@@ -323,7 +323,7 @@ def publish(project: Project, units: Iterable[Unit], localizer: Callable[[Game, 
     games = listed_games(project, known, skipped)
     if not _any_built(project, games):
         return []  # nothing built yet (or every aid failed): no site of nothing
-    changed = _changed(project, site_pages(project, games, localizer, publishing, cache, skipped, released))
+    changed = changed_files(project.output, site_pages(project, games, localizer, publishing, cache, skipped, released))
     if changed:
         try:
             write_all(changed, project.output)
@@ -339,17 +339,3 @@ def _any_built(project: Project, games: list[Listed]) -> bool:
                for listed in games for edition in listed.editions
                for aid in [*(a.model.id for a in listed.aids), *(b.id for b in listed.broken if b.id)]
                for lang in site_languages(project) for suffix in (".html", ".pdf"))
-
-
-def _changed(project: Project, pages: dict[str, bytes]) -> dict[Path, bytes]:
-    """The pages whose file does not hold these bytes (a link or a folder planted there counts: it is replaced)."""
-    out = output_folder(project.output)
-    changed: dict[Path, bytes] = {}
-    for name, data in pages.items():
-        try:
-            same = out.read(name) == data
-        except AidsError:
-            same = False
-        if not same:
-            changed[project.output / name] = data
-    return changed

@@ -34,6 +34,21 @@ def output_folder(output: Path) -> Folder:
     return Folder(output, output.name)
 
 
+def changed(output: Path, pages: dict[str, bytes]) -> dict[Path, bytes]:
+    """The pages (name in the output folder -> bytes) whose file does not hold these bytes: a link or a folder
+    planted there counts as not holding them, and is replaced."""
+    out = output_folder(output)
+    found: dict[Path, bytes] = {}
+    for name, data in pages.items():
+        try:
+            same = out.read(name) == data
+        except AidsError:
+            same = False
+        if not same:
+            found[output / name] = data
+    return found
+
+
 def write_all(outputs: dict[Path, bytes], output: Path) -> None:
     """Write every file of one aid (all inside `output`): all of them, or none. A file that already holds these
     very bytes is left as it is (its time too: a reader's copy, a sync tool, a web server's cache see no change)."""
