@@ -1,12 +1,15 @@
 """Reading the product as a user gets it: PDF text, pages, fonts; small projects built inline."""
 from __future__ import annotations
 
+import contextlib
+import io
 import textwrap
 from pathlib import Path
 
 from pypdf import PdfReader
 
 from aids.build import jobs, pipeline
+from aids.commands.cli import main
 from aids.config import read_project
 from aids.kinds import reading
 from aids.localize.rich import Rich
@@ -280,3 +283,32 @@ def booklet_benchmark():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def run(*args) -> tuple[int, str, str]:
+    """aids run in-process as from a shell: its exit code, standard output and standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in args])
+    return code, out.getvalue(), err.getvalue()
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """A source edited as its owner would: the first `old` replaced by `new` (which must be there)."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def reissue_demo(folder: Path) -> None:
+    """The edits of a designer reissuing the demonstration game (aids init): a step reworded, one removed, one
+    added, a table value changed."""
+    sequence = folder / "sequence.yaml"
+    edit(sequence, "fires at one enemy unit within range.", "fires at one enemy unit in range and in sight.")
+    edit(sequence, '''      - id: orders
+        text: "Each player gives each of their units one order, to move or to fire."
+''', "")
+    edit(sequence, '''      - id: advance''', '''      - id: rally
+        text: "Each unit out of contact may rally."
+      - id: advance''')
+    edit(folder / "terrain.yaml", "{id: woods, label: Woods, cells: [2, -2]}", "{id: woods, label: Woods, cells: [3, -2]}")

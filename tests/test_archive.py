@@ -18,8 +18,7 @@ import pytest
 from aids.build import archive, archive_pages, builder, snapshot
 from aids.config import read_project
 
-from .helpers import REPO, pdf_text
-from .test_release import run
+from .helpers import REPO, pdf_text, run
 
 GAME = "valmora-1809"
 

@@ -8,8 +8,8 @@ import shutil
 import pypdf
 import pytest
 
-from .helpers import pdf_text
-from .test_release import GAME, edit, run
+from .helpers import edit, pdf_text, reissue_demo, run
+from .test_release import GAME
 
 
 @pytest.fixture(scope="module")
@@ -24,15 +24,7 @@ def printed(tmp_path_factory):
     shutil.copytree(root / "build" / GAME / "en", root.parent / "print-1.0" / "en")
     shutil.copytree(root / "build" / GAME / "pl", root / "build" / GAME / "1.0" / "pl")
     folder = root / "games" / GAME
-    sequence = folder / "sequence.yaml"
-    edit(sequence, "fires at one enemy unit within range.", "fires at one enemy unit in range and in sight.")
-    edit(sequence, '''      - id: orders
-        text: "Each player gives each of their units one order, to move or to fire."
-''', "")
-    edit(sequence, '''      - id: advance''', '''      - id: rally
-        text: "Each unit out of contact may rally."
-      - id: advance''')
-    edit(folder / "terrain.yaml", "{id: woods, label: Woods, cells: [2, -2]}", "{id: woods, label: Woods, cells: [3, -2]}")
+    reissue_demo(folder)
     edit(folder / "rules" / "introduction.md", "## Units {#units}",
          "## Scale {#scale}\n\nEach hex is 100 metres across; each turn is ten minutes.\n\n## Units {#units}")
     code, out, err = run("--project", root, "errata", "1.0", "--lang", "en", "--pdfs", root.parent / "print-1.0")

@@ -1,8 +1,6 @@
 """`aids release` and `aids changes`, and the marks a build prints: a demonstration project (aids init) released,
 then edited as a designer and a translator would (a step reworded, one added, one removed, one moved into
 another phase, a table value changed and a row moved, a phase title retranslated in Polish only)."""
-import contextlib
-import io
 import json
 import re
 import shutil
@@ -10,28 +8,14 @@ import shutil
 import pytest
 
 from aids.build import release
-from aids.commands.cli import main
 from aids.config import read_project
 from aids.localize.catalogs import po_path
 from aids.model.release import compare, from_data
 from aids.source.yamlfile import load_yaml
 
-from .helpers import REPO, pdf_text
+from .helpers import REPO, edit, pdf_text, reissue_demo, run
 
 GAME = "mill-skirmish"
-
-
-def run(*args) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main([str(a) for a in args])
-    return code, out.getvalue(), err.getvalue()
-
-
-def edit(path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, (path, old)
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def marked(html: str) -> tuple[list[str], list[str]]:
@@ -88,15 +72,7 @@ def edited(demo, tmp_path_factory):
     root = tmp_path_factory.mktemp("edited") / "demo"
     shutil.copytree(demo, root)
     folder = root / "games" / GAME
-    sequence = folder / "sequence.yaml"
-    edit(sequence, "fires at one enemy unit within range.", "fires at one enemy unit in range and in sight.")
-    edit(sequence, '''      - id: orders
-        text: "Each player gives each of their units one order, to move or to fire."
-''', "")
-    edit(sequence, '''      - id: advance''', '''      - id: rally
-        text: "Each unit out of contact may rally."
-      - id: advance''')
-    edit(folder / "terrain.yaml", "{id: woods, label: Woods, cells: [2, -2]}", "{id: woods, label: Woods, cells: [3, -2]}")
+    reissue_demo(folder)
     edit(folder / "terrain.yaml", '''  - {id: hill, label: Hill, cells: [2, -1]}
   - {id: town, label: Town, cells: [1, -3]}''', '''  - {id: town, label: Town, cells: [1, -3]}
   - {id: hill, label: Hill, cells: [2, -1]}''')

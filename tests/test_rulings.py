@@ -4,8 +4,6 @@ project made by aids init); a ruling flagged for review once its rule changes af
 and the errors of a ruling naming no rule or missing a field, positioned in rulings.yaml."""
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import shutil
 from html import unescape
@@ -13,27 +11,13 @@ from html import unescape
 import pytest
 
 from aids.build.pipeline import localizer
-from aids.commands.cli import main
 from aids.config import read_project
 from aids.localize.catalogs import po_path
 
-from .helpers import REPO, pdf_text
+from .helpers import REPO, edit, pdf_text, run
 
 GAME = "valmora-1809"
 NBSP = "\u00a0"
-
-
-def run(*args) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main([str(a) for a in args])
-    return code, out.getvalue(), err.getvalue()
-
-
-def edit(path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, (path, old)
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def valmora(root):

@@ -1,7 +1,5 @@
 """`aids init` and `aids new`: a project that builds at once, translated, and aids added from templates."""
-import contextlib
 import fnmatch
-import io
 import json
 import re
 import shutil
@@ -12,25 +10,16 @@ from itertools import permutations
 import pytest
 from ruamel.yaml import YAML
 
-from aids.commands.cli import main
 from aids.commands.scaffold import HERE, KINDS, STARTER, scalar, texts
 from aids.commands.scaffold.aid import register
 from aids.kinds import schemas
 from aids.localize import po
 from aids.source.yamlfile import load_yaml
 
-from .helpers import REPO, make_project
+from .helpers import REPO, make_project, run
 
 GAME = "mill-skirmish"
 STANDALONE = ["sequence-of-play", "playsheet", "referee-card", "rules"]  # the table is printed inside them
-
-
-def run(*args) -> tuple[int, str, str]:
-    """The command as main() runs it, with what it printed."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main([str(a) for a in args])
-    return code, out.getvalue(), err.getvalue()
 
 
 def snapshot(root):

@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from .helpers import pdf_text
-from .test_release import GAME, edit, marked, run
+from .helpers import edit, pdf_text, run
+from .test_release import GAME, marked
 
 
 @pytest.fixture(scope="module")
