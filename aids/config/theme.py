@@ -227,6 +227,8 @@ def _cmap(path: Path, stamp: float) -> frozenset[int]:
 
 
 def missing_letters(path: Path, lang: str) -> list[str]:
-    """The letters of `lang` the font of `path` has no glyph for, in order."""
+    """The letters of `lang` the font of `path` has no glyph for, in the language's alphabetical order."""
+    import icu
     cmap = _cmap(path, path.stat().st_mtime)
-    return sorted(ch for ch in letters(lang) if ord(ch) not in cmap)
+    collator = icu.Collator.createInstance(icu.Locale(lang))
+    return sorted((ch for ch in letters(lang) if ord(ch) not in cmap), key=collator.getSortKey)
