@@ -86,6 +86,10 @@ class Theme:
     css: Path | None = None
     templates: tuple[tuple[str, Path], ...] = ()
     files: tuple[Path, ...] = field(default=())
+    root: Path | None = None  # the project's folder: what its paths are shown from in a message
+
+    def show(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix() if self.root and path.is_relative_to(self.root) else str(path)
 
     def font(self, what: str) -> str | None:
         return dict(self.fonts).get(what)
@@ -130,7 +134,7 @@ def read_theme(path: Path, root: Path, shown: str, languages: list[str], problem
             problems.add(src.at(data, key, value=True), f"{key}: '{value}'", ", ".join(allowed))
     return Theme(path, tuple(f for f in faces if f), tuple(fonts.items()),
                  tuple((k, v) for k, v in colours.items() if v), styles["headings"], styles["tables"],
-                 styles["highlight"], background, margins, css, templates, tuple(reader.read))
+                 styles["highlight"], background, margins, css, templates, tuple(reader.read), root.resolve())
 
 
 class _Reader:

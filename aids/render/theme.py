@@ -51,20 +51,20 @@ class View:
     @property
     def css(self) -> Markup:
         """The theme's own stylesheet, appended after aids' (never one that could end the page's <style>)."""
-        return Markup(own_css(self.theme.css)) if self.theme.css else Markup("")
+        return Markup(own_css(self.theme.css, self.theme.show(self.theme.css))) if self.theme.css else Markup("")
 
 
 @functools.cache
-def _read_css(path: Path, stamp: float) -> str:
+def _read_css(path: Path, stamp: float, shown: str) -> str:
     text = path.read_text(encoding="utf-8")
     if "</" in text or "<!--" in text:
-        raise AidsError(Problem(Position(str(path)), "a theme stylesheet with '</' or '<!--' in it",
+        raise AidsError(Problem(Position(shown), "a theme stylesheet with '</' or '<!--' in it",
                                 "CSS only (it is set inside the page's <style>)"))
     return text
 
 
-def own_css(path: Path) -> str:
-    return _read_css(path, path.stat().st_mtime)
+def own_css(path: Path, shown: str) -> str:
+    return _read_css(path, path.stat().st_mtime, shown)
 
 
 def view(theme: Theme | None, press: bool = False) -> View | None:
@@ -133,14 +133,15 @@ def block(theme: Theme | None, name: str, variables: dict[str, Any]) -> Markup:
     documented variables (docs/guide/themes.md): lang, game_title, aid_title, label, version, published,
     author; "" when the theme leaves it to aids."""
     path = theme.block(name) if theme else None
-    if path is None:
+    if theme is None or path is None:
         return Markup("")
+    shown = theme.show(path)
     try:
         template = _SANDBOX.from_string(path.read_text(encoding="utf-8"))
         return Markup(template.render(**variables))
     except jinja2.TemplateSyntaxError as exc:
-        raise AidsError(Problem(Position(str(path), exc.lineno or 1, 1), f"template block '{name}': {exc.message}",
+        raise AidsError(Problem(Position(shown, exc.lineno or 1, 1), f"template block '{name}': {exc.message}",
                                 "Jinja2 with the documented variables (docs/guide/themes.md)")) from None
     except jinja2.UndefinedError as exc:
-        raise AidsError(Problem(Position(str(path)), f"template block '{name}': {exc.message}",
+        raise AidsError(Problem(Position(shown), f"template block '{name}': {exc.message}",
                                 "lang, game_title, aid_title, label, version, published, author")) from None

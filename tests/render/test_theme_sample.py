@@ -209,3 +209,17 @@ def test_a_page_break_in_two_columns_starts_the_next_page(built, lang, victory):
     template ends the columns there and begins new ones after the break (templates/booklet.html)."""
     pages = [[r[4] for r in text_runs(page)] for page in PdfReader(pdf(built, lang)).pages]
     assert victory in pages[1] and victory not in pages[0]
+
+
+@pytest.mark.parametrize("file, text, expected", [
+    ("blocks/colophon.html", "<p>{{ game.secret }}</p>\n",
+     "games/valmora-scenarios/theme/blocks/colophon.html: template block 'colophon': 'game' is undefined"),
+    ("blocks/colophon.html", "<p>{{ __class__.__mro__ }}</p>\n", "template block 'colophon'"),
+    ("valmora.css", "p { color: red; } </style><script>alert(1)</script>\n",
+     "games/valmora-scenarios/theme/valmora.css: a theme stylesheet with '</' or '<!--' in it"),
+])
+def test_a_block_sees_only_the_documented_variables_and_css_stays_css(tmp_path, file, text, expected):
+    root = scenario_project(tmp_path)
+    (root / "games" / GAME / "theme" / file).write_text(text)
+    summary = builder.build(read_project(root))
+    assert summary.failed and all(expected in str(e) for e in summary.failed), summary.failed
