@@ -34,8 +34,10 @@ BLOCKS = {"before_title": "above the game's name, at the top of the page",
           "colophon": "the colophon line at the end of the page, in place of aids' own"}
 STYLES = {"headings": ("plain", "rule", "banner"), "tables": ("grid", "lines"),
           "highlight": ("none", "first-column", "stripes")}
+DEFAULT_STYLES = {"headings": "rule", "tables": "grid", "highlight": "none"}  # aids' own look
+FAMILY = r"^[A-Za-z0-9][A-Za-z0-9 _-]*$"  # a family name CSS reads in quotes as it is
 FONT = Shape("theme font", (
-    Field("family", string("the name the theme's CSS and its fonts: fields use"), True),
+    Field("family", string("the name the theme's CSS and its fonts: fields use", pattern=FAMILY), True),
     Field("file", string("a TrueType or OpenType file (.ttf, .otf), from the theme's folder"), True),
     Field("licence", string("the font's licence text, a file from the theme's folder (e.g. OFL.txt)"), True),
     Field("weight", choice(("normal", "bold"))), Field("style", choice(("normal", "italic")))))
@@ -107,34 +109,19 @@ def read_theme(path: Path, root: Path, shown: str, languages: list[str], problem
     data = src.data
     if not check_map(src, data, problems, THEME, where=Position(shown, 1, 1)):
         return None
-    folder = path.parent
-    reader = _Reader(src, folder, root, problems)
-    faces = tuple(reader.face(node, languages) for node in reader.listed(data, "faces"))
-    families = {face.family for face in faces if face}
-    fonts = reader.mapping(data, "fonts", FONTS_USED)
-    for key, family in fonts.items():
-        if family not in families:
-            problems.add(src.at(data["fonts"], key, value=True), f"font family '{family}' is not among the theme's "
-                         "faces", ", ".join(sorted(families)) or "a family of faces:")
+    reader = _Reader(src, path.parent, root, problems)
+    faces = tuple(face for node in reader.listed(data, "faces") if (face := reader.face(node, languages)))
+    fonts = reader.fonts(data, {face.family for face in faces})
     colours = {key: reader.colour(data["colours"], key) for key in reader.mapping(data, "colours", COLOURS_SHAPE)}
     page = reader.mapping(data, "page", PAGE)
-    margins = tuple((key, float(page[key])) for key in ("top", "bottom", "inner", "outer") if key in page)
-    for key, _ in margins:
-        if not isinstance(page[key], (int, float)) or not 5 <= page[key] <= 60:
-            problems.add(src.at(data["page"], key, value=True), f"margin {key} of {page[key]}", "5 to 60 (mm)")
     background = reader.file(data["page"], "background", IMAGE_TYPES) if "background" in page else None
     css = reader.file(data, "css", (".css",)) if "css" in data else None
     blocks = reader.mapping(data, "templates", TEMPLATES)
     templates = tuple((key, p) for key in blocks if (p := reader.file(data["templates"], key, (".html",))))
-    styles = {key: str(data.get(key, default)) for key, default in
-              (("headings", "rule"), ("tables", "grid"), ("highlight", "none"))}
-    for key, value in styles.items():
-        allowed = STYLES[key]
-        if value not in allowed:
-            problems.add(src.at(data, key, value=True), f"{key}: '{value}'", ", ".join(allowed))
-    return Theme(path, tuple(f for f in faces if f), tuple(fonts.items()),
-                 tuple((k, v) for k, v in colours.items() if v), styles["headings"], styles["tables"],
-                 styles["highlight"], background, margins, css, templates, tuple(reader.read), root.resolve())
+    styles = reader.styles(data)
+    return Theme(path, faces, tuple(fonts.items()), tuple((k, v) for k, v in colours.items() if v),
+                 styles["headings"], styles["tables"], styles["highlight"], background, reader.margins(data, page),
+                 css, templates, tuple(reader.read), root.resolve())
 
 
 class _Reader:
@@ -157,6 +144,37 @@ class _Reader:
                                           where=self.src.at(data, key, value=True)):
             return {}
         return {k: v for k, v in value.items() if k in shape.names}
+
+    def fonts(self, data, families: set[str]) -> dict:
+        """`fonts:`, each a family of the theme's faces."""
+        fonts = self.mapping(data, "fonts", FONTS_USED)
+        for key, family in fonts.items():
+            if family not in families:
+                self.problems.add(self.src.at(data["fonts"], key, value=True), f"font family '{family}' is not "
+                                  "among the theme's faces", ", ".join(sorted(families)) or "a family of faces:")
+        return fonts
+
+    def margins(self, data, page: dict) -> tuple[tuple[str, float], ...]:
+        """The margins `page:` sets, in mm."""
+        found = []
+        for key in ("top", "bottom", "inner", "outer"):
+            value = page.get(key)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 5 <= value <= 60:
+                self.problems.add(self.src.at(data["page"], key, value=True), f"margin {key} of {value}",
+                                  "5 to 60 (mm)")
+            else:
+                found.append((key, float(value)))
+        return tuple(found)
+
+    def styles(self, data) -> dict[str, str]:
+        """`headings:`, `tables:` and `highlight:`, each one of its styles."""
+        styles = {key: str(data.get(key, default)) for key, default in DEFAULT_STYLES.items()}
+        for key, value in styles.items():
+            if value not in STYLES[key]:
+                self.problems.add(self.src.at(data, key, value=True), f"{key}: '{value}'", ", ".join(STYLES[key]))
+        return styles
 
     def file(self, node, key: str, types: tuple[str, ...]) -> Path | None:
         """A file the theme names, from its folder: inside the project, of one of `types`, there."""
@@ -190,6 +208,10 @@ class _Reader:
             self.problems.add(self.src.at(node, "file", value=True),
                               f"font '{path.name}' has no glyph for {' '.join(gone)} (letters of {lang})",
                               f"a font that covers every letter of {', '.join(languages)}")
+        if not re.fullmatch(FAMILY, str(node["family"])):
+            self.problems.add(self.src.at(node, "family", value=True), f"font family '{node['family']}'",
+                              "letters, digits, spaces, '-' and '_': Valmora Garamond")
+            return None
         return Face(str(node["family"]), path, str(node.get("weight", "normal")), str(node.get("style", "normal")))
 
     def colour(self, node, key: str) -> tuple[float, ...] | None:

@@ -14,7 +14,6 @@ from markupsafe import Markup
 
 from ..errors import AidsError, Position, Problem
 from . import colours
-from .html import css_string
 
 if TYPE_CHECKING:
     from ..config.theme import Theme
@@ -39,7 +38,7 @@ class View:
 
     def _family(self, what: str) -> str | None:
         family = self.theme.font(what)
-        return f"{css_string(family)}, {FALLBACK[what]}" if family else None
+        return f'"{family}", {FALLBACK[what]}' if family else None  # letters, digits, spaces, '-' (config/theme.py)
 
     text_font = property(lambda self: self._family("text"))
     heading_font = property(lambda self: self._family("headings"))
