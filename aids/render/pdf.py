@@ -19,7 +19,7 @@ from ..files import Folder
 from ..localize.documents import Figure
 from ..localize.rich import Rich
 from ..localize.typography import typeset
-from . import laid_out, tree
+from . import footnote_area, laid_out, tree
 from . import theme as themes
 from .html import colour_functions, render_template
 from .pagination import PASSES, Numbers, Pagination, Settle
@@ -219,6 +219,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     A part of a document (parts.py) comes parsed (`page`, its tree cut to the part), told its `numbers` and
     how to `settle` them with the other parts."""
     wp = weasyprint()
+    footnote_area.tolerant_once()  # a note that fits its page stays on it (footnote_area.py)
     fetcher = make_fetcher([fonts_dir(), *allowed])
     fonts = wp.text.fonts.FontConfiguration()
     _FONTS.add(fonts)
