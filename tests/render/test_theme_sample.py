@@ -221,3 +221,19 @@ def test_a_block_sees_only_the_documented_variables_and_css_stays_css(tmp_path, 
     (root / "games" / GAME / "theme" / file).write_text(text)
     summary = builder.build(read_project(root))
     assert summary.failed and all(expected in str(e) for e in summary.failed), summary.failed
+
+
+def test_the_projects_theme_is_every_games_own_unless_it_names_one(tmp_path):
+    from aids.build.fingerprint import sources_digest
+    root = scenario_project(tmp_path)
+    game = root / "games" / GAME / "game.yaml"
+    game.write_text(game.read_text().replace("theme: theme/theme.yaml\n", ""))
+    assert read_project(root).read_game(GAME).theme is None
+    shutil.copytree(root / "games" / GAME / "theme", root / "themes" / "house")  # outside the games' folder
+    (root / "aids.yaml").write_text("languages: [pl, en, ru]\ntheme: themes/house/theme.yaml\n")
+    project = read_project(root)
+    theme = project.read_game(GAME).theme
+    assert theme is not None and theme is project.theme and theme.headings == "banner"
+    before = sources_digest(project)  # what a build's stamp and its workers key on
+    (root / "themes" / "house" / "valmora.css").write_text("h2 { color: green; }\n")
+    assert sources_digest(project) != before
