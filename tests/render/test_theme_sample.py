@@ -133,6 +133,11 @@ def test_theme_colours_and_page_art_drawn(built, lang):
     assert '<p class="house-colophon">' in html  # the colophon block of the theme
     assert "<figcaption>" in html and 'class="external"' in html and 'class="footnote-call"' in html
     assert '<div class="wide">' in html
+    fonts = re.findall(r'@font-face \{ font-family: "Valmora Garamond"; src: url\("(ford-theme-[0-9a-f]{8}-[^"]+)"\)', html)
+    assert sorted(f.split("-", 3)[3] for f in fonts) == ["EBGaramond12-Italic.otf", "EBGaramond12-Regular.otf"]
+    for name in fonts:  # the theme's fonts beside the web page, as they are in the project
+        assert (built.output / GAME / lang / name).read_bytes() == (
+            REPO / "games" / GAME / "theme" / "fonts" / name.split("-", 3)[3]).read_bytes()
 
 
 def test_a_theme_colour_changed_builds_the_pdf_again(tmp_path):
