@@ -17,7 +17,7 @@ from ..model.rulings import Ledger, read_rulings
 from ..model.text import Text, forms_at, text_at
 from ..source.shape import ID_PATTERN, Field, Shape, date, ident, list_of, name_fault, string, text
 from ..source.yamlfile import Source, check_map, is_text, read_yaml
-from .theme import Theme, read_theme
+from .theme import THEME_PATH, Theme, read_theme
 
 if TYPE_CHECKING:
     from .project import Project
@@ -62,7 +62,7 @@ GAME = Shape(GAME_FILE, (
     Field("change_colour", list_of({"type": "number", "minimum": 0, "maximum": 1}, min_items=4, max_items=4),
           doc="the colour of the marks of what changed since the last release, as CMYK: [0.9, 0.55, 0, 0.1]"),
     Field("theme", string("its house style: a theme.yaml inside the project, from this folder (default: the "
-                          "project's theme:, else aids' own look)")),
+                          "project's theme:, else aids' own look)", pattern=THEME_PATH)),
 ), doc="A game: its title and version or copyright, the language of its sources and the aids made of them.")
 
 

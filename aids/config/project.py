@@ -13,7 +13,7 @@ from ..model.site import SITE, Site, read_site
 from ..source.shape import ID_PATTERN, Field, Shape, choice, flag, list_of, num, string
 from ..source.yamlfile import Source, check_map, read_yaml
 from .game import GAME_FILE, Game, Print, check_language, read_game, theme_at
-from .theme import Theme
+from .theme import THEME_PATH, Theme
 
 PROJECT_FILE = "aids.yaml"
 DATE_STYLES = {"en": "en_GB"}  # 26 May 1831 unless aids.yaml says `date_style: {en: en-US}` (May 26, 1831)
@@ -41,7 +41,7 @@ PROJECT = Shape(PROJECT_FILE, (
     Field("date_style", DATE_STYLE),
     Field("print", PRINT),
     Field("theme", string("the house style of every game: a theme.yaml inside the project (a game's own theme: "
-                          "wins)")),
+                          "wins)", pattern=THEME_PATH)),
 ), doc="An aids project: what to publish and where to write it.")
 @dataclass
 class Project:

@@ -14,6 +14,7 @@ from ..source.shape import Field, Shape, choice, list_of, num, string
 from ..source.yamlfile import Source, check_map, read_yaml
 
 THEME_FILE = "theme.yaml"
+THEME_PATH = r"\.ya?ml$"  # `theme:` names a YAML file (theme.yaml, or house.yaml)
 FONT_TYPES = (".ttf", ".otf")
 IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".svg")
 COLOUR = {"anyOf": [{"type": "string", "pattern": r"^#[0-9a-fA-F]{6}$"},
