@@ -63,7 +63,8 @@ def sources_digest(project: Project) -> str:
     jobs keeps of a project is keyed by it (jobs.loaded), so a long-lived worker never renders an earlier
     state under a later build's digest."""
     h = hashlib.sha256()
-    files = [project.root / "aids.yaml", *_files(project.games_dir), *_files(project.catalogs)]
+    themes = [*project.theme.files] if project.theme else []  # the project's theme (a game's own: in games/)
+    files = [project.root / "aids.yaml", *_files(project.games_dir), *_files(project.catalogs), *themes]
     for path in files:
         try:
             data = path.read_bytes()
@@ -92,13 +93,15 @@ class Fingerprints:
     def covered(self, project: Project) -> bool:
         """Whether every file hashed so far is one `sources_digest` covers (aids.yaml, the games, the catalogs)."""
         return all(path == project.root / "aids.yaml" or path.is_relative_to(project.games_dir)
-                   or path.is_relative_to(project.catalogs) for path in self._hashes)
+                   or path.is_relative_to(project.catalogs)
+                   or (project.theme is not None and path in project.theme.files) for path in self._hashes)
 
     def inputs(self, game: Game, aid: Aid) -> list[Path]:
         """The files an aid's pages are made from: the project's and game's, its own, those of the aids it embeds.
         The other aids of its game and the release count through what its page marks (`digest`'s `shown`)."""
         return [self.project.root / "aids.yaml", game.source.path, *aid.kind.inputs(aid.model),
-                *(part.source.path for part in aid.kind.parts(aid.model))]
+                *(part.source.path for part in aid.kind.parts(aid.model)),
+                *(game.theme.files if game.theme else ())]  # its house style: theme.yaml, fonts, art, CSS, blocks
 
     def digest(self, game: Game, aid: Aid, edition: Edition | None, lz: Localizer, marks: str = "bars",
                shown: Any = None) -> str:

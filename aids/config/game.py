@@ -17,6 +17,7 @@ from ..model.rulings import Ledger, read_rulings
 from ..model.text import Text, forms_at, text_at
 from ..source.shape import ID_PATTERN, Field, Shape, date, ident, list_of, name_fault, string, text
 from ..source.yamlfile import Source, check_map, is_text, read_yaml
+from .theme import THEME_PATH, Theme, read_theme
 
 if TYPE_CHECKING:
     from .project import Project
@@ -60,6 +61,8 @@ GAME = Shape(GAME_FILE, (
     Field("glossary", list_of(GLOSSARY_TERM), doc="terms every translation is held to"),
     Field("change_colour", list_of({"type": "number", "minimum": 0, "maximum": 1}, min_items=4, max_items=4),
           doc="the colour of the marks of what changed since the last release, as CMYK: [0.9, 0.55, 0, 0.1]"),
+    Field("theme", string("its house style: a theme.yaml inside the project, from this folder (default: the "
+                          "project's theme:, else aids' own look)", pattern=THEME_PATH)),
 ), doc="A game: its title and version or copyright, the language of its sources and the aids made of them.")
 
 
@@ -89,6 +92,7 @@ class Game:
     change_colour: tuple[float, ...] | None = None  # CMYK of its change marks (None: the palette's "change")
     copyright: str = ""  # printed after ©: "1984"
     rulings: Ledger | None = None  # games/<game>/rulings.yaml, when it has one (model/rulings.py)
+    theme: Theme | None = None  # its house style (config/theme.py): its own theme.yaml or the project's
 
     @property
     def title_text(self) -> Text:
@@ -148,6 +152,7 @@ def read_game(project: Project, folder: Path) -> Game:
     editions = _read_editions(src, data, problems)
     glossary = _read_glossary(src, data.get("glossary") or [], problems)
     colour = _change_colour(src, data, problems)
+    theme = _theme(project, folder, src, data, problems)
     problems.raise_if_any()
     rulings = _read_rulings(project, folder)
     return Game(
@@ -155,8 +160,28 @@ def read_game(project: Project, folder: Path) -> Game:
         version=str(data.get("version", "")), published=published, source_language=source_language,
         author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
         printing=project.print_for(folder.name), change_colour=colour, copyright=str(data.get("copyright", "")),
-        rulings=rulings,
+        rulings=rulings, theme=theme,
     )
+
+
+def _theme(project: Project, folder: Path, src: Source, data: Any, problems: Problems) -> Theme | None:
+    """The game's `theme:` (from its folder), else the project's (aids.yaml), else none."""
+    if "theme" not in data:
+        return project.theme
+    return theme_at(project, str(data["theme"]), folder, src.at(data, "theme", value=True), problems)
+
+
+def theme_at(project: Project, name: str, folder: Path, where: Position, problems: Problems) -> Theme | None:
+    """The theme.yaml `name` names from `folder`, never outside the project."""
+    path = (folder / name).resolve()
+    if not path.is_relative_to(project.root.resolve()):
+        problems.add(where, f"theme '{name}' is outside the project", "a theme.yaml inside the project folder")
+    elif not path.is_file():
+        problems.add(where, f"theme '{name}' not found (looked for {project.show(path)})",
+                     "a theme.yaml inside the project folder")
+    else:
+        return read_theme(path, project.root, project.show(path), project.languages, problems)
+    return None
 
 
 def _read_rulings(project: Project, folder: Path) -> Ledger | None:

@@ -12,7 +12,8 @@ from ..errors import AidsError, Position, Problem, Problems, display_path
 from ..model.site import SITE, Site, read_site
 from ..source.shape import ID_PATTERN, Field, Shape, choice, flag, list_of, num, string
 from ..source.yamlfile import Source, check_map, read_yaml
-from .game import GAME_FILE, Game, Print, check_language, read_game
+from .game import GAME_FILE, Game, Print, check_language, read_game, theme_at
+from .theme import THEME_PATH, Theme
 
 PROJECT_FILE = "aids.yaml"
 DATE_STYLES = {"en": "en_GB"}  # 26 May 1831 unless aids.yaml says `date_style: {en: en-US}` (May 26, 1831)
@@ -39,6 +40,8 @@ PROJECT = Shape(PROJECT_FILE, (
     Field("site", SITE),
     Field("date_style", DATE_STYLE),
     Field("print", PRINT),
+    Field("theme", string("the house style of every game: a theme.yaml inside the project (a game's own theme: "
+                          "wins)", pattern=THEME_PATH)),
 ), doc="An aids project: what to publish and where to write it.")
 @dataclass
 class Project:
@@ -54,6 +57,7 @@ class Project:
     printing: Print = field(default_factory=Print)  # every game's, unless `print: {games: ...}` says otherwise
     printing_of: dict[str, Print] = field(default_factory=dict)  # game id -> its own
     site: Site = field(default_factory=Site)  # `site:`: the web site's title, languages and games
+    theme: Theme | None = None  # `theme:`: every game's house style, unless its game.yaml names its own
 
     def show(self, path: Path) -> str:
         return display_path(path, self.root)
@@ -110,12 +114,16 @@ def read_project(root: Path) -> Project:
     site = read_site(src, data, [str(x) for x in languages],
                      lambda name: (folders["games"] / name / GAME_FILE).is_file(), problems)
     problems.raise_if_any()
-    return Project(
+    project = Project(
         root=root, languages=[str(x) for x in languages],
         output=folders["output"], games_dir=folders["games"], catalogs=folders["catalogs"],
         ui_domain=bool(data.get("ui_domain", False)), min_complete=min_complete, site_url=site_url,
         date_styles=date_styles, printing=printing, printing_of=printing_of, site=site,
     )
+    if "theme" in data:
+        project.theme = theme_at(project, str(data["theme"]), root, src.at(data, "theme", value=True), problems)
+        problems.raise_if_any()
+    return project
 
 
 def _site_url(src: Source, data: Any, problems: Problems) -> str | None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import GAME, GAME_FILE, PROJECT, PROJECT_FILE
+from ..config.theme import THEME, THEME_FILE
 from ..files import Folder, Unsafe
 from ..model.rulings import FILE as RULINGS_FILE
 from ..model.rulings import RULINGS
@@ -25,9 +26,9 @@ SHIPPED = Path(__file__).parent.parent / "json-schemas"  # the built-in ones, as
 
 
 def names() -> list[str]:
-    """'project' (aids.yaml), 'game' (game.yaml), 'rulings' (a game's rulings.yaml), then every registered aid
-    kind."""
-    return ["project", "game", "rulings", *sorted(registry())]
+    """'project' (aids.yaml), 'game' (game.yaml), 'rulings' (a game's rulings.yaml), 'theme' (a theme.yaml),
+    then every registered aid kind."""
+    return ["project", "game", "rulings", "theme", *sorted(registry())]
 
 
 def schema(name: str) -> dict[str, Any]:
@@ -38,6 +39,8 @@ def schema(name: str) -> dict[str, Any]:
         return json_schema(GAME, f"aids: {GAME_FILE}", GAME.doc)
     if name == "rulings":
         return json_schema(RULINGS, f"aids: {RULINGS_FILE}", RULINGS.doc)
+    if name == "theme":
+        return json_schema(THEME, f"aids: {THEME_FILE}", THEME.doc)
     kind = registry().get(name)
     if kind is None:
         raise KeyError(name)

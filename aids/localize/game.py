@@ -15,6 +15,7 @@ def localize_game(game: Game, lz: Localizer) -> GameDocument:
         "published": lz.date(game.published) if game.published else "",
         "published_iso": game.published.isoformat() if game.published else "",
         "author": game.author,
+        "theme": game.theme,  # its house style (config/theme.py), or None: aids' own look
     }
 
 

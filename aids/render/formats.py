@@ -7,6 +7,7 @@ registers under the `aids.formats` entry point; adding one touches no kind.
 from __future__ import annotations
 
 import functools
+import hashlib
 from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from pathlib import PurePosixPath
@@ -24,6 +25,7 @@ from .rendered import Printed, Rendered
 
 if TYPE_CHECKING:
     from ..config import Edition, Game, Print
+    from ..config.theme import Face
     from ..kind import Kind, Margins, Printer
     from ..localize.localizer import Localizer
 
@@ -49,12 +51,22 @@ class Document:
 
     @property
     def page(self) -> str:
-        """Its HTML page: `html` with the site's navigation, its figures linked to their copies beside it."""
-        if not self.site and not self.figures:
+        """Its HTML page: `html` with the site's navigation, its figures and its theme's fonts linked to their
+        copies beside it."""
+        if not self.site and not self.figures and not self.faces:
             return self.html
         folder = self.kind.template_folder
-        return render_template(self.kind.template, self.lz, {**self.context, "site": self.site, "web": True},
-                               (str(folder),) if folder else ())
+        faces = [(face.family, self.model.id + suffix, face.weight, face.style) for suffix, face in self.faces.items()]
+        return render_template(self.kind.template, self.lz, {**self.context, "site": self.site, "web": True,
+                                                             "web_faces": faces}, (str(folder),) if folder else ())
+
+    @functools.cached_property
+    def faces(self) -> dict[str, Face]:
+        """The fonts of the game's theme by the suffix of their copies beside the web page
+        (<aid>-theme-<digest>-<file>): a new version of a font, a new name."""
+        theme = self.game.theme
+        return {f"-theme-{hashlib.sha256(face.file.read_bytes()).hexdigest()[:8]}-{face.file.name}": face
+                for face in (theme.faces if theme else ())}
 
     @functools.cached_property
     def figures(self) -> list[Figure]:
@@ -71,6 +83,8 @@ class Document:
                 raise AidsError(Problem(Position(game.show(figure.file)), "image removed while it was built",
                                         "the file in place, then aids build again"))
             out[figure.name.removeprefix(self.model.id)] = Rendered(data)
+        for suffix, face in self.faces.items():  # inside the project (config/theme.py), read as it is
+            out[suffix] = Rendered(face.file.read_bytes())
         return out
 
 

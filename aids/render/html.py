@@ -29,6 +29,10 @@ def environment(folders: tuple[str, ...] = ()) -> jinja2.Environment:
         finalize=finalize,
     )
     env.filters["css_string"] = lambda text: Markup(css_string(str(text)))
+    from . import theme  # it reads css_string of this module
+    env.globals["theme_view"] = theme.view  # a game's theme for templates/theme.css (None: aids' own look)
+    env.globals["theme_block"] = theme_block
+    env.filters["page_runs"] = page_runs
     env.globals.update(colour_functions(press=False))  # a page on screen; print.css passes the press's
     env.filters["css_content"] = css_content
     env.filters["css_around"] = css_around
@@ -38,6 +42,32 @@ def environment(folders: tuple[str, ...] = ()) -> jinja2.Environment:
     # a text in an attribute: never the <mark> a draft puts around untranslated text in the page
     env.filters["plain"] = lambda value: str.__str__(value) if isinstance(value, str) else value
     return env
+
+
+def page_runs(blocks: list[Any]) -> list[list[Any]]:
+    """A booklet's blocks cut at each page break (`::: break page`, the break itself left out): the runs a
+    two-column booklet sets each in columns of their own."""
+    runs: list[list[Any]] = [[]]
+    for block in blocks:
+        if block.get("type") == "break" and block.get("kind") == "page":
+            runs.append([])
+        else:
+            runs[-1].append(block)
+    return runs
+
+
+@jinja2.pass_context
+def theme_block(context: jinja2.runtime.Context, name: str) -> Markup:
+    """The block `name` of the page's theme (render/theme.py), given the documented variables only."""
+    from . import theme
+    game, aid = context["game"], context.get("aid")
+    variables = {"lang": context["lang"], "game_title": str(game["title"]), "version": game["version"],
+                 "published": game["published"], "author": game["author"],
+                 "aid_title": str(aid["title"]) if isinstance(aid, dict) and "title" in aid else "",
+                 "label": str(context.get("kind_name", ""))}
+    if isinstance(aid, dict) and aid.get("label"):
+        variables["label"] = str(aid["label"])
+    return theme.block(game.get("theme"), name, variables)
 
 
 def colour_functions(press: bool) -> dict[str, Any]:

@@ -19,13 +19,15 @@ from ..files import Folder
 from ..localize.documents import Figure
 from ..localize.rich import Rich
 from ..localize.typography import typeset
-from . import laid_out, tree
+from . import footnote_area, laid_out, tree
+from . import theme as themes
 from .html import colour_functions, render_template
 from .pagination import PASSES, Numbers, Pagination, Settle
 from .rendered import Rendered
 
 if TYPE_CHECKING:
     from ..config import Print
+    from ..config.theme import Theme
     from ..kind import Margins
     from ..localize.localizer import Localizer
 
@@ -217,6 +219,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     A part of a document (parts.py) comes parsed (`page`, its tree cut to the part), told its `numbers` and
     how to `settle` them with the other parts."""
     wp = weasyprint()
+    footnote_area.tolerant_once()  # a note that fits its page stays on it (footnote_area.py)
     fetcher = make_fetcher([fonts_dir(), *allowed])
     fonts = wp.text.fonts.FontConfiguration()
     _FONTS.add(fonts)
@@ -331,10 +334,13 @@ def long_words(localized: Mapping[str, object], locate: Callable[[str], Position
 
 
 def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: Margins = None,
-              press: Print | None = None, kind: str = "") -> str:
+              press: Print | None = None, kind: str = "", theme: Theme | None = None) -> str:
     """The PDF's own stylesheet (print.css): package fonts, page size and margins, footer with the version or
-    copyright, and what only WeasyPrint reads (bookmarks; a booklet's running heads, for `kind` booklet)."""
+    copyright, and what only WeasyPrint reads (bookmarks; a booklet's running heads, for `kind` booklet); a
+    game's `theme`: its faces, page art, margins and press colours (render/theme.py)."""
+    margins = themes.margins(theme, margins)
     return render_template("print.css", lz, {
+        "theme": themes.print_context(theme, press is not None, page_size, margins, press.bleed if press else 0),
         "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
         "page_size": page_size,
         "margins": margins if isinstance(margins, str) else "14mm 14mm 16mm 14mm",

@@ -84,3 +84,17 @@ def test_the_internals_a_part_of_a_booklet_is_turned_with():
         assert found[:len(parameters)] == parameters, f"aids/render/sides.py: {module.__name__}.{name}{found}"
     assert list(inspect.signature(boxes.PageBox).parameters)[:2] == ["page_type", "style"], \
         "aids/render/sides.py: PageBox(page_type, style) changed"
+
+
+def test_the_footnote_area_compares_as_aids_makes_it_compare_with_a_tolerance():
+    """aids/render/footnote_area.py replaces LayoutContext._update_footnote_area with WeasyPrint 70.0's own, its
+    last comparison made with a tolerance: the original must still be that code."""
+    import weasyprint.layout as layout
+    source = inspect.getsource(layout)
+    start = source.index("    def _update_footnote_area(self):")
+    end = source.find("\n    def ", start + 10)
+    body = source[start:end if end > 0 else len(source)]
+    for line in ("footnote_area = build.create_anonymous_boxes(", "self.current_footnote_area.deepcopy())",
+                 "self, footnote_area, -inf, None,", "overflow = last_child_bottom > footnote_area_bottom",
+                 "self.page_bottom -= footnote_area.margin_height()", "self.current_footnote_area.height = 0"):
+        assert line in body, f"aids/render/footnote_area.py: WeasyPrint's _update_footnote_area changed ({line})"

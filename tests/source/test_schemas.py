@@ -31,7 +31,7 @@ def test_every_schema_is_valid_and_shipped_as_generated():
     assert names[:3] == ["project", "game", "rulings"] and {"sequence", "table", "playsheet", "card", "booklet"} <= set(names)
     for name in names:
         validator(name)
-    built_in = [n for n in names if n in ("project", "game", "rulings") or registry()[n].shape is not None]
+    built_in = [n for n in names if n in ("project", "game", "rulings", "theme") or registry()[n].shape is not None]
     assert sorted(p.name for p in SHIPPED.glob("*.schema.json")) == sorted(f"{n}.schema.json" for n in built_in)
     for name in built_in:  # the package's copies are the generated ones (aids schema --write --package)
         assert (SHIPPED / f"{name}.schema.json").read_text(encoding="utf-8") == schemas.dumps(name), name
@@ -43,6 +43,7 @@ def sample_sources() -> list[tuple[str, Path]]:
         found.append(("game", game / "game.yaml"))
         if (game / "rulings.yaml").is_file():
             found.append(("rulings", game / "rulings.yaml"))
+        found += [("theme", path) for path in sorted(game.glob("*/theme.yaml"))]
         for line in (game / "game.yaml").read_text(encoding="utf-8").splitlines():
             if line.lstrip().startswith("- ") and line.strip().endswith(".yaml"):
                 path = game / line.strip()[2:].split("#")[0].strip()
@@ -58,8 +59,8 @@ def test_every_sample_source_meets_its_schema(name, path):
 
 
 def test_the_samples_cover_every_kind():
-    assert {name for name, _ in sample_sources()} >= {"project", "game", "rulings", "sequence", "table", "playsheet",
-                                                      "card", "booklet"}
+    assert {name for name, _ in sample_sources()} >= {"project", "game", "rulings", "theme", "sequence", "table",
+                                                      "playsheet", "card", "booklet"}
 
 
 # -- the schema and the reader agree --------------------------------------------------------------------------

@@ -1,0 +1,146 @@
+"""A game's theme (config/theme.py) as its pages use it: templates/theme.css in every page (HTML and PDF), its
+faces, page art and margins in the PDF's own sheet (print.css), its template blocks rendered in a sandbox that
+sees only the documented variables."""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup
+
+from ..errors import AidsError, Position, Problem
+from . import colours
+
+if TYPE_CHECKING:
+    from ..config.theme import Theme
+    from ..kind import Margins
+
+FALLBACK = {"text": '"Aids Serif", "DejaVu Serif", serif', "headings": '"Aids Sans", "DejaVu Sans", sans-serif',
+            "tables": '"Aids Sans", "DejaVu Sans", sans-serif'}
+
+
+@dataclass
+class View:
+    """What templates/theme.css reads of a theme."""
+    theme: Theme
+    press: bool = False
+
+    @property
+    def colours(self) -> list[tuple[str, str]]:
+        return [(name, colours.css_of(cmyk, self.press)) for name, cmyk in self.theme.colours]
+
+    def has(self, name: str) -> bool:
+        return self.theme.colour(name) is not None
+
+    def _family(self, what: str) -> str | None:
+        family = self.theme.font(what)
+        return f'"{family}", {FALLBACK[what]}' if family else None  # letters, digits, spaces, '-' (config/theme.py)
+
+    text_font = property(lambda self: self._family("text"))
+    heading_font = property(lambda self: self._family("headings"))
+    table_font = property(lambda self: self._family("tables"))
+    headings = property(lambda self: self.theme.headings)
+    tables = property(lambda self: self.theme.tables)
+    highlight = property(lambda self: self.theme.highlight)
+
+    @property
+    def css(self) -> Markup:
+        """The theme's own stylesheet, appended after aids' (never one that could end the page's <style>)."""
+        return Markup(own_css(self.theme.css, self.theme.show(self.theme.css))) if self.theme.css else Markup("")
+
+
+@functools.cache
+def _read_css(path: Path, stamp: float, shown: str) -> str:
+    text = path.read_text(encoding="utf-8")
+    if "</" in text or "<!--" in text:
+        raise AidsError(Problem(Position(shown), "a theme stylesheet with '</' or '<!--' in it",
+                                "CSS only (it is set inside the page's <style>)"))
+    return text
+
+
+def own_css(path: Path, shown: str) -> str:
+    return _read_css(path, path.stat().st_mtime, shown)
+
+
+def view(theme: Theme | None, press: bool = False) -> View | None:
+    return View(theme, press) if theme else None
+
+
+def print_context(theme: Theme | None, press: bool, page_size: str, margins: Margins,
+                  bleed: float = 0) -> dict[str, Any] | None:
+    """What print.css adds for a theme: its faces (file URIs), its page art, its colours for the press."""
+    if theme is None:
+        return None
+    return {"faces": [(face.family, face.file.as_uri(), face.weight, face.style) for face in theme.faces],
+            "background": background(theme.background, page_size, margins, bleed) if theme.background else "",
+            "colours": View(theme, press).colours if press else []}
+
+
+SIZES = {"a4": (210.0, 297.0), "a5": (148.0, 210.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}
+
+
+def background(art: Path, page_size: str, margins: Margins, bleed: float) -> str:
+    """@page rules that lay `art` over the whole sheet (and its bleed): WeasyPrint positions a page's background
+    in the page area, inside the margins, so the image is as large as the sheet and moved out by the margin of
+    each side (the inner one on a right-hand page, the outer one on a left-hand page)."""
+    words = page_size.lower().split()
+    width, height = SIZES.get(words[0] if words else "a4", SIZES["a4"])
+    if "landscape" in words:
+        width, height = height, width
+    url = f'url("{art.as_uri()}") no-repeat'
+    size = f"background-size: {width + 2 * bleed:g}mm {height + 2 * bleed:g}mm;"
+    if isinstance(margins, tuple):
+        top, outer, _, inner = margins
+        return "".join(f"@page :{side} {{ background: {url}; {size} background-position: -{left + bleed:g}mm "
+                       f"-{top + bleed:g}mm; }}\n" for side, left in (("right", inner), ("left", outer)))
+    parts = [float(p[:-2]) if p.endswith("mm") else 0.0 for p in (margins or "14mm 14mm 16mm 14mm").split()]
+    top, left = parts[0], parts[3 if len(parts) == 4 else 1 if len(parts) > 1 else 0]
+    return f"@page {{ background: {url}; {size} background-position: -{left + bleed:g}mm -{top + bleed:g}mm; }}\n"
+
+
+def margins(theme: Theme | None, given: Margins) -> Margins:
+    """The page's margins with those the theme sets: facing pages (top, outer, bottom, inner) stay facing; a CSS
+    margin "t r b l" takes the theme's top, outer as right, bottom and inner as left."""
+    own = dict(theme.margins) if theme else {}
+    if not own:
+        return given
+    if isinstance(given, tuple):
+        top, outer, bottom, inner = given
+        return (own.get("top", top), own.get("outer", outer), own.get("bottom", bottom), own.get("inner", inner))
+    parts = (given or "14mm 14mm 16mm 14mm").split()
+    parts += [parts[-1]] * (4 - len(parts)) if len(parts) < 4 else []
+    for i, key in ((0, "top"), (1, "outer"), (2, "bottom"), (3, "inner")):
+        if key in own:
+            parts[i] = f"{own[key]:g}mm"
+    return " ".join(parts)
+
+
+def folders(theme: Theme | None) -> list[Path]:
+    """The folders a PDF of this theme reads from (its fonts, its page art): all inside the project."""
+    return sorted({path.parent for path in theme.files}) if theme else []
+
+
+_SANDBOX = SandboxedEnvironment(autoescape=True, undefined=jinja2.StrictUndefined)
+
+
+def block(theme: Theme | None, name: str, variables: dict[str, Any]) -> Markup:
+    """A template block the theme fills (`templates:` in theme.yaml), rendered in a sandbox with only the
+    documented variables (docs/guide/themes.md): lang, game_title, aid_title, label, version, published,
+    author; "" when the theme leaves it to aids."""
+    path = theme.block(name) if theme else None
+    if theme is None or path is None:
+        return Markup("")
+    shown = theme.show(path)
+    try:
+        template = _SANDBOX.from_string(path.read_text(encoding="utf-8"))
+        return Markup(template.render(**variables))
+    except jinja2.TemplateSyntaxError as exc:
+        raise AidsError(Problem(Position(shown, exc.lineno or 1, 1), f"template block '{name}': {exc.message}",
+                                "Jinja2 with the documented variables (docs/guide/themes.md)")) from None
+    except jinja2.UndefinedError as exc:
+        raise AidsError(Problem(Position(shown), f"template block '{name}': {exc.message}",
+                                "lang, game_title, aid_title, label, version, published, author")) from None
