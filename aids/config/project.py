@@ -13,6 +13,7 @@ from ..model.site import SITE, Site, read_site
 from ..source.shape import ID_PATTERN, Field, Shape, choice, flag, list_of, num, string
 from ..source.yamlfile import Source, check_map, read_yaml
 from .game import GAME_FILE, Game, Print, check_language, read_game
+from .tournament import BILINGUAL, PACKETS, Packet, read_bilingual, read_packets
 
 PROJECT_FILE = "aids.yaml"
 DATE_STYLES = {"en": "en_GB"}  # 26 May 1831 unless aids.yaml says `date_style: {en: en-US}` (May 26, 1831)
@@ -39,6 +40,8 @@ PROJECT = Shape(PROJECT_FILE, (
     Field("site", SITE),
     Field("date_style", DATE_STYLE),
     Field("print", PRINT),
+    Field("bilingual", BILINGUAL),
+    Field("packets", PACKETS),
 ), doc="An aids project: what to publish and where to write it.")
 @dataclass
 class Project:
@@ -54,6 +57,8 @@ class Project:
     printing: Print = field(default_factory=Print)  # every game's, unless `print: {games: ...}` says otherwise
     printing_of: dict[str, Print] = field(default_factory=dict)  # game id -> its own
     site: Site = field(default_factory=Site)  # `site:`: the web site's title, languages and games
+    bilingual: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # game -> (lang, lang) pairs
+    packets: tuple[Packet, ...] = ()  # `packets:`: a PDF per event (config/tournament.py)
 
     def show(self, path: Path) -> str:
         return display_path(path, self.root)
@@ -107,14 +112,18 @@ def read_project(root: Path) -> Project:
     site_url = _site_url(src, data, problems)
     date_styles = _date_styles(src, data, problems)
     printing, printing_of = _printing(src, data, problems)
-    site = read_site(src, data, [str(x) for x in languages],
-                     lambda name: (folders["games"] / name / GAME_FILE).is_file(), problems)
+    def is_game(name: str) -> bool:
+        return (folders["games"] / name / GAME_FILE).is_file()
+    site = read_site(src, data, [str(x) for x in languages], is_game, problems)
+    bilingual = read_bilingual(src, data, [str(x) for x in languages], is_game, problems)
+    packets = read_packets(src, data, [str(x) for x in languages], is_game, problems)
     problems.raise_if_any()
     return Project(
         root=root, languages=[str(x) for x in languages],
         output=folders["output"], games_dir=folders["games"], catalogs=folders["catalogs"],
         ui_domain=bool(data.get("ui_domain", False)), min_complete=min_complete, site_url=site_url,
         date_styles=date_styles, printing=printing, printing_of=printing_of, site=site,
+        bilingual=bilingual, packets=packets,
     )
 
 
