@@ -110,8 +110,8 @@ class Tournament:
     def _packet(self, packet: Packet, game: Game, aids: list[Aid]) -> None:
         edition = _edition(packet, game)
         chosen = _aids(packet, aids)
-        version, changed = release.changes_if_readable(self.project, game)
-        released = version if version and not changed else None
+        version, since = release.changes_if_readable(self.project, game)
+        released = version if version and not since else None
         sides = []
         for lang in packet.languages:
             lz = self.state.localizer(game, lang, self.draft)

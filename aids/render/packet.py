@@ -8,6 +8,7 @@ The cover (templates/packet-cover.html) says, in each language of the packet: th
 from __future__ import annotations
 
 import io
+import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -81,8 +82,8 @@ def join(cover_pdf: bytes, parts: list[Part], cover_title: str, title: str, lang
     starts = []
     for source in sources:
         starts.append(len(out.pages))
-        out.pages.extend(source.pages)
-    for name in ("/Outlines", "/StructTreeRoot", "/MarkInfo", "/Names"):
+        _append(out, source)
+    for name in ("/Outlines", "/StructTreeRoot", "/MarkInfo"):
         if name in out.Root:
             del out.Root[name]
     with out.open_outline() as outline:
@@ -96,6 +97,17 @@ def join(cover_pdf: bytes, parts: list[Part], cover_title: str, title: str, lang
     data = io.BytesIO()
     out.save(data, deterministic_id=True, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
     return data.getvalue(), len(out.pages)
+
+
+def _append(out: pikepdf.Pdf, source: pikepdf.Pdf) -> None:
+    """`source`'s pages after `out`'s, with the named destinations their links lead to (renamed where two parts
+    have the same: the same aid in two languages); the bookmarks are made by `join`."""
+    if hasattr(out, "add_pages_from"):  # pikepdf 10.18 and later
+        out.add_pages_from(source, outlines="ignore")
+        return
+    with warnings.catch_warnings():  # an older pikepdf: a link to a named destination of a part may not resolve
+        warnings.simplefilter("ignore", pikepdf.PageCopyWarning)
+        out.pages.extend(source.pages)
 
 
 def _own_outline(source: pikepdf.Pdf, start: int) -> list[pikepdf.OutlineItem]:
