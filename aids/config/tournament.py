@@ -109,16 +109,33 @@ def _packet(src: Source, item: Any, where: Position, languages: list[str], is_ga
     if not check_map(src, item, problems, PACKET, where=where):
         return None
     before = len(problems.items)
+    _check_names(src, item, is_game, problems)
+    if not is_text(item["event"]) or "\n" in str(item["event"]).strip():
+        problems.add(src.at(item, "event", value=True), "the event is not one line of text", "event: My tournament")
+    if not isinstance(item["date"], dt.date) or isinstance(item["date"], dt.datetime):
+        problems.add(src.at(item, "date", value=True), "the packet's date is not a date", "YYYY-MM-DD")
+    _check_lists(src, item, languages, problems)
+    if len(problems.items) > before:
+        return None
+    return Packet(str(item["id"]), str(item["game"]), str(item["event"]).strip(), item["date"],
+                  tuple(dict.fromkeys(str(x) for x in item["languages"])),
+                  tuple(dict.fromkeys(str(x) for x in item["aids"])),
+                  str(item["edition"]) if item.get("edition") is not None else None, where,
+                  tuple(src.at(item["aids"], i) for i in range(len(item["aids"]))))
+
+
+def _check_names(src: Source, item: Any, is_game: Callable[[str], bool], problems: Problems) -> None:
+    """The packet's id, game and edition: names; the game one of the project's."""
     for key in ("id", "game", "edition"):
         if key in item and (fault := name_fault(item[key], f"packet {key}")):
             problems.add(src.at(item, key, value=True), *fault)
     if "game" in item and not name_fault(item["game"], "game") and not is_game(str(item["game"])):
         problems.add(src.at(item, "game", value=True), f"unknown game '{item['game']}' in packet",
                      "the id of a game (a folder of the games holding a game.yaml)")
-    if not is_text(item["event"]) or "\n" in str(item["event"]).strip():
-        problems.add(src.at(item, "event", value=True), "the event is not one line of text", "event: My tournament")
-    if not isinstance(item["date"], dt.date) or isinstance(item["date"], dt.datetime):
-        problems.add(src.at(item, "date", value=True), "the packet's date is not a date", "YYYY-MM-DD")
+
+
+def _check_lists(src: Source, item: Any, languages: list[str], problems: Problems) -> None:
+    """The packet's languages, each one of the project's, and its aids, each an id."""
     for key in ("languages", "aids"):
         if not isinstance(item[key], list) or not item[key]:
             problems.add(src.at(item, key, value=True), f"the packet's {key} must be a list", f"{key}: [...]")
@@ -128,10 +145,3 @@ def _packet(src: Source, item: Any, where: Position, languages: list[str], is_ga
     for i, aid in enumerate(item["aids"] if isinstance(item["aids"], list) else []):
         if fault := name_fault(aid, "aid id"):
             problems.add(src.at(item["aids"], i), *fault)
-    if len(problems.items) > before:
-        return None
-    return Packet(str(item["id"]), str(item["game"]), str(item["event"]).strip(), item["date"],
-                  tuple(dict.fromkeys(str(x) for x in item["languages"])),
-                  tuple(dict.fromkeys(str(x) for x in item["aids"])),
-                  str(item["edition"]) if item.get("edition") is not None else None, where,
-                  tuple(src.at(item["aids"], i) for i in range(len(item["aids"]))))
