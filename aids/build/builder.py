@@ -192,8 +192,7 @@ def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: li
         def report(written: list[str], failed: list[AidsError]) -> None:
             summary.tournament += written
             summary.failed += failed
-        tournament.run(project, held(str(project.root)), cache, plan, units, digests, options.draft, options.force,
-                       report)
+        tournament.run(project, held(str(project.root)), cache, plan, units, digests, options, report)
     cache.save()
     summary.repaired += cache.notes
     if site.wanted(project, options, plan.formats):

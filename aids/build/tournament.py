@@ -61,6 +61,7 @@ class Tournament:
     failed: list[AidsError]
     draft: bool = False
     force: bool = False
+    marks: str = "bars"  # what the aids mark of the changes since the last release (aids build --marks)
 
     def bilingual(self, units: list[pipeline.Unit], langs: list[str]) -> None:
         """Every bilingual pair of every card and playsheet of the plan whose two languages it builds."""
@@ -81,7 +82,8 @@ class Tournament:
             return
         name = bilingual_path(game.id, ed, pair, aid.model.id)
         try:
-            made = bilingual_pdf.render([self._document(game, aid, edition, lang) for lang in pair])
+            made = bilingual_pdf.render([self._document(game, aid, edition, lang) for lang in pair],
+                                        self._built(n, unit, pair))
             path = self.project.output / name
             write_all({path: made.data}, self.project.output)
         except AidsError as exc:
@@ -92,9 +94,22 @@ class Tournament:
                                                     "notes": made.notes, "fitted": made.fitted}, [path])
         self.written.append(name)
 
+    def _built(self, n: int, unit: pipeline.Unit, pair: tuple[str, str]) -> dict[str, tuple[float, bytes]]:
+        """Language -> the type size its PDF was fitted at and its bytes, of each language of `pair` whose PDF this
+        build holds as made from its current job (a language set at its own size prints just so: not again)."""
+        found = {}
+        ed, game, aid = unit.edition.id if unit.edition else None, unit.game.id, unit.aid.model.id
+        for lang in pair:
+            record = self.cache.fresh(game, aid, f"{ed or '-'}/{lang}/pdf", self.digests[(n, lang)])
+            fitted = (record or {}).get("fitted", {}).get("")
+            data = self.cache.folder.read(aid_path(game, ed, lang, aid, ".pdf")) if fitted else None
+            if fitted and data:
+                found[lang] = (float(fitted), data)
+        return found
+
     def _document(self, game: Game, aid: Aid, edition: Edition | None, lang: str) -> Any:
         lz = self.state.localizer(game, lang, self.draft)
-        return pipeline.document(game, aid, lz, edition, None, self.state.marks(game, aid, lz, "bars"),
+        return pipeline.document(game, aid, lz, edition, None, self.state.marks(game, aid, lz, self.marks),
                                  self.state.rulings(game, aid, lz))
 
     def packets(self, games: list[Game], aids: dict[str, list[Aid]]) -> None:
@@ -208,10 +223,10 @@ def _pages(data: bytes) -> int:
 
 
 def run(project: Project, state: Loaded, cache: Cache, plan: pipeline.Plan, units: list[pipeline.Unit],
-        digests: dict[tuple[int, str], str], draft: bool, force: bool,
+        digests: dict[tuple[int, str], str], options: pipeline.Options,
         report: Callable[[list[str], list[AidsError]], None]) -> None:
     """The bilingual aids and the packets of the plan's games (their aids are built by now)."""
-    made = Tournament(project, state, cache, digests, [], [], draft, force)
+    made = Tournament(project, state, cache, digests, [], [], options.draft, options.force, options.marks)
     made.bilingual(units, plan.langs)
     made.packets([game for game, _, _ in plan.read], {game.id: aids for game, aids, _ in plan.read})
     report(made.written, made.failed)

@@ -29,21 +29,28 @@ from .formats import Document, Pdf
 from .html import render_template
 from .rendered import Rendered
 
+Built = dict[str, tuple[float, bytes]]  # language -> the type size its PDF was fitted at and its bytes, when built
 
-def fitted_size(doc: Document) -> float:
-    """The type size `doc` fits at on its own (pt): a card's `type_size`, a playsheet's fitted size."""
+
+def fitted_size(doc: Document, built: Built | None = None) -> float:
+    """The type size `doc` fits at on its own (pt): a card's `type_size`, a playsheet's fitted size (as `built`
+    says, when its PDF was built)."""
+    if built and doc.lz.lang in built:
+        return built[doc.lz.lang][0]
     if doc.kind.name == "card":
         return float(doc.context["aid"]["type_size"])
     return doc.pdf[".pdf"].fitted[""]
 
 
-def render(docs: list[Document]) -> Rendered:
-    """The aid of `docs` (one a language, two of them) as one PDF, in the smaller of their two type sizes."""
-    size = min(fitted_size(doc) for doc in docs)
-    made = card(docs, size) if docs[0].kind.name == "card" else playsheet(docs, size)
+def render(docs: list[Document], built: Built | None = None) -> Rendered:
+    """The aid of `docs` (one a language, two of them) as one PDF, in the smaller of their two type sizes; `built`,
+    what the build made of each language alone, if it did."""
+    built = built or {}
+    size = min(fitted_size(doc, built) for doc in docs)
+    made = card(docs, size) if docs[0].kind.name == "card" else playsheet(docs, size, built)
     made.fitted = {"": size}
     made.notes.append(f"{' + '.join(doc.lz.lang for doc in docs)}: type {size:g} pt "
-                      f"({', '.join(f'{doc.lz.lang} alone {fitted_size(doc):g}' for doc in docs)})")
+                      f"({', '.join(f'{doc.lz.lang} alone {fitted_size(doc, built):g}' for doc in docs)})")
     return made
 
 
@@ -83,19 +90,19 @@ def card(docs: list[Document], size: float) -> Rendered:
     return Rendered(buffer.getvalue(), len(model.faces))
 
 
-def playsheet_at(doc: Document, size: float) -> bytes:
-    """The playsheet of `doc` printed at `size` (its own, when it fits no larger)."""
-    if fitted_size(doc) <= size:
-        return doc.pdf[".pdf"].data
+def playsheet_at(doc: Document, size: float, built: Built) -> bytes:
+    """The playsheet of `doc` printed at `size` (its own, when it fits no larger: as built, if it was)."""
+    if fitted_size(doc, built) <= size:
+        return built[doc.lz.lang][1] if doc.lz.lang in built else doc.pdf[".pdf"].data
     model: Playsheet = doc.model
     localized: dict[str, Any] = {**doc.context["aid"], "type_size": Decimal(str(size))}
     html = render_template(doc.kind.template, doc.lz, {**doc.context, "aid": localized})
     return Pdf.printer(doc)(html, model.page.css_size, MARGINS).rendered().data
 
 
-def playsheet(docs: list[Document], size: float) -> Rendered:
+def playsheet(docs: list[Document], size: float, built: Built) -> Rendered:
     """Each page of the first language followed by the same page of the second: front and back of a sheet."""
-    sources = [pikepdf.Pdf.open(io.BytesIO(playsheet_at(doc, size))) for doc in docs]
+    sources = [pikepdf.Pdf.open(io.BytesIO(playsheet_at(doc, size, built))) for doc in docs]
     out = pikepdf.new()
     count = max(len(source.pages) for source in sources)
     for number in range(count):
@@ -109,6 +116,9 @@ def playsheet(docs: list[Document], size: float) -> Rendered:
         for doc, source in zip(docs, sources):
             outline.root.append(pikepdf.OutlineItem(typeset(doc.context["document_title"], doc.lz.lang),
                                                     sources.index(source)))
+    for page in out.pages:  # the pages' structure (a tagged PDF's) stays behind: one PDF cannot hold both trees
+        if "/StructParents" in page.obj:
+            del page.obj.StructParents
     out.docinfo["/Title"] = " / ".join(typeset(doc.context["document_title"], doc.lz.lang) for doc in docs)
     out.docinfo["/Creator"] = "aids"
     out.Root.Lang = pikepdf.String(docs[0].lz.lang)

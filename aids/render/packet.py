@@ -86,6 +86,9 @@ def join(cover_pdf: bytes, parts: list[Part], cover_title: str, title: str, lang
     for name in ("/Outlines", "/StructTreeRoot", "/MarkInfo"):
         if name in out.Root:
             del out.Root[name]
+    for page in out.pages:  # no structure tree: the aids' tagged ones are not joined (render/join.py does, for parts)
+        if "/StructParents" in page.obj:
+            del page.obj.StructParents
     with out.open_outline() as outline:
         outline.root.append(pikepdf.OutlineItem(cover_title, 0))
         for part, source, start in zip(parts, sources, starts):
