@@ -31,7 +31,7 @@ from ..write.files import changed, write_all
 from . import pipeline, release
 from .jobs import Loaded
 from .navigation import href, language_name
-from .outputs import aid_path
+from .outputs import aid_path, failure
 
 KINDS = ("card", "playsheet")  # the kinds printed in two languages as one
 PACKETS = "packets"
@@ -136,22 +136,15 @@ class Tournament:
         chosen_langs = [(lang, aid) for lang in packet.languages for aid in chosen]
         titles = {lang: {aid.model.id: self.state.localizer(game, lang, self.draft).shown(aid.model.title)
                          for aid in chosen} for lang in packet.languages}
+        for lang, aid in chosen_langs:  # an aid that failed since keeps its earlier PDF: not one for this packet
+            if error := failure(self.cache, game.id, aid.model.id, ed, lang):
+                raise AidsError(Problem(packet.where, f"packet '{packet.id}': {aid.model.id} ({lang}) failed to build: "
+                                        f"{error}", "an aid that builds in every language of the packet"))
         parts = [packet_pdf.Part(f"{titles[lang][aid.model.id]} ({language_name(lang)})",
                                  self._output(aid_path(game.id, ed, lang, aid.model.id, ".pdf"), packet))
                  for lang, aid in chosen_langs]
-        game_ctx = localize_game(game, sides[0].lz)
-        cover, pages = b"", 1
-        for _ in range(3):  # the contents count the cover's pages: laid out again when it takes more than thought
-            for side in sides:  # each aid by its title in its language, the language named in the side's
-                first = pages + 1
-                side.contents = []
-                for (lang, aid), part in zip(chosen_langs, parts):
-                    side.contents.append((f"{titles[lang][aid.model.id]} ({_language(lang, side.lz.lang)})", first))
-                    first += _pages(part.data)
-            cover = packet_pdf.cover(game, game_ctx, packet.event, packet.date, sides)
-            if _pages(cover) == pages:
-                break
-            pages = _pages(cover)
+        cover = _cover(game, packet, sides, [(lang, titles[lang][aid.model.id]) for lang, aid in chosen_langs],
+                       [_pages(part.data) for part in parts])
         cover_title = sides[0].lz.pgettext("tournament packet: the bookmark of its cover", "Cover")
         data, _ = packet_pdf.join(cover, parts, cover_title, f"{sides[0].game} – {packet.event}",
                                   packet.languages[0])
@@ -176,6 +169,24 @@ class Tournament:
             raise AidsError(Problem(packet.where, f"packet '{packet.id}': {name} was not built",
                                     "an aid that builds in every language of the packet"))
         return data
+
+
+def _cover(game: Game, packet: Packet, sides: list[packet_pdf.Side], titles: list[tuple[str, str]],
+           counts: list[int]) -> bytes:
+    """The cover, its contents giving the page each part starts on (the cover's own pages counted: laid out again
+    when it takes more than thought); each part by its title in its language, the language named in the side's."""
+    game_ctx = localize_game(game, sides[0].lz)
+    cover, pages = b"", 1
+    for _ in range(3):
+        for side in sides:
+            starts = [pages + 1 + sum(counts[:i]) for i in range(len(counts))]
+            side.contents = [(f"{title} ({_language(lang, side.lz.lang)})", start)
+                             for (lang, title), start in zip(titles, starts)]
+        cover = packet_pdf.cover(game, game_ctx, packet.event, packet.date, sides)
+        if _pages(cover) == pages:
+            break
+        pages = _pages(cover)
+    return cover
 
 
 def version_line(lz: Localizer, version: str | None, released: str | None) -> str:
