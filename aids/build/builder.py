@@ -29,7 +29,7 @@ from ..model.text import Text
 from ..write import search, stamp
 from ..write.cache import Cache, Record
 from ..write.files import recover, write_all
-from . import archive, cluster, outputs, pipeline, release, shards, since, site
+from . import archive, cluster, outputs, pipeline, release, shards, since, site, tournament
 from .fingerprint import Fingerprints, sources_digest, tool_digest
 from .jobs import Job, Loaded, Result, held, hold, run_job
 from .pipeline import Built, Options, Summary, Unit
@@ -84,7 +84,7 @@ def _built(project: Project, options: Options, progress: Progress | None, summar
     run.render(todo, progress)
     for n, unit in enumerate(units):
         run.merge(n, unit, summary)
-    _conclude(project, options, plan, units, summary, cache, run.publishing)
+    _conclude(project, options, plan, units, summary, cache, run.publishing, run.digests)
     return prints.covered(project)
 
 
@@ -183,10 +183,16 @@ class _Run:
 
 
 def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: list[Unit], summary: Summary,
-              cache: Cache, publishing: site.Publishing) -> None:
-    """After the aids: the build cache saved, the web site, the files of aids gone removed, the search index."""
+              cache: Cache, publishing: site.Publishing, digests: dict[tuple[int, str], str]) -> None:
+    """After the aids: the bilingual aids and packets, the build cache saved, the web site, the files of aids gone
+    removed, the search index."""
     for game, aids, broken in plan.read:  # an aid that does not read keeps its last good files, marked
         outputs.mark_broken(cache, game, broken, aids, plan.langs)
+    if "pdf" in plan.formats and not options.pseudo and not options.partial and not options.shard:
+        def report(written: list[str], failed: list[AidsError]) -> None:
+            summary.tournament += written
+            summary.failed += failed
+        tournament.run(project, held(str(project.root)), cache, plan, units, digests, options, report)
     cache.save()
     summary.repaired += cache.notes
     if site.wanted(project, options, plan.formats):

@@ -38,7 +38,7 @@ from ..render.html import render_template
 from ..write.cache import Cache
 from ..write.files import changed as changed_files
 from ..write.files import write_all
-from . import since
+from . import since, tournament
 from .archive_pages import current_game_versions
 from .navigation import (
     PARTLY,
@@ -223,7 +223,10 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
     editions = [{"id": edition.id if edition else None,
                  "label": lz.pgettext("web site: an edition of a game", "Edition %(edition)s") % {
                      "edition": edition.id} if edition else "",
-                 "aids": aid_entries(project, listed, edition, lz, publishing, pages, here)}
+                 "aids": aid_entries(project, listed, edition, lz, publishing, pages, here),
+                 # in two languages as one, a packet per event (aids/build/tournament.py)
+                 "tournament": tournament.site_files(project, game, listed.aids, edition.id if edition else None, lz,
+                                                     here)}
                 for edition in listed.editions]
     # the releases: the changes since each, each aid's history, the feed (aids/build/since.py)
     releases = since.game_links(project, game, [aid for aid in listed.aids if publishing.published(game, aid, lz.lang)],

@@ -120,6 +120,9 @@ def summary_text(summary: Summary, verbose: bool = False) -> str:
     if summary.site:  # the web site's pages (aids/build/site.py) that changed
         more = ", ..." if summary.site[1:] else ""
         lines.append(f"site: {len(summary.site)} page(s) written ({summary.site[0]}{more})")
+    if summary.tournament:  # bilingual aids and packets (aids/build/tournament.py)
+        more = ", ..." if summary.tournament[1:] else ""
+        lines.append(f"tournaments: {len(summary.tournament)} file(s) written ({summary.tournament[0]}{more})")
     if summary.removed:  # the files of aids no longer in their game.yaml (aids/build/outputs.py)
         more = ", ..." if summary.removed[1:] else ""
         lines.append(f"removed {len(summary.removed)} file(s) of aids gone from game.yaml ({summary.removed[0]}{more})")

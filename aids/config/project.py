@@ -14,6 +14,7 @@ from ..source.shape import ID_PATTERN, Field, Shape, choice, flag, list_of, num,
 from ..source.yamlfile import Source, check_map, read_yaml
 from .game import GAME_FILE, Game, Print, check_language, read_game, theme_at
 from .theme import THEME_PATH, Theme
+from .tournament import BILINGUAL, PACKETS, Packet, read_bilingual, read_packets
 
 PROJECT_FILE = "aids.yaml"
 DATE_STYLES = {"en": "en_GB"}  # 26 May 1831 unless aids.yaml says `date_style: {en: en-US}` (May 26, 1831)
@@ -42,6 +43,8 @@ PROJECT = Shape(PROJECT_FILE, (
     Field("print", PRINT),
     Field("theme", string("the house style of every game: a theme.yaml inside the project (a game's own theme: "
                           "wins)", pattern=THEME_PATH)),
+    Field("bilingual", BILINGUAL),
+    Field("packets", PACKETS),
 ), doc="An aids project: what to publish and where to write it.")
 @dataclass
 class Project:
@@ -58,6 +61,8 @@ class Project:
     printing_of: dict[str, Print] = field(default_factory=dict)  # game id -> its own
     site: Site = field(default_factory=Site)  # `site:`: the web site's title, languages and games
     theme: Theme | None = None  # `theme:`: every game's house style, unless its game.yaml names its own
+    bilingual: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # game -> (lang, lang) pairs
+    packets: tuple[Packet, ...] = ()  # `packets:`: a PDF per event (config/tournament.py)
 
     def show(self, path: Path) -> str:
         return display_path(path, self.root)
@@ -111,14 +116,18 @@ def read_project(root: Path) -> Project:
     site_url = _site_url(src, data, problems)
     date_styles = _date_styles(src, data, problems)
     printing, printing_of = _printing(src, data, problems)
-    site = read_site(src, data, [str(x) for x in languages],
-                     lambda name: (folders["games"] / name / GAME_FILE).is_file(), problems)
+    def is_game(name: str) -> bool:
+        return (folders["games"] / name / GAME_FILE).is_file()
+    site = read_site(src, data, [str(x) for x in languages], is_game, problems)
+    bilingual = read_bilingual(src, data, [str(x) for x in languages], is_game, problems)
+    packets = read_packets(src, data, [str(x) for x in languages], is_game, problems)
     problems.raise_if_any()
     project = Project(
         root=root, languages=[str(x) for x in languages],
         output=folders["output"], games_dir=folders["games"], catalogs=folders["catalogs"],
         ui_domain=bool(data.get("ui_domain", False)), min_complete=min_complete, site_url=site_url,
         date_styles=date_styles, printing=printing, printing_of=printing_of, site=site,
+        bilingual=bilingual, packets=packets,
     )
     if "theme" in data:
         project.theme = theme_at(project, str(data["theme"]), root, src.at(data, "theme", value=True), problems)

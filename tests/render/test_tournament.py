@@ -1,0 +1,233 @@
+"""Aids for tournaments (docs/guide/tournaments.md), as the samples' aids.yaml asks for them: the Lwów card and the
+Newbury playsheet in two languages as one, and the packet of an event, read back from the PDFs."""
+import os
+import shutil
+import subprocess
+from collections import Counter
+
+import pikepdf
+import pytest
+from pypdf import PdfReader
+
+from aids.build import builder
+from aids.build.pipeline import Options
+from aids.config import read_project
+from aids.errors import AidsError
+from aids.source.yamlfile import read_yaml
+
+from ..helpers import MM, REPO, text_runs
+
+SITE = "https://rules.example.org/aids"
+PACKET = """
+  - id: ostroleka-day
+    game: ostroleka-1831
+    event: Ostrołęka Day
+    date: 2027-05-26
+    languages: [en, ru]
+    aids: [sequence-of-play]
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The samples' games with bilingual aids and packets, built with the samples' aids.yaml, which gets a site_url
+    (for the QR codes) and a second packet, of a game released (Ostrołęka 1831, its sources those of release 1.1)."""
+    root = tmp_path_factory.mktemp("tournament")
+    shutil.copytree(REPO / "i18n", root / "i18n", ignore=shutil.ignore_patterns("*.mo"))
+    for game in ("lwow-1920", "newbury-fast-play", "ostroleka-1831"):
+        shutil.copytree(REPO / "games" / game, root / "games" / game)
+    text = (REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false")
+    text = text.replace("packets:\n", "packets:" + PACKET, 1) + f"site_url: {SITE}/\n"
+    text = text.replace("site:\n", "site:\n  games: [lwow-1920, newbury-fast-play, ostroleka-1831]\n", 1)
+    (root / "aids.yaml").write_text(text)
+    project = read_project(root)
+    summary = builder.build(project, Options(games=["lwow-1920", "ostroleka-1831"], formats=["html", "pdf"]))
+    assert not summary.failed, "\n".join(str(e) for e in summary.failed)
+    summary = builder.build(project, Options(games=["newbury-fast-play"], editions=["cm"], formats=["html", "pdf"]))
+    assert not summary.failed, "\n".join(str(e) for e in summary.failed)
+    return project
+
+
+def halves(page, width):
+    """The text runs of a page twice a card wide: (left half's, right half's)."""
+    runs = text_runs(page)
+    return [r for r in runs if r[0] < width], [r for r in runs if r[0] >= width]
+
+
+def body_size(runs):
+    return Counter(r[2] for r in runs).most_common(1)[0][0]
+
+
+def joined(runs):
+    """The text of `runs`, in lower case (a back's running title is in capitals)."""
+    return " ".join(r[4] for r in runs).lower()
+
+
+def card_sizes(project):
+    """The type size of the Lwów card in each language alone, as the build fitted it."""
+    sizes = {}
+    for lang in ("pl", "en", "ru"):
+        record = read_yaml(project.output / ".aids-cache" / "records" / "lwow-1920" / "referee-card" / "-" / lang /
+                           "pdf.json", "record").data
+        sizes[lang] = record["fitted"][""]
+    return sizes
+
+
+@pytest.mark.parametrize("pair", [("pl", "en"), ("pl", "ru")])
+def test_bilingual_card_one_language_a_half_both_in_one_size(built, pair):
+    path = built.output / "lwow-1920" / "+".join(pair) / "referee-card.pdf"
+    reader = PdfReader(path)
+    width = 148 * MM
+    assert len(reader.pages) == 2
+    front, back = (halves(page, width) for page in reader.pages)
+    for page in reader.pages:
+        assert abs(float(page.mediabox.width) - 2 * width) < 0.5 and abs(float(page.mediabox.height) - 210 * MM) < 0.5
+    titles = {"pl": "skrót zasad", "en": "rules summary", "ru": "краткие правила"}
+    # the front: the first language on the left; the back mirrored (behind its own front when printed duplex)
+    assert titles[pair[0]] in joined(front[0]) and titles[pair[1]] in joined(front[1])
+    assert titles[pair[1]] in joined(back[0]) and titles[pair[0]] in joined(back[1])
+    assert titles[pair[1]] not in joined(front[0]) and titles[pair[0]] not in joined(front[1])
+    # one type size on every face of both, the smaller of the two each fits alone, never below the card's floor
+    sizes = card_sizes(built)
+    common = min(sizes[lang] for lang in pair)
+    bodies = {body_size(side) for page in (front, back) for side in page}
+    assert bodies == {common}, (bodies, sizes)
+    assert common >= 8  # the card's min_font_size
+    # nothing runs over its half or off the page (the colophon included)
+    for left, right in (front, back):
+        assert all(0 < r[0] < width and 0 < r[1] < 210 * MM for r in left)
+        assert all(width < r[0] < 2 * width and 0 < r[1] < 210 * MM for r in right)
+
+
+def test_bilingual_card_in_a_smaller_size_than_one_language_alone(built):
+    """pl+ru is set in Russian's size, below Polish's own: the two read alike."""
+    sizes = card_sizes(built)
+    assert sizes["ru"] < sizes["pl"], sizes
+    front = halves(PdfReader(built.output / "lwow-1920" / "pl+ru" / "referee-card.pdf").pages[0], 148 * MM)
+    assert body_size(front[0]) == sizes["ru"] == body_size(front[1])
+
+
+def test_bilingual_playsheet_front_and_back_in_one_size(built):
+    path = built.output / "newbury-fast-play" / "cm" / "pl+en" / "playsheet.pdf"
+    reader = PdfReader(path)
+    alone = {lang: PdfReader(built.output / "newbury-fast-play" / "cm" / lang / "playsheet.pdf") for lang in ("pl", "en")}
+    budget = 2
+    assert len(alone["pl"].pages) <= budget and len(alone["en"].pages) <= budget
+    assert len(reader.pages) == 2 * max(len(r.pages) for r in alone.values())  # a sheet's front and back each
+    texts = [page.extract_text() for page in reader.pages]
+    assert "Ściągawka do szybkiej gry napoleońskiej" in texts[0] and "Fast Play Napoleonic Playsheet" in texts[1]
+    assert "Fast Play Napoleonic Playsheet" not in texts[0] and "Ściągawka" not in texts[1]
+    for front, back in zip(reader.pages[0::2], reader.pages[1::2]):  # each sheet: the same page in both languages
+        assert body_size(text_runs(front)) == body_size(text_runs(back))
+    for page in reader.pages:  # A4 landscape, nothing off the page
+        assert abs(float(page.mediabox.width) - 297 * MM) < 0.5
+        assert all(0 <= r[0] <= 297 * MM and 0 <= r[1] <= 210 * MM for r in text_runs(page))
+
+
+def test_a_bilingual_pdf_is_reproducible_and_cached(built):
+    path = built.output / "lwow-1920" / "pl+en" / "referee-card.pdf"
+    before = path.read_bytes()
+    summary = builder.build(built, Options(games=["lwow-1920"], formats=["html", "pdf"], force=True))
+    assert path.read_bytes() == before  # rendered again: the same bytes
+    path.unlink()
+    summary = builder.build(built, Options(games=["lwow-1920"], formats=["html", "pdf"]))
+    assert path.read_bytes() == before and "lwow-1920/pl+en/referee-card.pdf" in summary.tournament
+
+
+def packet(built, name):
+    return built.output / name.split("/")[0] / "packets" / f"{name.split('/')[1]}.pdf"
+
+
+def cover_text(path):
+    return PdfReader(path).pages[0].extract_text()
+
+
+def test_packet_pages_are_cover_and_aids_with_a_bookmark_each(built):
+    path = packet(built, "lwow-1920/lwow-cup-2026")
+    aids = [built.output / "lwow-1920" / lang / "referee-card.pdf" for lang in ("pl", "en")]
+    pages = [len(PdfReader(p).pages) for p in aids]
+    reader = PdfReader(path)
+    assert len(reader.pages) == 1 + sum(pages)
+    # the aids' pages as they are: the same text, in order
+    assert reader.pages[1].extract_text() == PdfReader(aids[0]).pages[0].extract_text()
+    assert reader.pages[1 + pages[0]].extract_text() == PdfReader(aids[1]).pages[0].extract_text()
+    marks = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
+    assert marks == [("Okładka", 0), ("Skrót zasad (Polski)", 1), ("Rules summary (English)", 1 + pages[0])]
+
+
+def test_packet_cover_names_game_version_event_and_date_per_locale(built):
+    text = " ".join(cover_text(packet(built, "lwow-1920/lwow-cup-2026")).split())
+    assert "Lwów 1920" in text and "Turniej „Lwów 1920”, Wrocław" in text
+    assert "15 sierpnia 2026" in text and "15 August 2026" in text  # each block dated as its language dates
+    assert "Stan niewydany" in text and "Unreleased state" in text  # no release of the Lwów card yet
+    text = " ".join(cover_text(packet(built, "ostroleka-1831/ostroleka-day")).split())
+    assert "Ostrołęka Day" in text and "26 May 2027" in text and "26 мая 2027" in text
+    assert "Rules as released in version 1.1" in text  # its sources are those of release 1.1
+    printed = "".join(text.split())  # an address wraps where the QR code's column ends
+    assert f"{SITE}/ostroleka-1831/1.1/en/" in printed and f"{SITE}/ostroleka-1831/1.1/ru/" in printed
+
+
+@pytest.mark.skipif(shutil.which("zbarimg") is None and not os.environ.get("CI"),
+                    reason="no zbarimg (Debian's zbar-tools, installed by ./bootstrap test)")
+@pytest.mark.parametrize("name, urls", [
+    ("lwow-1920/lwow-cup-2026", [f"{SITE}/lwow-1920/pl/", f"{SITE}/lwow-1920/en/"]),
+    ("ostroleka-1831/ostroleka-day", [f"{SITE}/ostroleka-1831/1.1/en/", f"{SITE}/ostroleka-1831/1.1/ru/"]),
+])
+def test_packet_qr_codes_decode_to_the_version_pages(built, tmp_path, name, urls):
+    """The cover's QR codes, rasterised from the PDF (poppler) and decoded (zbar): each language's block leads to
+    that language's page of the version (the release's, or for an unreleased state the game's current page)."""
+    subprocess.run(["pdftoppm", "-r", "200", "-f", "1", "-l", "1", "-png", str(packet(built, name)),
+                    str(tmp_path / "cover")], check=True)
+    image = next(tmp_path.glob("cover*.png"))
+    found = subprocess.run(["zbarimg", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", str(image)],
+                           capture_output=True, text=True, check=True).stdout.split()
+    assert sorted(found) == sorted(urls)
+    assert all(url in "".join(cover_text(packet(built, name)).split()) for url in urls)  # printed under it
+
+
+def test_packet_is_vector_and_reproducible(built):
+    path = packet(built, "lwow-1920/lwow-cup-2026")
+    with pikepdf.open(path) as pdf:  # the QR code is drawn, not an image
+        assert not pdf.pages[0].get_images()
+    before = path.read_bytes()
+    builder.build(built, Options(games=["lwow-1920"], formats=["html", "pdf"], force=True))
+    assert path.read_bytes() == before
+
+
+def test_game_page_lists_bilingual_pdfs_and_the_packet(built):
+    page = (built.output / "lwow-1920" / "en" / "index.html").read_text()
+    assert 'href="../pl%2Ben/referee-card.pdf"' in page and 'href="../pl%2Bru/referee-card.pdf"' in page
+    assert 'href="../packets/lwow-cup-2026.pdf"' in page and "Tournament packet" in page
+    page = (built.output / "newbury-fast-play" / "pl" / "index.html").read_text()
+    assert 'href="../cm/pl%2Ben/playsheet.pdf"' in page
+
+
+def test_without_a_site_url_the_cover_says_there_is_no_qr_code(sample):
+    """The samples themselves publish no site_url: the packet is made, its cover says why it has no QR code."""
+    project, _ = sample
+    text = " ".join(cover_text(project.output / "lwow-1920" / "packets" / "lwow-cup-2026.pdf").split())
+    assert "site_url" in text
+    with pikepdf.open(project.output / "lwow-1920" / "packets" / "lwow-cup-2026.pdf") as pdf:
+        assert len(pdf.pages) == 1 + 2 + 2
+
+
+@pytest.mark.parametrize("setting, message", [
+    ("bilingual:\n  demo: [pl+de]\n", "'pl+de' is not a pair of two languages of the project"),
+    ("bilingual:\n  nothing: [pl+en]\n", "unknown game 'nothing' in bilingual"),
+    ("packets:\n  - {id: cup, game: demo, event: Cup, date: 2026-01-01, languages: [pl, xx], aids: [a]}\n",
+     "unknown language 'xx' in packet"),
+    ("packets:\n  - {id: cup, game: demo, event: Cup, date: soon, languages: [pl], aids: [a]}\n",
+     "the packet's date is not a date"),
+])
+def test_bad_settings_name_their_place(demo, setting, message):
+    (demo / "aids.yaml").write_text((demo / "aids.yaml").read_text() + setting)
+    with pytest.raises(AidsError) as caught:
+        read_project(demo)
+    assert message in str(caught.value) and "aids.yaml:" in str(caught.value)
+
+
+def test_a_packet_of_an_aid_the_game_lacks_fails_naming_it(demo):
+    (demo / "aids.yaml").write_text((demo / "aids.yaml").read_text() + "packets:\n  - {id: cup, game: demo, event: "
+                                    "Cup, date: 2026-01-01, languages: [pl], aids: [no-such-aid]}\n")
+    summary = builder.build(read_project(demo), Options(formats=["pdf"]))
+    assert any("packet 'cup': game 'demo' has no aid 'no-such-aid'" in str(e) for e in summary.failed)
