@@ -15,7 +15,7 @@ from ..model.quantity import MEASURE, read_measure
 from ..model.rulings import FILE as RULINGS_FILE
 from ..model.rulings import Ledger, read_rulings
 from ..model.text import Text, forms_at, text_at
-from ..source.shape import ID_PATTERN, Field, Shape, date, ident, list_of, name_fault, string, text
+from ..source.shape import ID_PATTERN, Field, Shape, choice, date, ident, list_of, name_fault, string, text
 from ..source.yamlfile import Source, check_map, is_text, read_yaml
 
 if TYPE_CHECKING:
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 MAX_LINE = 200  # a game's title, version, copyright or author: printed in every footer
 GAME_FILE = "game.yaml"
+CATALOGS_PER = ("game", "aid")  # a catalog per game, or per aid beside the game's own
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,8 @@ GAME = Shape(GAME_FILE, (
     Field("aids", list_of(string()), True, "its aid sources, in this folder"),
     Field("published", date()), Field("author", LINE), Field("editions", list_of(EDITION)),
     Field("glossary", list_of(GLOSSARY_TERM), doc="terms every translation is held to"),
+    Field("catalogs_per", choice(CATALOGS_PER), doc="this game's catalogs: one (game) or one per aid beside the "
+          "game's own (aid); aids.yaml's catalogs_per unless given"),
     Field("change_colour", list_of({"type": "number", "minimum": 0, "maximum": 1}, min_items=4, max_items=4),
           doc="the colour of the marks of what changed since the last release, as CMYK: [0.9, 0.55, 0, 0.1]"),
 ), doc="A game: its title and version or copyright, the language of its sources and the aids made of them.")
@@ -89,6 +92,7 @@ class Game:
     change_colour: tuple[float, ...] | None = None  # CMYK of its change marks (None: the palette's "change")
     copyright: str = ""  # printed after ©: "1984"
     rulings: Ledger | None = None  # games/<game>/rulings.yaml, when it has one (model/rulings.py)
+    catalogs_per: str = "game"  # game.yaml's, else aids.yaml's: "aid" keeps a catalog per aid (localize/domains.py)
 
     @property
     def title_text(self) -> Text:
@@ -155,7 +159,7 @@ def read_game(project: Project, folder: Path) -> Game:
         version=str(data.get("version", "")), published=published, source_language=source_language,
         author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
         printing=project.print_for(folder.name), change_colour=colour, copyright=str(data.get("copyright", "")),
-        rulings=rulings,
+        rulings=rulings, catalogs_per=str(data.get("catalogs_per", project.catalogs_per)),
     )
 
 
