@@ -105,3 +105,19 @@ def test_a_catalog_of_no_language_of_the_game_is_refused_in_one_line(fresh, caps
     assert main(["import", "rules.pl.po", "--game", "mill-skirmish", "--lang", "en"]) == 1
     assert capsys.readouterr().err.strip() == \
         "--lang: 'en' is not a language mill-skirmish is translated into (expected: pl, ru)"
+
+
+def test_with_a_catalog_per_aid_each_aids_catalog_is_filled(fresh, capsys, monkeypatch):
+    monkeypatch.chdir(fresh)
+    with open(fresh / "aids.yaml", "a", encoding="utf-8") as config:
+        config.write("catalogs_per: aid\n")
+    project = read_project(fresh)
+    translations.extract(project), translations.update(project)
+    assert main(["import", "rules.pl.po", "--game", "mill-skirmish"]) == 0
+    said = capsys.readouterr().out
+    terrain = "i18n/pl/LC_MESSAGES/mill-skirmish.terrain.po"
+    assert f"{terrain}: [terrain/open] placed, from rules.pl.po:30" in said
+    assert said.splitlines()[-1] == "5 placed, 4 filled fuzzy, 2 not placed; updated " \
+        f"i18n/pl/LC_MESSAGES/mill-skirmish.sequence-of-play.po; updated {terrain}"
+    found = {po.key(e)[0]: e for e in po.entries(read_catalog(fresh / terrain, terrain))}
+    assert str(found["terrain/open"].target) == "Teren otwarty"
