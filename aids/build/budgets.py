@@ -23,7 +23,7 @@ from ..config import Game, Project
 from ..errors import AidsError
 from ..kind import Aid
 from ..kinds.reading import read_aids, select_game_ids
-from ..localize import catalogs, po
+from ..localize import domains, po
 from ..localize.checks import BUDGET
 from ..localize.localizer import Localizer
 from ..translating.translators import shown_texts
@@ -63,8 +63,8 @@ def budgets(project: Project, games: list[str] | None, langs: list[str] | None) 
 
 def _language(project: Project, game: Game, fitted: list[Aid], lang: str) -> Measured:
     measured = Measured(game.id, lang)
-    path = catalogs.po_path(project.catalogs, lang, game.id)
-    if not fitted or not catalogs.present(project.catalogs, path, project.show(path)):
+    found = domains.read(project.catalogs, project.show, game.id, lang)
+    if not fitted or not found:
         return measured
     lz = pipeline.localizer(project, game, lang)
     allowed: dict[tuple[str, str], tuple[int, str]] = {}  # (msgctxt, msgid) -> (budget, the aid that sets it)
@@ -79,16 +79,18 @@ def _language(project: Project, game: Game, fitted: list[Aid], lang: str) -> Mea
             budget = math.floor(len(text) * (1 + share))
             if key not in allowed or budget < allowed[key][0]:
                 allowed[key] = (budget, aid.model.id)
-    catalog = catalogs.read_catalog(path, project.show(path), project.catalogs)
-    for entry in po.entries(catalog):
-        ours = [c for c in entry.othercomments if not BUDGET.search(c)]
-        given = allowed.get(po.key(entry))
-        if given is not None:
-            ours.append(f"# aids: budget {given[0]} characters ({given[1]})\n")
-            measured.budgets += 1
-            measured.given[po.key(entry)[0]] = given[0]
-        entry.othercomments = ours
-    measured.written = po.save(path, catalog, project.catalogs, project.show(path))
+    counted: set[tuple[str, str]] = set()
+    for path, catalog in found:  # each catalog of the game: the entries it holds (a shared text in each)
+        for entry in po.entries(catalog):
+            ours = [c for c in entry.othercomments if not BUDGET.search(c)]
+            given = allowed.get(po.key(entry))
+            if given is not None:
+                ours.append(f"# aids: budget {given[0]} characters ({given[1]})\n")
+                measured.given[po.key(entry)[0]] = given[0]
+                counted.add(po.key(entry))
+            entry.othercomments = ours
+        measured.written |= po.save(path, catalog, project.catalogs, project.show(path))
+    measured.budgets = len(counted)
     return measured
 
 

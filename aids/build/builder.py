@@ -24,6 +24,7 @@ from typing import Any
 from ..config import Project
 from ..errors import AidsError, Position, Problem
 from ..localize import catalogs
+from ..localize.domains import aid_domain
 from ..localize.localizer import Fallback, Localizer
 from ..model.text import Text
 from ..write import search, stamp
@@ -337,7 +338,8 @@ def _failed(cache: Cache, unit: Unit, results: list[Result], first: AidsError) -
 def _strict(project: Project, unit: Unit, result: Result) -> list[Problem]:
     job = result.job
     where = ", ".join([job.lang, *([f"edition {job.edition}"] if job.edition else []), *job.formats])
-    po = project.show(catalogs.po_path(project.catalogs, job.lang, job.game))
+    domain = aid_domain(job.game, unit.aid.model.id) if unit.game.catalogs_per == "aid" else job.game
+    po = project.show(catalogs.po_path(project.catalogs, job.lang, domain))
     return [Problem(fb.text.where, f"{where}: [{fb.text.context}] {fb.reason} (--strict)", "a translation in " + po)
             for fb in result.fallbacks]
 

@@ -20,7 +20,7 @@ from ..config import Edition, Game, Project
 from ..errors import AidsError, Position, Problem
 from ..kind import Aid
 from ..kinds.reading import Broken, read_game_aids, select_game_ids
-from ..localize import catalogs, ui
+from ..localize import domains, ui
 from ..localize.documents import ChangesDocument
 from ..localize.game import localize_game
 from ..localize.localizer import PSEUDO, Fallback, Localizer, PseudoTranslations
@@ -130,12 +130,9 @@ def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> L
     """`lang`'s view of a game: its catalog (none for the pseudo-locale, which makes up its own text)."""
     if lang == PSEUDO:
         return Localizer(lang, game.source_language, {}, PseudoTranslations(), style=project.date_styles.get("en"))
-    translations, ignored = {}, {}
-    if lang != game.source_language:
-        po = catalogs.po_path(project.catalogs, lang, game.id)
-        if catalogs.present(project.catalogs, po, project.show(po)):
-            catalog = catalogs.read_catalog(po, project.show(po), project.catalogs)
-            translations, ignored = catalogs.translations_of(catalog), catalogs.ignored_of(catalog)
+    # the game's catalogs, one or one per aid (localize/domains.py)
+    found = domains.read(project.catalogs, project.show, game.id, lang) if lang != game.source_language else []
+    translations, ignored = domains.table(found)
     return Localizer(lang, game.source_language, translations, ui.ui_translations(lang), draft=draft,
                      style=project.date_styles.get(lang), ignored=ignored)
 

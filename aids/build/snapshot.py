@@ -22,7 +22,7 @@ from pathlib import Path
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem
 from ..files import Folder
-from ..localize import catalogs
+from ..localize import domains
 
 FOLDER = "releases"
 DIGESTS = "outputs.sha256"
@@ -65,9 +65,11 @@ def take(project: Project, game: Game, game_yaml: str | None = None) -> dict[str
     if game_yaml is not None:
         files[f"{game.id}/{game.source.path.name}"] = game_yaml.encode("utf-8")
     for lang in project.languages:
-        po = catalogs.po_path(project.catalogs, lang, game.id)
-        if lang != game.source_language and catalogs.present(project.catalogs, po, project.show(po)):
-            files[f"{CATALOGS}/{lang}/LC_MESSAGES/{game.id}.po"] = po.read_bytes()
+        for domain in domains.on_disk(project.catalogs, game.id, lang) if lang != game.source_language else []:
+            name = f"{lang}/LC_MESSAGES/{domain}.po"  # each of its catalogs (localize/domains.py), never a link
+            data = Folder(project.catalogs, project.show(project.catalogs)).read(name)
+            if data is not None:
+                files[f"{CATALOGS}/{name}"] = data
     return files
 
 

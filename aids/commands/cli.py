@@ -78,6 +78,8 @@ def run(args) -> int:
         return catalogs_command(translations, project, args)
     if args.command == "build":
         return build_command(project, args)
+    if args.command == "import":
+        return import_command(project, args)
     if args.command in ("budgets", "context"):  # what a translator reads beside the .po
         from .tools import TRANSLATORS_TOOLS
         return TRANSLATORS_TOOLS[args.command](project, args)
@@ -97,7 +99,26 @@ def catalogs_command(translations, project, args) -> int:
               "which the next GNU tool or Poedit save rewraps (install gettext)", file=sys.stderr)
     verb, none = CATALOG_COMMANDS[args.command]
     done = getattr(translations, args.command)(project, args.game)
-    print("\n".join(f"{verb} {p}" for p in done) or none)
+    print("\n".join(p if p.startswith("removed ") else f"{verb} {p}" for p in done) or none)
+    return 0
+
+
+def import_command(project, args) -> int:
+    """`aids import`: a report a translator acts on, one line an entry (aids' catalog and msgctxt, or the other
+    catalog's line), then the counts; exit 0 whatever could not be placed."""
+    from ..kinds.reading import select_game_ids
+    from ..translating.importing import import_catalog
+    game = project.read_game(select_game_ids(project, [args.game])[0])
+    report = import_catalog(project, game, args.catalog, args.lang, args.dry_run)
+    for p in report.placed:
+        what = f"filled fuzzy ({p.why})" if p.fuzzy else "placed"
+        print(f"{p.catalog}: [{p.context}] {what}, from {args.catalog}:{p.source.line}")
+    for entry, why in report.unplaced:
+        print(f"{args.catalog}:{entry.line}: not placed: {why}")
+    fuzzy = sum(1 for p in report.placed if p.fuzzy)
+    print(f"{len(report.placed) - fuzzy} placed, {fuzzy} filled fuzzy, {len(report.unplaced)} not placed"
+          + (" (--dry-run: nothing written)" if args.dry_run else
+             "".join(f"; updated {shown}" for shown in report.written)))
     return 0
 
 

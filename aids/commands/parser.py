@@ -163,6 +163,13 @@ def schema_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--write", action="store_true", help="write every schema into <project>/schemas/")
 
 
+def import_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("catalog", type=Path, help="the other tool's catalog (.po), of the same text")
+    p.add_argument("--game", required=True, metavar="G", help="the game whose catalog it fills")
+    p.add_argument("--lang", metavar="L", help="the language of its translations (default: its header's Language)")
+    p.add_argument("--dry-run", action="store_true", help="report what it would place, write nothing")
+
+
 def no_options(p: argparse.ArgumentParser) -> None:
     pass
 
@@ -191,6 +198,14 @@ COMMANDS = (
     Command("update", TRANSLATE, "each language's catalog (i18n/<lang>/LC_MESSAGES/<game>.po) brought up to the "
             "template, its translations kept",
             ("aids update                        # then translate the .po files (Poedit, Weblate)",), games),
+    Command("import", TRANSLATE, "translations from another tool's catalog (po4a, Sphinx) put into a game's catalog",
+            ("aids import rules.pl.po --game mill-skirmish --dry-run   # what it would fill",),
+            import_options,
+            "Fills the game's untranslated entries in the catalog's language: the same text (spaces, typography "
+            "and markup aside) as translated, a close one as fuzzy with the text it was made for as its previous "
+            "msgid; never changes a translation. Reports each entry placed, filled fuzzy, and each entry of the "
+            "other catalog not used (with the entries of aids it joins, when it is several of them). "
+            "docs/guide/import.md says more."),
     Command("compile", TRANSLATE, "each catalog compiled (.po -> .mo), for gettext's other tools",
             ("aids compile",), games),
     Command("check", TRANSLATE, "every problem of every catalog entry (placeholders, terms, numbers, ...)",

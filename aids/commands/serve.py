@@ -199,8 +199,9 @@ class Preview:
             po = path.relative_to(catalogs).parts if path.is_relative_to(catalogs) else ()
             if len(source) >= 2:  # games/<game>/...
                 games.add(source[0])
-            elif len(po) == 3 and po[1] == "LC_MESSAGES" and po[2][-3:] in (".po", ".mo") and po[2][:-3] in known:
-                games.add(po[2][:-3])  # catalogs/<lang>/LC_MESSAGES/<game>.po
+            elif len(po) == 3 and po[1] == "LC_MESSAGES" and po[2][-3:] in (".po", ".mo") and \
+                    po[2][:-3].split(".")[0] in known:
+                games.add(po[2][:-3].split(".")[0])  # catalogs/<lang>/LC_MESSAGES/<game>.po or <game>.<aid>.po
             else:
                 return None
         return sorted(games)

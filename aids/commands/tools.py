@@ -8,7 +8,7 @@ from ..errors import AidsError, Position, Problem
 
 def budgets_command(project, args) -> int:
     from ..build.budgets import budgets
-    from .weblate import flag_budgets
+    from .weblate import components, flag_budgets
     weblate = weblate_of(args)
     least: dict[str, dict[str, int]] = {}  # game -> msgctxt -> the least budget of its languages
     for measured in budgets(project, args.game, args.lang):
@@ -21,11 +21,10 @@ def budgets_command(project, args) -> int:
             game = least.setdefault(measured.game, {})
             game[context] = min(budget, game.get(context, budget))
     for game_id, given in least.items():
-        if weblate is not None and given:
-            flagged = flag_budgets(weblate, args.weblate_project, game_id, project.read_game(game_id).source_language,
-                                   given)
-            print(f"{args.weblate.rstrip('/')}/projects/{args.weblate_project}/{game_id}/: max-length on {flagged} "
-                  "string(s)")
+        for component in components(project, [game_id]) if weblate is not None and given else []:
+            flagged = flag_budgets(weblate, args.weblate_project, component.slug, component.source_language, given)
+            print(f"{args.weblate.rstrip('/')}/projects/{args.weblate_project}/{component.slug}/: max-length on "
+                  f"{flagged} string(s)")
     return 0
 
 
@@ -39,16 +38,17 @@ def weblate_of(args):
 
 def context_command(project, args) -> int:
     from .context import FOLDER, context
-    from .weblate import upload
+    from .weblate import components, upload
     weblate = weblate_of(args)  # its token checked before the pictures are taken
     made = context(project, args.game, args.lang)
     for (game_id, lang), entries in made.made.items():
         folder = project.output / FOLDER / game_id / lang
         print(f"{project.show(folder)}: {len(entries)} picture(s)")
-        if weblate is not None and lang == project.read_game(game_id).source_language:
-            tied = upload(weblate, args.weblate_project, game_id, lang, folder, entries)
-            print(f"{args.weblate.rstrip('/')}/projects/{args.weblate_project}/{game_id}/: {tied} screenshot(s) "
-                  "tied to their strings")
+        sent = weblate is not None and lang == project.read_game(game_id).source_language
+        for component in components(project, [game_id]) if sent else []:  # each catalog's: a text where it is
+            tied = upload(weblate, args.weblate_project, component.slug, lang, folder, entries)
+            print(f"{args.weblate.rstrip('/')}/projects/{args.weblate_project}/{component.slug}/: {tied} "
+                  "screenshot(s) tied to their strings")
     return 0
 
 

@@ -2,8 +2,9 @@
 to its string, so that a translator sees where a text prints while translating it (Weblate's own feature).
 
 Through Weblate's REST API, with the token in the environment variable WEBLATE_TOKEN (never on the command line,
-where other users of the machine could read it): for each game pictured, the component named by the game's id
-in the Weblate project given; a screenshot named by each msgctxt, made or its image replaced (a second upload
+where other users of the machine could read it): for each game pictured, its components in the Weblate project
+given (one per catalog, `components`: the game's id, and `<game>_<aid>` per aid with `catalogs_per: aid`); a
+screenshot named by each msgctxt, made or its image replaced (a second upload
 changes pictures, never adds duplicates), and tied to the source string of that msgctxt.
 """
 from __future__ import annotations
@@ -13,13 +14,45 @@ import os
 import secrets
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..config import Project
 from ..errors import AidsError, Position, Problem
+from ..kinds.reading import select_games
+from ..localize import domains
 
 TOKEN = "WEBLATE_TOKEN"
 WHERE = Position("--weblate")
+
+
+@dataclass(frozen=True)
+class Component:
+    """The Weblate component of one catalog of a game (docs/translating/weblate.md): its slug (the domain, with
+    `_` for the dot of `<game>.<aid>`: ids have no `_`, so no two catalogs share a slug), name and files."""
+    slug: str
+    name: str
+    domain: str
+    source_language: str
+    filemask: str  # i18n/*/LC_MESSAGES/<domain>.po
+    new_base: str  # i18n/templates/<domain>.pot
+
+
+def components(project: Project, games: list[str] | None = None) -> list[Component]:
+    """One component per catalog the games keep (those `aids extract` wrote templates for; the game's own when
+    none is written yet), in the order of the games, each game's own catalog first."""
+    root = project.catalogs.relative_to(project.root).as_posix() if project.catalogs.is_relative_to(project.root) \
+        else project.show(project.catalogs)
+    found = []
+    for game in select_games(project, games):
+        kept = domains.kept(game.id, game.catalogs_per, domains.on_disk(project.catalogs, game.id)) or [game.id]
+        for domain in kept:
+            aid = domains.owner(game.id, domain)
+            found.append(Component(domain.replace(domains.SEPARATOR, "_"), f"{game.title} – {aid}" if aid else
+                                   game.title, domain, game.source_language,
+                                   f"{root}/*/LC_MESSAGES/{domain}.po", f"{root}/templates/{domain}.pot"))
+    return found
 
 
 class Weblate:

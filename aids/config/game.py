@@ -15,7 +15,7 @@ from ..model.quantity import MEASURE, read_measure
 from ..model.rulings import FILE as RULINGS_FILE
 from ..model.rulings import Ledger, read_rulings
 from ..model.text import Text, forms_at, text_at
-from ..source.shape import ID_PATTERN, Field, Shape, date, ident, list_of, name_fault, string, text
+from ..source.shape import ID_PATTERN, Field, Shape, choice, date, ident, list_of, name_fault, string, text
 from ..source.yamlfile import Source, check_map, is_text, read_yaml
 from .theme import THEME_PATH, Theme, read_theme
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 MAX_LINE = 200  # a game's title, version, copyright or author: printed in every footer
 GAME_FILE = "game.yaml"
+CATALOGS_PER = ("game", "aid")  # a catalog per game, or per aid beside the game's own
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,8 @@ GAME = Shape(GAME_FILE, (
     Field("aids", list_of(string()), True, "its aid sources, in this folder"),
     Field("published", date()), Field("author", LINE), Field("editions", list_of(EDITION)),
     Field("glossary", list_of(GLOSSARY_TERM), doc="terms every translation is held to"),
+    Field("catalogs_per", choice(CATALOGS_PER), doc="this game's catalogs: one (game) or one per aid beside the "
+          "game's own (aid); aids.yaml's catalogs_per unless given"),
     Field("change_colour", list_of({"type": "number", "minimum": 0, "maximum": 1}, min_items=4, max_items=4),
           doc="the colour of the marks of what changed since the last release, as CMYK: [0.9, 0.55, 0, 0.1]"),
     Field("theme", string("its house style: a theme.yaml inside the project, from this folder (default: the "
@@ -93,6 +96,7 @@ class Game:
     copyright: str = ""  # printed after ©: "1984"
     rulings: Ledger | None = None  # games/<game>/rulings.yaml, when it has one (model/rulings.py)
     theme: Theme | None = None  # its house style (config/theme.py): its own theme.yaml or the project's
+    catalogs_per: str = "game"  # game.yaml's, else aids.yaml's: "aid" keeps a catalog per aid (localize/domains.py)
 
     @property
     def title_text(self) -> Text:
@@ -160,7 +164,7 @@ def read_game(project: Project, folder: Path) -> Game:
         version=str(data.get("version", "")), published=published, source_language=source_language,
         author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
         printing=project.print_for(folder.name), change_colour=colour, copyright=str(data.get("copyright", "")),
-        rulings=rulings, theme=theme,
+        rulings=rulings, theme=theme, catalogs_per=str(data.get("catalogs_per", project.catalogs_per)),
     )
 
 

@@ -12,7 +12,7 @@ from ..errors import AidsError, Position, Problem, Problems, display_path
 from ..model.site import SITE, Site, read_site
 from ..source.shape import ID_PATTERN, Field, Shape, choice, flag, list_of, num, string
 from ..source.yamlfile import Source, check_map, read_yaml
-from .game import GAME_FILE, Game, Print, check_language, read_game, theme_at
+from .game import CATALOGS_PER, GAME_FILE, Game, Print, check_language, read_game, theme_at
 from .theme import THEME_PATH, Theme
 from .tournament import BILINGUAL, PACKETS, Packet, read_bilingual, read_packets
 
@@ -36,6 +36,8 @@ PROJECT = Shape(PROJECT_FILE, (
     Field("games", string("the folder of the games, one folder each (default games)")),
     Field("catalogs", string("the folder of the catalogs (default i18n)")),
     Field("ui_domain", flag("only for the aids source tree: keep the package's own catalog too")),
+    Field("catalogs_per", choice(CATALOGS_PER), doc="one catalog a game (game, the default) or one a game's "
+          "texts plus one per aid (aid); a game.yaml may say otherwise for its game"),
     Field("publish", PUBLISH),
     Field("site_url", string("the address the web site is published at", pattern=r"^https?://[^\s\"<>]+$")),
     Field("site", SITE),
@@ -63,6 +65,7 @@ class Project:
     theme: Theme | None = None  # `theme:`: every game's house style, unless its game.yaml names its own
     bilingual: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # game -> (lang, lang) pairs
     packets: tuple[Packet, ...] = ()  # `packets:`: a PDF per event (config/tournament.py)
+    catalogs_per: str = "game"  # "aid": a catalog per aid beside the game's own (localize/domains.py)
 
     def show(self, path: Path) -> str:
         return display_path(path, self.root)
@@ -127,7 +130,7 @@ def read_project(root: Path) -> Project:
         output=folders["output"], games_dir=folders["games"], catalogs=folders["catalogs"],
         ui_domain=bool(data.get("ui_domain", False)), min_complete=min_complete, site_url=site_url,
         date_styles=date_styles, printing=printing, printing_of=printing_of, site=site,
-        bilingual=bilingual, packets=packets,
+        bilingual=bilingual, packets=packets, catalogs_per=str(data.get("catalogs_per", "game")),
     )
     if "theme" in data:
         project.theme = theme_at(project, str(data["theme"]), root, src.at(data, "theme", value=True), problems)

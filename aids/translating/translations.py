@@ -10,26 +10,35 @@ from urllib.parse import quote
 from .. import __version__
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem, Problems
+from ..files import Folder
 from ..kind import Aid
 from ..kinds import kind_named
 from ..kinds.reading import game_texts, read_aids, select_games
-from ..localize import catalogs, ui
+from ..localize import catalogs, domains, regroup, ui
 from ..model.rulings import FILE as RULINGS_FILE
 from ..model.rulings import read_rulings
 from ..source.yamlfile import load_yaml
 
 
 def extract(project: Project, games: list[str] | None = None) -> list[str]:
-    """sources -> i18n/templates/<game>.pot (and aids.pot when this tree is aids itself)."""
+    """sources -> i18n/templates/<game>.pot, and <game>.<aid>.pot per aid when the game keeps catalogs per aid
+    (localize/domains.py); a template of the game's no longer kept is removed (and aids.pot when this tree is
+    aids itself)."""
     changed = []
     for game in select_games(project, games):
         aids, errors = read_aids(project, game)
         if errors:
             raise AidsError([p for e in errors for p in e.problems])
-        template = catalogs.template(messages(project, game, aids), project=game.title, version=game.version)
-        path = catalogs.pot_path(project.catalogs, game.id)
-        if catalogs.save(path, template, project.catalogs, project.show(path)):
-            changed.append(project.show(path))
+        parts = split(game, messages(project, game, aids), aids)
+        for domain, found in parts.items():
+            template = catalogs.template(found, project=game.title, version=game.version)
+            path = catalogs.pot_path(project.catalogs, domain)
+            if catalogs.save(path, template, project.catalogs, project.show(path)):
+                changed.append(project.show(path))
+        for domain in domains.on_disk(project.catalogs, game.id):
+            if domain not in parts:
+                changed.append(_remove(project, catalogs.pot_path(project.catalogs, domain),
+                                       "the game no longer keeps this catalog"))
     if project.ui_domain:
         path = catalogs.pot_path(project.catalogs, ui.DOMAIN)
         if catalogs.save(path, ui.extract_ui(project.root, __version__), project.catalogs,
@@ -38,9 +47,29 @@ def extract(project: Project, games: list[str] | None = None) -> list[str]:
     return changed
 
 
-def messages(project: Project, game: Game, aids: list[Aid]) -> Iterator[catalogs.Message]:
-    """Every text of a game as a template message: `#.` says where it is printed and, when the project
-    has a `site_url`, the address of that place in the built HTML (in the source language)."""
+def _remove(project: Project, path: Path, why: str) -> str:
+    """Remove a catalog or template of a game that no longer keeps it: what the command says of it."""
+    Folder(project.catalogs, project.show(project.catalogs)).remove(path.relative_to(project.catalogs).as_posix())
+    return f"removed {project.show(path)} ({why})"
+
+
+def split(game: Game, found: Iterator[tuple[str, catalogs.Message]],
+          aids: list[Aid]) -> dict[str, list[catalogs.Message]]:
+    """The game's messages by catalog: all in the game's, or (catalogs per aid) each aid's in its own and the
+    game's own texts (title, glossary, rulings) in the game's; an aid without texts has no catalog."""
+    parts: dict[str, list[catalogs.Message]] = {game.id: []}
+    if game.catalogs_per == "aid":
+        parts.update({domains.aid_domain(game.id, aid.model.id): [] for aid in aids})
+    for owner, message in found:
+        domain = domains.aid_domain(game.id, owner) if owner and game.catalogs_per == "aid" else game.id
+        parts[domain].append(message)
+    return {domain: listed for domain, listed in parts.items() if listed or domain == game.id}
+
+
+def messages(project: Project, game: Game, aids: list[Aid]) -> Iterator[tuple[str, catalogs.Message]]:
+    """Every text of a game as a template message, with the aid it is a text of ("" for the game's own):
+    `#.` says where it is printed and, when the project has a `site_url`, the address of that place in the
+    built HTML (in the source language)."""
     urls: dict[tuple[str, str], str] = {}
     if project.site_url:
         folder = "/".join([project.site_url, game.id, *([game.editions[0].id] if game.editions else []),
@@ -51,47 +80,71 @@ def messages(project: Project, game: Game, aids: list[Aid]) -> Iterator[catalogs
                     anchor = aid.kind.anchor_of(aid.model, text)
                     urls.setdefault((text.context, text.msgid),
                                     f"{folder}/{aid.model.id}.html" + (f"#{quote(anchor)}" if anchor else ""))
-    for text in game_texts(game, aids):
+    owned = [(aid.model.id, text) for aid in aids for text in aid.kind.messages(aid.model)]
+    game_own = game_texts(game, [])[1:]  # its glossary's terms and its rulings', after its title
+    for owner, text in [("", game.title_text), *owned, *(("", t) for t in game_own)]:
         url = urls.get((text.context, text.msgid))
-        yield catalogs.Message(text.context, text.msgid, comments=[text.comment, *([url] if url else [])],
-                               locations=[text.where.path] if text.where.path else [])
+        yield owner, catalogs.Message(text.context, text.msgid, comments=[text.comment, *([url] if url else [])],
+                                      locations=[text.where.path] if text.where.path else [])
 
 
-def domains(project: Project, games: list[str] | None) -> list[tuple[str, list[str]]]:
-    """(domain, target languages) for every catalog this project keeps."""
-    out = [(g.id, [lang for lang in project.languages if lang != g.source_language])
-           for g in select_games(project, games)]
-    if project.ui_domain:
-        out.append((ui.DOMAIN, [lang for lang in project.languages if lang != ui.SOURCE_LANGUAGE]))
-    return out
+def targets(project: Project, source_language: str) -> list[str]:
+    return [lang for lang in project.languages if lang != source_language]
 
 
 def update(project: Project, games: list[str] | None = None) -> list[str]:
-    """.pot -> .po for every target language, keeping every translation (fuzzy or obsolete, never dropped)."""
+    """.pot -> .po for every target language, keeping every translation (fuzzy or obsolete, never dropped);
+    a game's translations move between its catalogs when its texts do (localize/regroup.py)."""
     changed = []
-    for domain, langs in domains(project, games):
-        pot = catalogs.pot_path(project.catalogs, domain)
+    for game in select_games(project, games):
+        kept = domains.kept(game.id, game.catalogs_per, domains.on_disk(project.catalogs, game.id))
+        pot = catalogs.pot_path(project.catalogs, game.id)
+        if game.id not in kept:
+            raise AidsError(Problem(Position(project.show(pot)), "no template catalog", "run `aids extract` first"))
+        templates = {d: _read(project, catalogs.pot_path(project.catalogs, d)) for d in kept}
+        for lang in targets(project, game.source_language):
+            olds = {d: _read(project, catalogs.po_path(project.catalogs, lang, d))
+                    for d in domains.on_disk(project.catalogs, game.id, lang)}
+            for domain, catalog in regroup.regroup(game.id, olds, templates, lang).items():
+                po = catalogs.po_path(project.catalogs, lang, domain)
+                if catalogs.save(po, catalog, project.catalogs, project.show(po)):
+                    changed.append(project.show(po))
+            for domain in regroup.gone(olds, templates):
+                changed.append(_remove(project, catalogs.po_path(project.catalogs, lang, domain),
+                                       "its translations moved to the game's other catalogs"))
+                mo = catalogs.po_path(project.catalogs, lang, domain).with_suffix(".mo")
+                if catalogs.present(project.catalogs, mo, project.show(mo)):
+                    changed.append(_remove(project, mo, "its catalog is gone"))
+    if project.ui_domain:
+        pot = catalogs.pot_path(project.catalogs, ui.DOMAIN)
         if not pot.exists():
             raise AidsError(Problem(Position(project.show(pot)), "no template catalog", "run `aids extract` first"))
-        template = catalogs.read_catalog(pot, project.show(pot), project.catalogs)
-        for lang in langs:
-            po = catalogs.po_path(project.catalogs, lang, domain)
+        template = _read(project, pot)
+        for lang in targets(project, ui.SOURCE_LANGUAGE):
+            po = catalogs.po_path(project.catalogs, lang, ui.DOMAIN)
             if catalogs.update_catalog(po, project.show(po), template, lang, project.catalogs)[0]:
                 changed.append(project.show(po))
     return changed
 
 
+def _read(project: Project, path: Path) -> catalogs.Catalog:
+    return catalogs.read_catalog(path, project.show(path), project.catalogs)
+
+
 def compile(project: Project, games: list[str] | None = None) -> list[str]:
     """.po -> .mo for every catalog; a catalog with faulty entries is refused (every fault named), not compiled."""
     written, problems = [], []
-    for domain, langs in domains(project, games):
-        for lang in langs:
-            po = catalogs.po_path(project.catalogs, lang, domain)
-            if catalogs.present(project.catalogs, po, project.show(po)):
-                try:
-                    written.append(project.show(catalogs.compile_catalog(po, project.show(po), project.catalogs)))
-                except AidsError as exc:
-                    problems.extend(exc.problems)
+    found = [(lang, d) for g in select_games(project, games) for lang in targets(project, g.source_language)
+             for d in domains.kept(g.id, g.catalogs_per, domains.on_disk(project.catalogs, g.id, lang))]
+    if project.ui_domain:
+        found += [(lang, ui.DOMAIN) for lang in targets(project, ui.SOURCE_LANGUAGE)]
+    for lang, domain in found:
+        po = catalogs.po_path(project.catalogs, lang, domain)
+        if catalogs.present(project.catalogs, po, project.show(po)):
+            try:
+                written.append(project.show(catalogs.compile_catalog(po, project.show(po), project.catalogs)))
+            except AidsError as exc:
+                problems.extend(exc.problems)
     if problems:
         raise AidsError(problems)
     return written

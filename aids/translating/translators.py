@@ -11,7 +11,7 @@ from ..config import Game, Project
 from ..errors import Position
 from ..kind import Aid
 from ..kinds.reading import read_aids, select_game_ids
-from ..localize import catalogs, checks, po, ui
+from ..localize import catalogs, checks, domains, po, ui
 from ..model.text import PLACEHOLDER, Text
 
 Catalog = dict[tuple[str, str], tuple[str, bool]]  # (msgctxt, msgid) -> (msgstr, fuzzy), as the Localizer has it
@@ -102,12 +102,11 @@ class Stats:
     errors: list[str] = field(default_factory=list)
 
 
-def read_catalog(project: Project, game: Game, lang: str) -> tuple[Catalog, po.Catalog | None, Path]:
-    path = catalogs.po_path(project.catalogs, lang, game.id)
-    if not catalogs.present(project.catalogs, path, project.show(path)):
-        return {}, None, path
-    catalog = catalogs.read_catalog(path, project.show(path), project.catalogs)
-    return catalogs.translations_of(catalog), catalog, path
+def read_catalogs(project: Project, game: Game, lang: str) -> tuple[Catalog, list[tuple[Path, po.Catalog]]]:
+    """The game's translations in `lang` as the build reads them, and each of its catalogs (one, or one per aid:
+    localize/domains.py) with its path."""
+    found = domains.read(project.catalogs, project.show, game.id, lang)
+    return domains.table(found)[0], found
 
 
 def stats(project: Project, games: list[str] | None, langs: list[str] | None) -> Stats:
@@ -119,12 +118,14 @@ def stats(project: Project, games: list[str] | None, langs: list[str] | None) ->
         for lang in langs or project.languages:
             if lang == game.source_language:
                 continue
-            table, catalog, path = read_catalog(project, game, lang)
-            whole = Count()
-            for entry in po.entries(catalog) if catalog else []:
-                whole.add(po.msgid(entry), po.strings(entry)[0] if not entry.hasplural() else
-                          ("x" if all(po.strings(entry)) else ""), entry.isfuzzy())
-            result.catalogs.append(CatalogStats(game.id, lang, project.show(path), whole))
+            table, found = read_catalogs(project, game, lang)
+            none: list[tuple[Path, po.Catalog | None]] = [(catalogs.po_path(project.catalogs, lang, game.id), None)]
+            for path, catalog in [*found] or none:
+                whole = Count()
+                for entry in po.entries(catalog) if catalog else []:
+                    whole.add(po.msgid(entry), po.strings(entry)[0] if not entry.hasplural() else
+                              ("x" if all(po.strings(entry)) else ""), entry.isfuzzy())
+                result.catalogs.append(CatalogStats(game.id, lang, project.show(path), whole))
             result.aids += [AidStats(game.id, aid.model.id, aid.kind.name, lang, count(shown_texts(game, aid), table))
                             for aid in aids]
     return result
@@ -160,9 +161,9 @@ def check(project: Project, games: list[str] | None, langs: list[str] | None) ->
         for lang in langs or project.languages:
             if lang == game.source_language:
                 continue
-            table, catalog, path = read_catalog(project, game, lang)
-            if catalog is not None:
-                terms = glossary(game, aids, table)
+            table, held = read_catalogs(project, game, lang)
+            terms = glossary(game, aids, table)
+            for path, catalog in held:
                 found += _at_msgstr(project, path, checks.check_catalog(catalog, lang, game.source_language, terms))
     if project.ui_domain:
         for lang in langs or project.languages:

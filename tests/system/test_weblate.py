@@ -29,6 +29,7 @@ import pytest
 
 from aids.build import builder
 from aids.build.pipeline import Options
+from aids.commands.weblate import components
 from aids.config import read_project
 from aids.localize import ui
 
@@ -279,7 +280,7 @@ def weblate(tmp_path_factory):
         timings["runserver"] = time.monotonic() - start
         api = Api(base, token)
         start = time.monotonic()
-        create_components(api, url)
+        create_components(api, url, root)
         timings["components"] = time.monotonic() - start
         print("Weblate set-up:", ", ".join(f"{k} {v:.1f} s" for k, v in timings.items()))
         yield api, root
@@ -302,26 +303,30 @@ FILE_FORMAT_PARAMS = {
 }
 
 
-def create_components(api: Api, url: str) -> None:
+def create_components(api: Api, url: str, root: Path) -> None:
     api("POST", "projects/", {"name": "aids sample games", "slug": PROJECT, "web": "https://example.org/"})
     # the parameters this version of Weblate has (5.14 has no po_remove_obsolete: it never removes them)
     known = next(VENV.glob("lib/python*/site-packages/weblate/trans/file_format_params.py")).read_text()
     params = {name: value for name, value in FILE_FORMAT_PARAMS.items() if f'name = "{name}"' in known}
     common = {"vcs": "git", "file_format": "po", "file_format_params": params,
               "new_lang": "add", "edit_template": False, "source_language": {"code": "en"}}
+    # one component per catalog, as aids names them (aids/commands/weblate.py, components: one per game here, one
+    # per aid with catalogs_per: aid): the first holds the repository, the others share its clone
+    games = components(read_project(root), [GAME, CARD_GAME])
+    first = games[0]
     api("POST", f"projects/{PROJECT}/components/", {
-        **common, "name": "Valmora 1809", "slug": GAME, "repo": url, "push": url, "branch": "main",
-        "filemask": f"i18n/*/LC_MESSAGES/{GAME}.po", "new_base": f"i18n/templates/{GAME}.pot"})
+        **common, "name": first.name, "slug": first.slug, "repo": url, "push": url, "branch": "main",
+        "filemask": first.filemask, "new_base": first.new_base, "source_language": {"code": first.source_language}})
     # the package's words (plurals among them): a second component sharing the first one's repository
     api("POST", f"projects/{PROJECT}/components/", {
-        **common, "name": "aids", "slug": "aids", "repo": f"weblate://{PROJECT}/{GAME}",
+        **common, "name": "aids", "slug": "aids", "repo": f"weblate://{PROJECT}/{first.slug}",
         "filemask": "i18n/*/LC_MESSAGES/aids.po", "new_base": "i18n/templates/aids.pot"})
-    # a game with a card, whose catalogs carry budgets (aids budgets)
-    api("POST", f"projects/{PROJECT}/components/", {
-        **common, "name": "Lwów 1920", "slug": CARD_GAME, "repo": f"weblate://{PROJECT}/{GAME}",
-        "filemask": f"i18n/*/LC_MESSAGES/{CARD_GAME}.po", "new_base": f"i18n/templates/{CARD_GAME}.pot",
-        "source_language": {"code": "pl"}})
-    for component in (GAME, "aids", CARD_GAME):
+    # the others: Lwów 1920, a game with a card, whose catalogs carry budgets (aids budgets)
+    for other in games[1:]:
+        api("POST", f"projects/{PROJECT}/components/", {
+            **common, "name": other.name, "slug": other.slug, "repo": f"weblate://{PROJECT}/{first.slug}",
+            "filemask": other.filemask, "new_base": other.new_base, "source_language": {"code": other.source_language}})
+    for component in (first.slug, "aids", *(other.slug for other in games[1:])):
         api("POST", f"components/{PROJECT}/{component}/addons/", {"name": "aids.gnu_layout", "configuration": {}})
 
 
