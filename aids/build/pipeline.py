@@ -128,7 +128,8 @@ class Plan:
 def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> Localizer:
     """`lang`'s view of a game: its catalog (none for the pseudo-locale, which makes up its own text)."""
     if lang == PSEUDO:
-        return Localizer(lang, game.source_language, {}, PseudoTranslations(), style=project.date_styles.get("en"))
+        return Localizer(lang, game.source_language, {}, PseudoTranslations(), style=project.date_styles.get("en"),
+                         icons=game.icons)
     translations, ignored = {}, {}
     if lang != game.source_language:
         po = catalogs.po_path(project.catalogs, lang, game.id)
@@ -136,7 +137,7 @@ def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> L
             catalog = catalogs.read_catalog(po, project.show(po), project.catalogs)
             translations, ignored = catalogs.translations_of(catalog), catalogs.ignored_of(catalog)
     return Localizer(lang, game.source_language, translations, ui.ui_translations(lang), draft=draft,
-                     style=project.date_styles.get(lang), ignored=ignored)
+                     style=project.date_styles.get(lang), ignored=ignored, icons=game.icons)
 
 
 def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from babel import Locale, UnknownLocaleError
 
 from ..errors import AidsError, Position, Problem, Problems
+from ..model.icons import ICON, Icon, read_icons
 from ..model.quantity import MEASURE, read_measure
 from ..model.rulings import FILE as RULINGS_FILE
 from ..model.rulings import Ledger, read_rulings
@@ -58,6 +59,7 @@ GAME = Shape(GAME_FILE, (
     Field("aids", list_of(string()), True, "its aid sources, in this folder"),
     Field("published", date()), Field("author", LINE), Field("editions", list_of(EDITION)),
     Field("glossary", list_of(GLOSSARY_TERM), doc="terms every translation is held to"),
+    Field("icons", list_of(ICON), doc="the icons its texts use inline as {icon:<id>} (docs/guide/icons.md)"),
     Field("change_colour", list_of({"type": "number", "minimum": 0, "maximum": 1}, min_items=4, max_items=4),
           doc="the colour of the marks of what changed since the last release, as CMYK: [0.9, 0.55, 0, 0.1]"),
 ), doc="A game: its title and version or copyright, the language of its sources and the aids made of them.")
@@ -89,6 +91,7 @@ class Game:
     change_colour: tuple[float, ...] | None = None  # CMYK of its change marks (None: the palette's "change")
     copyright: str = ""  # printed after ©: "1984"
     rulings: Ledger | None = None  # games/<game>/rulings.yaml, when it has one (model/rulings.py)
+    icons: dict[str, Icon] = field(default_factory=dict)  # its icon set, by id (model/icons.py)
 
     @property
     def title_text(self) -> Text:
@@ -148,6 +151,7 @@ def read_game(project: Project, folder: Path) -> Game:
     editions = _read_editions(src, data, problems)
     glossary = _read_glossary(src, data.get("glossary") or [], problems)
     colour = _change_colour(src, data, problems)
+    icons = read_icons(src, data["icons"], folder, problems) if data.get("icons") is not None else {}
     problems.raise_if_any()
     rulings = _read_rulings(project, folder)
     return Game(
@@ -155,7 +159,7 @@ def read_game(project: Project, folder: Path) -> Game:
         version=str(data.get("version", "")), published=published, source_language=source_language,
         author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
         printing=project.print_for(folder.name), change_colour=colour, copyright=str(data.get("copyright", "")),
-        rulings=rulings,
+        rulings=rulings, icons=icons,
     )
 
 
