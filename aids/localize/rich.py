@@ -194,8 +194,8 @@ def styled(rich: Rich, style: Span) -> Rich:
 
 
 # a number as a locale writes it (1 000, 2,5, −3) at the end or the start of a run, with one space beside it
-_NUMBER_BEFORE = re.compile(r"(?:(?<=\s)|^)([−+-]?\d[\d  .,]*)[  ]?\Z")
-_NUMBER_AFTER = re.compile(r"\A[  ]?([−+-]?\d[\d  .,]*?)(?=[\s.,;:!?)]|\Z)")
+_NUMBER_BEFORE = re.compile(r"(?:(?<=\s)|^)([−+-]?\d(?:[\d  .,]*\d)?)[  ]?\Z")
+_NUMBER_AFTER = re.compile(r"\A[  ]?([−+-]?\d(?:[\d  .,]*\d)?)(?=[\s.,;:!?)]|\Z)")
 NBSP = " "
 
 
@@ -203,8 +203,8 @@ def bind_icons(value: Rich) -> Rich:
     """`value` with each icon and the number written next to it ("10 {icon:gold}", "{icon:die} 6") held in one
     part marked "nobreak", the space between them a no-break space: a line never ends between them."""
     out: list[Inline] = []
-    parts = [replace(p, parts=bind_icons(p.parts)) if isinstance(p, Link | Marked) and getattr(p, "role", "") != "nobreak" else p
-             for p in value]
+    parts = [replace(p, parts=bind_icons(p.parts))
+             if isinstance(p, Link | Marked) and getattr(p, "role", "") != "nobreak" else p for p in value]
     i = 0
     while i < len(parts):
         part = parts[i]

@@ -146,14 +146,18 @@ def _html_of(rich: Rich) -> Markup:
     return Markup("").join(out)
 
 
+ICON_HEIGHT = 1.1  # em: as aids.css sizes svg.icon (its drawing has a margin: about a capital letter's height)
+
+
 def icon_html(icon: Icon) -> Markup:
     """An icon inline: its SVG (checked shapes: model/icons.py) sized to the text, named by its localized name
     for a screen reader, a tagged PDF and search. A word joiner before it: the text run before an inline element
     never ends in a space (see `spaces_lead`), and a number bound to it stays on its line."""
     name = icon.parts.plain()
-    return Markup('\u2060<svg class="icon" xmlns="http://www.w3.org/2000/svg" viewBox="{}" role="img" aria-label="{}" '
-                  'data-pagefind-index-attrs="aria-label" style="width:{}em"><title>{}</title>{}</svg>').format(
-        icon.source.view_box, name, round(icon.source.ratio, 3), name, Markup(icon.source.inner))
+    return Markup('\u2060<svg class="icon" xmlns="http://www.w3.org/2000/svg" viewBox="{}" width="{}em" height="{}em" '
+                  'role="img" aria-label="{}" data-pagefind-index-attrs="aria-label"><title>{}</title>{}</svg>').format(
+        icon.source.view_box, round(ICON_HEIGHT * icon.source.ratio, 3), ICON_HEIGHT, name, name,
+        Markup(icon.source.inner))
 
 
 def ui_functions(lz: Localizer) -> dict:
