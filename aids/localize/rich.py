@@ -193,8 +193,8 @@ def styled(rich: Rich, style: Span) -> Rich:
     return Rich(one(p) for p in rich)
 
 
-# a number as a locale writes it (1 000, 2,5, −3) at the end or the start of a run, with one space beside it
-_NUMBER_BEFORE = re.compile(r"(?:(?<=\s)|^)([−+-]?\d(?:[\d  .,]*\d)?)[  ]?\Z")
+# a number as a locale writes it (1 000, 2,5, −3, the 2 of 0–2) at the end or the start of a run, one space beside it
+_NUMBER_BEFORE = re.compile(r"(?<![\w.,])([−+-]?\d(?:[\d  .,]*\d)?)[  ]?\Z")
 _NUMBER_AFTER = re.compile(r"\A[  ]?([−+-]?\d(?:[\d  .,]*\d)?)(?=[\s.,;:!?)]|\Z)")
 NBSP = " "
 

@@ -22,6 +22,7 @@ from ..localize.localizer import DraftText
 from ..localize.rich import Icon, Link, Rich, Span, bind_icons
 from ..model.card import MM, Card
 from . import colours
+from .icons_pdf import flush as flush_icons
 from .icons_pdf import icon_markup
 from .icons_pdf import prepare as prepare_icons
 from .pdf import fonts_dir
@@ -203,6 +204,10 @@ class Para(Paragraph):
     def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:  # noqa: N802, N803
         if not getattr(canvas, "_aids_measuring", False):  # a trial layout's canvas (card_fit) is never seen
             super().drawOn(canvas, x, y, _sW)
+
+    def draw(self) -> None:
+        super().draw()
+        flush_icons(self.canv)  # its icons, after its text (render/icons_pdf.py)
 
 
 class Barred(Flowable):

@@ -153,7 +153,7 @@ def icon_html(icon: Icon) -> Markup:
     """An icon inline: its SVG (checked shapes: model/icons.py) sized to the text, named by its localized name
     for a screen reader, a tagged PDF and search. A word joiner before it: the text run before an inline element
     never ends in a space (see `spaces_lead`), and a number bound to it stays on its line."""
-    name = icon.parts.plain()
+    name = " ".join(icon.parts.plain().split())  # an attribute: the typography's no-break spaces are of no use
     return Markup('\u2060<svg class="icon" xmlns="http://www.w3.org/2000/svg" viewBox="{}" width="{}em" height="{}em" '
                   'role="img" aria-label="{}" data-pagefind-index-attrs="aria-label"><title>{}</title>{}</svg>').format(
         icon.source.view_box, round(ICON_HEIGHT * icon.source.ratio, 3), ICON_HEIGHT, name, name,

@@ -50,15 +50,25 @@ def icon_markup(icon: Icon, font: str) -> str:
     return "\u00a0" + f'<onDraw name="{CALLBACK}" label="{escape(key)}"/>' + "\u00a0" * (room(icon, font) - 1)
 
 
-def draw(canvas: Any, kind: str, label: str | None) -> None:
-    """The onDraw callback: the icon named `label` at the place the paragraph is drawing, in its font's size."""
-    icon = _BY_ID.get(label or "")
+def note(canvas: Any, kind: str, label: str | None) -> None:
+    """The onDraw callback: where the icon named `label` stands, in its line's font and size, kept for `flush`
+    (drawn now, it would stand between a step's number and its text in the PDF's text, parting them)."""
     info = getattr(canvas, "_curr_tx_info", None)
-    if icon is None or info is None:
+    if label not in _BY_ID or info is None:
         return
     tx = info["tx"]
     size = tx._fontsize or info["xs"].style.fontSize
     font = tx._fontname or info["xs"].style.fontName
+    canvas.__dict__.setdefault("_aids_icons", []).append((label, info["cur_x"], info["cur_y"], font, size))
+
+
+def flush(canvas: Any) -> None:
+    """Draws the icons `note` kept, after the text of their paragraph (in its coordinates)."""
+    for label, x, y, font, size in canvas.__dict__.pop("_aids_icons", []):
+        _draw(canvas, _BY_ID[label], label, x, y, font, size)
+
+
+def _draw(canvas: Any, icon: Icon, label: str, x: float, y: float, font: str, size: float) -> None:
     space = pdfmetrics.stringWidth("\u00a0", font, size)
     width = room(icon, font) * space
     shape = drawing(icon.source.svg)
@@ -67,12 +77,14 @@ def draw(canvas: Any, kind: str, label: str | None) -> None:
     name = f"aids-icon-{label}"
     if name not in getattr(canvas, "_aids_icon_forms", set()):
         canvas.beginForm(name, lowerx=0, lowery=0, upperx=shape.width, uppery=shape.height)
+        # ReportLab's renderer opens with a font set (Helvetica, a font the PDF would not embed): the paragraph's own
+        shape.initialFontName, shape.initialFontSize = font, size
         renderPDF.draw(shape, canvas, 0, 0, showBoundary=False)
         canvas.endForm()
         canvas._aids_icon_forms = getattr(canvas, "_aids_icon_forms", set()) | {name}
     canvas.saveState()
-    start = info["cur_x"] - space  # the callback stands after the first no-break space of the room
-    canvas.translate(start + (width - shape.width * scale) / 2, info["cur_y"] - DROP * size)
+    start = x - space  # the callback stands after the first no-break space of the room
+    canvas.translate(start + (width - shape.width * scale) / 2, y - DROP * size)
     canvas.scale(scale, scale)
     canvas.doForm(name)
     canvas.restoreState()
@@ -80,4 +92,4 @@ def draw(canvas: Any, kind: str, label: str | None) -> None:
 
 def prepare(canvas: Any) -> None:
     """`canvas` able to draw the icons of its paragraphs."""
-    canvas.setNamedCB(CALLBACK, draw)
+    canvas.setNamedCB(CALLBACK, note)

@@ -20,8 +20,8 @@ from aids.localize.catalogs import po_path
 from aids.model.icons import svg_fault
 
 from ..helpers import DEMO_SEQUENCE, make_project
-from . import lines
 from ..localize.test_catalogs import extract_update, translate
+from . import lines
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle cx="12" cy="12" r="9" fill="#000"/></svg>\n'
 GAME = """\
@@ -234,3 +234,54 @@ def assert_numbers_beside_icons(path: Path, *numbers: str) -> None:
                 beside.append(before[-1].text.strip("\u00a0 "))
     for number in numbers:
         assert any(re.search(rf"(^|[^\d]){re.escape(number)}$", word) for word in beside), (path, number, beside)
+
+
+# --- the samples: the Lwów card (ReportLab) and Newbury's playsheet (WeasyPrint) ----------------
+
+LWOW = {"pl": {"samolot", "kawaleria", "czarna kostka", "pole z szachownicą", "pole z gwiazdą", "bród", "pole"},
+        "en": {"aircraft", "cavalry", "black die", "checkerboard space", "star space", "ford", "space"},
+        "ru": {"самолёт", "кавалерия", "чёрный кубик", "поле с шахматной клеткой", "поле со звездой", "брод", "поле"}}
+NEWBURY = {"pl": {"piechota", "kawaleria", "artyleria", "kostka przeciętna"},
+           "en": {"infantry", "cavalry", "artillery", "average die"},
+           "ru": {"пехота", "кавалерия", "артиллерия", "средний кубик"}}
+
+
+@pytest.mark.parametrize("lang", ["pl", "en", "ru"])
+def test_the_lwow_card_names_its_icons_in_each_language_and_draws_them_as_vector_beside_their_numbers(sample, lang):
+    project = sample[0]
+    folder = project.output / "lwow-1920" / lang
+    icons = html_icons(folder / "referee-card.html")
+    assert {i["label"] for i in icons} == LWOW[lang]
+    assert all(i["role"] == "img" and i["title"] == i["label"] for i in icons)
+    # "od 0 do 2 [pole]", "o 1 [pole]": each number held with its icon
+    assert sorted(i["before"].strip("\u00a0\u2060 ") for i in icons if i["nobreak"]) == ["1", "2", "2"]
+    card = folder / "referee-card.pdf"
+    assert_vector_icons(card, expected=9)
+    assert_numbers_beside_icons(card, "2", "1")
+    sheet = folder / "referee-card-sheet.pdf"  # the card's pages placed on A4: its forms inside them
+    with pikepdf.open(sheet) as pdf:
+        assert image_xobjects(pdf) == []
+        inside = [str(name) for page in pdf.pages for face in page.Resources.XObject.values()
+                  for name in face.get("/Resources", {}).get("/XObject", {}).keys()]
+        assert any("aids-icon-hex" in name for name in inside), inside
+
+
+@pytest.mark.parametrize("lang", ["pl", "en", "ru"])
+@pytest.mark.parametrize("edition", ["cm", "inch"])
+def test_newbury_tables_show_their_icons_in_each_language_vector_beside_the_dice_count(sample, lang, edition):
+    folder = sample[0].output / "newbury-fast-play" / edition / lang
+    icons = html_icons(folder / "playsheet.html")
+    assert {i["label"] for i in icons} == NEWBURY[lang]
+    # ten rows of the movement table, two of the charge distances, two intros (each twice: under the table's
+    # heading, and in the caption a screen reader reads with the table)
+    assert len(icons) == 16
+    assert sorted(i["before"].strip("\u00a0\u2060 ") for i in icons if i["nobreak"]) == ["1", "1", "2", "2"]
+    pdf = folder / "playsheet.pdf"
+    assert_vector_icons(pdf, expected=14)
+    assert_numbers_beside_icons(pdf, "1", "2")
+
+
+def test_search_indexes_an_icon_under_its_name(sample):
+    """Pagefind reads the page's text and the attributes it is told to (data-pagefind-index-attrs): the name."""
+    page = (sample[0].output / "lwow-1920" / "en" / "referee-card.html").read_text(encoding="utf-8")
+    assert re.search(r'<svg class="icon"[^>]* aria-label="ford" data-pagefind-index-attrs="aria-label"', page)
