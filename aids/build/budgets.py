@@ -113,7 +113,7 @@ def _fits(game: Game, aid: Aid, lz: Localizer, texts: dict[tuple[str, str], str]
     catalog = dict(lz.catalog)
     for key, text in texts.items():
         catalog[key] = (lengthened(text, share), False)
-    trial = Localizer(lz.lang, lz.source_lang, catalog, lz.ui, style=lz.style, ignored=lz.ignored)
+    trial = Localizer(lz.lang, lz.source_lang, catalog, lz.ui, style=lz.style, ignored=lz.ignored, icons=lz.icons)
     try:
         doc = pipeline.document(game, aid, trial, game.editions[0] if game.editions else None)
         pipeline.render(doc, ["pdf"])

@@ -129,12 +129,13 @@ class Plan:
 def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> Localizer:
     """`lang`'s view of a game: its catalog (none for the pseudo-locale, which makes up its own text)."""
     if lang == PSEUDO:
-        return Localizer(lang, game.source_language, {}, PseudoTranslations(), style=project.date_styles.get("en"))
+        return Localizer(lang, game.source_language, {}, PseudoTranslations(), style=project.date_styles.get("en"),
+                         icons=game.icons)
     # the game's catalogs, one or one per aid (localize/domains.py)
     found = domains.read(project.catalogs, project.show, game.id, lang) if lang != game.source_language else []
     translations, ignored = domains.table(found)
     return Localizer(lang, game.source_language, translations, ui.ui_translations(lang), draft=draft,
-                     style=project.date_styles.get(lang), ignored=ignored)
+                     style=project.date_styles.get(lang), ignored=ignored, icons=game.icons)
 
 
 def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from babel import Locale, UnknownLocaleError
 
 from ..errors import AidsError, Position, Problem, Problems
+from ..model.icons import ICON, Icon, read_icons
 from ..model.quantity import MEASURE, read_measure
 from ..model.rulings import FILE as RULINGS_FILE
 from ..model.rulings import Ledger, read_rulings
@@ -62,6 +63,7 @@ GAME = Shape(GAME_FILE, (
     Field("glossary", list_of(GLOSSARY_TERM), doc="terms every translation is held to"),
     Field("catalogs_per", choice(CATALOGS_PER), doc="this game's catalogs: one (game) or one per aid beside the "
           "game's own (aid); aids.yaml's catalogs_per unless given"),
+    Field("icons", list_of(ICON), doc="the icons its texts use inline as {icon:<id>} (docs/guide/icons.md)"),
     Field("change_colour", list_of({"type": "number", "minimum": 0, "maximum": 1}, min_items=4, max_items=4),
           doc="the colour of the marks of what changed since the last release, as CMYK: [0.9, 0.55, 0, 0.1]"),
     Field("theme", string("its house style: a theme.yaml inside the project, from this folder (default: the "
@@ -97,6 +99,7 @@ class Game:
     rulings: Ledger | None = None  # games/<game>/rulings.yaml, when it has one (model/rulings.py)
     theme: Theme | None = None  # its house style (config/theme.py): its own theme.yaml or the project's
     catalogs_per: str = "game"  # game.yaml's, else aids.yaml's: "aid" keeps a catalog per aid (localize/domains.py)
+    icons: dict[str, Icon] = field(default_factory=dict)  # its icon set, by id (model/icons.py)
 
     @property
     def title_text(self) -> Text:
@@ -157,6 +160,7 @@ def read_game(project: Project, folder: Path) -> Game:
     glossary = _read_glossary(src, data.get("glossary") or [], problems)
     colour = _change_colour(src, data, problems)
     theme = _theme(project, folder, src, data, problems)
+    icons = read_icons(src, data["icons"], folder, problems) if data.get("icons") is not None else {}
     problems.raise_if_any()
     rulings = _read_rulings(project, folder)
     return Game(
@@ -164,7 +168,7 @@ def read_game(project: Project, folder: Path) -> Game:
         version=str(data.get("version", "")), published=published, source_language=source_language,
         author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
         printing=project.print_for(folder.name), change_colour=colour, copyright=str(data.get("copyright", "")),
-        rulings=rulings, theme=theme, catalogs_per=str(data.get("catalogs_per", project.catalogs_per)),
+        rulings=rulings, theme=theme, catalogs_per=str(data.get("catalogs_per", project.catalogs_per)), icons=icons,
     )
 
 

@@ -102,11 +102,12 @@ def _declared_id(path: Path) -> str | None:
 
 
 def game_texts(game: Game, aids: Iterable[Aid]) -> list[Text]:
-    """Every translatable text of a game: its title, its aids', its glossary's terms and its rulings'."""
+    """Every translatable text of a game: its title, its aids', its glossary's terms, its icons' names, its rulings'."""
     texts = [game.title_text]
     for aid in aids:
         texts.extend(aid.kind.messages(aid.model))
-    return texts + [term.name for term in game.glossary] + (game.rulings.texts() if game.rulings else [])
+    return (texts + [term.name for term in game.glossary] + [icon.name for icon in game.icons.values()]
+            + (game.rulings.texts() if game.rulings else []))
 
 
 def select_game_ids(project: Project, names: list[str] | None) -> list[str]:

@@ -12,9 +12,10 @@ from babel.dates import format_date, format_skeleton
 from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent, get_plus_sign_symbol
 
+from ..model.icons import Icon as IconSource
 from ..model.text import Text, placeholder_mismatch, roman
 from . import rich
-from .rich import DraftText, Marked, Rich, draft_text  # noqa: F401 (DraftText: where renderers import it)
+from .rich import DraftText, Marked, Resolve, Rich, draft_text  # noqa: F401 (DraftText: where renderers import it)
 
 NBSP = "\u00a0"
 
@@ -79,6 +80,7 @@ class Localizer:
     context: bool = False  # every text marked with its msgctxt, for `aids context` to find where it prints
     # (context, msgid) -> the checks its translator's comment ignores (`# aids: ignore markup`): aids check's rule
     ignored: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+    icons: dict[str, IconSource] = field(default_factory=dict)  # the game's icon set, by id ({icon:<id>})
 
     def __post_init__(self) -> None:
         self.locale = Locale.parse(self.style or LOCALES.get(self.lang, self.lang))
@@ -129,14 +131,24 @@ class Localizer:
         """`t` as runs: inline Markdown read, placeholders replaced by `resolve(kind, target)` (those `capital`
         names capitalized where they begin a sentence); text that fell back to the source language is marked
         as such (its `lang` differs from the page's)."""
+        resolve = self.with_icons(resolve or (lambda kind, target: Rich()))
         if self.lang == PSEUDO:
-            return rich.parse(pseudo(t.msgid, markdown=True), resolve or (lambda kind, target: Rich()), capital)
+            return rich.parse(pseudo(t.msgid, markdown=True), resolve, capital)
         text, translated = self._lookup(t)
-        runs = rich.parse(text, resolve or (lambda kind, target: Rich()), capital)
+        runs = rich.parse(text, resolve, capital)
         if not translated and self.lang != self.source_lang:
             runs = Rich([Marked(runs, "draft" if self.draft else "source", self.source_lang,
                                 t.context if self.draft else "")])
         return Rich([Marked(runs, "context", note=t.context)]) if self.context else runs
+
+    def with_icons(self, resolve: Resolve) -> Resolve:
+        """`resolve` that makes each {icon:<id>} of any kind's text the game's icon, named in this language."""
+        def resolved(kind: str, target: str) -> Rich:
+            icon = self.icons.get(target) if kind == "icon" else None
+            if icon is None:
+                return resolve(kind, target)
+            return Rich([rich.Icon(rich.text(self.text(icon.name)), icon)])
+        return resolved
 
     # -- the package's own words ---------------------------------------------------------------
     def gettext(self, msgid: str) -> str:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+from ..model.icons import Icon as IconSource
 from ..model.text import PLACEHOLDER, inline_tokens
 
 
@@ -39,7 +40,19 @@ class Marked:
     note: str = ""  # for "draft": the msgctxt of the text a translation is missing for; for "context": its msgctxt
 
 
-Inline = Span | Link | Marked
+@dataclass(frozen=True)
+class Icon:
+    """An icon of the game's set in the text ({icon:<id>}): `parts` its localized name (what a screen reader
+    says, search finds, a copy of the text holds), `svg` its checked drawing (model/icons.py)."""
+    parts: Rich
+    source: IconSource
+
+    @property
+    def id(self) -> str:
+        return self.source.id
+
+
+Inline = Span | Link | Marked | Icon
 
 
 class Rich(tuple[Inline, ...]):
@@ -116,7 +129,7 @@ def capitalize(runs: Rich) -> Rich:
     for part in runs:
         if not done and isinstance(part, Span) and any(c.isalpha() for c in part.text):
             part, done = replace(part, text=capitalized(part.text)), True
-        elif not done and not isinstance(part, Span) and any(c.isalpha() for c in part.parts.plain()):
+        elif not done and isinstance(part, Link | Marked) and any(c.isalpha() for c in part.parts.plain()):
             part, done = replace(part, parts=capitalize(part.parts)), True
         out.append(part)
     return Rich(out)
@@ -178,6 +191,39 @@ def styled(rich: Rich, style: Span) -> Rich:
                            code=part.code or style.code)
         return replace(part, parts=styled(part.parts, style))
     return Rich(one(p) for p in rich)
+
+
+# a number as a locale writes it (1 000, 2,5, −3, the 2 of 0–2) at the end or the start of a run, one space beside it
+_NUMBER_BEFORE = re.compile(r"(?<![\w.,])([−+-]?\d(?:[\d  .,]*\d)?)[  ]?\Z")
+_NUMBER_AFTER = re.compile(r"\A[  ]?([−+-]?\d(?:[\d  .,]*\d)?)(?=[\s.,;:!?)]|\Z)")
+NBSP = " "
+
+
+def bind_icons(value: Rich) -> Rich:
+    """`value` with each icon and the number written next to it ("10 {icon:gold}", "{icon:die} 6") held in one
+    part marked "nobreak", the space between them a no-break space: a line never ends between them."""
+    out: list[Inline] = []
+    parts = [replace(p, parts=bind_icons(p.parts))
+             if isinstance(p, Link | Marked) and getattr(p, "role", "") != "nobreak" else p for p in value]
+    i = 0
+    while i < len(parts):
+        part = parts[i]
+        if not isinstance(part, Icon):
+            out.append(part)
+            i += 1
+            continue
+        group: list[Inline] = [part]
+        last = out[-1] if out else None
+        if isinstance(last, Span) and (m := _NUMBER_BEFORE.search(last.text)):
+            out[-1] = replace(last, text=last.text[:m.start()])
+            group.insert(0, replace(last, text=m.group(1) + NBSP))
+        after = parts[i + 1] if i + 1 < len(parts) else None
+        if isinstance(after, Span) and (m := _NUMBER_AFTER.match(after.text)):
+            group.append(replace(after, text=NBSP + m.group(1)))
+            parts[i + 1] = replace(after, text=after.text[m.end():])
+        out.append(Marked(Rich(group), "nobreak") if len(group) > 1 else part)
+        i += 1
+    return Rich(out)
 
 
 _FIELD = re.compile(r"%\((\w+)\)s")

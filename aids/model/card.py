@@ -23,12 +23,13 @@ from .card_shape import (
     SIZE_PATTERN,
     SIZES,
 )
+from .icons import check_icon
 from .text import Text, as_date, as_number, optional_text_at, placeholders_at, text_at
 
 MM = 72 / 25.4
 
 SIZE = re.compile(SIZE_PATTERN.replace("$", r"\Z"))
-PLACEHOLDERS = "{num:<number>} or {date:<YYYY-MM-DD>}"
+PLACEHOLDERS = "{num:<number>}, {date:<YYYY-MM-DD>} or {icon:<id>}"
 
 
 @dataclass
@@ -115,7 +116,7 @@ def read(src: Source, game, problems: Problems) -> Card | None:
         _check_room(src, data, size, margin, columns, min_font_size, problems)
     sections = read_sections(src, data, card_id, faces, problems)
     signature = _read_signature(src, data, card_id, faces, problems)
-    _check_placeholders(src, data, problems)
+    _check_placeholders(src, data, problems, getattr(game, "icons", {}))
     if not size:
         return None
     name, width, height = size
@@ -213,8 +214,8 @@ def _read_signature(src, data, card_id, faces, problems):
     return role, str(node["name"]), face
 
 
-def _check_placeholders(src, data, problems) -> None:
-    """{num:..} and {date:..} are the only placeholders of a card; their values must parse."""
+def _check_placeholders(src, data, problems, icons: dict) -> None:
+    """{num:..}, {date:..} and {icon:..} are the placeholders of a card; their values must parse."""
 
     def walk(node):
         if isinstance(node, CommentedMap):
@@ -229,7 +230,9 @@ def _check_placeholders(src, data, problems) -> None:
                 continue
             for kind, arg, whole, offset in placeholders_at(value):
                 where = src.at_text(node, key, offset) if isinstance(node, CommentedMap) else src.at(node, key)
-                if kind not in ("num", "date"):
+                if kind == "icon":
+                    check_icon(arg, where, icons, problems)
+                elif kind not in ("num", "date"):
                     problems.add(where, f"unknown placeholder '{whole}'", PLACEHOLDERS)
                 elif kind == "num" and as_number(arg) is None:
                     problems.add(where, f"'{arg}' in {whole} is not a number", "{num:30}, {num:-3}, {num:2.5}")

@@ -15,6 +15,7 @@ from ..source.markdown import read_markdown
 from ..source.yamlfile import Source
 from .figures import Image, read_image
 from .footnotes import Footnotes
+from .icons import check_icon
 from .text import PLACEHOLDER, Text, unclosed_placeholder
 
 if TYPE_CHECKING:
@@ -107,8 +108,9 @@ def walk(blocks: list[Block]) -> Iterator[Block]:
 class RulesReader:
     """Walks the Markdown syntax trees of a booklet's files, numbering headings and cutting messages."""
 
-    def __init__(self, booklet: Booklet, src: Source, folder: Path, problems: Problems):
+    def __init__(self, booklet: Booklet, src: Source, folder: Path, problems: Problems, icons: dict | None = None):
         self.booklet, self.src, self.folder, self.problems = booklet, src, folder.resolve(), problems
+        self.icons = icons or {}  # the game's icon set: {icon:<id>} in the text
         self.counters: list[int] = []
         self.section = "start"  # id of the heading the next message belongs to: its msgctxt
         self.placeholders: list[tuple[str, str, Position]] = []
@@ -389,9 +391,11 @@ class RulesReader:
 
     def check_references(self) -> None:
         for kind, target, where in self.placeholders:
-            if kind not in PLACEHOLDERS:
+            if kind == "icon":
+                check_icon(target, where, self.icons, self.problems)
+            elif kind not in PLACEHOLDERS:
                 self.problems.add(where, f"unknown placeholder '{{{kind}:{target}}}'",
-                                  "{ref:id}, {see:id} or {term:id}")
+                                  "{ref:id}, {see:id}, {term:id} or {icon:id}")
             elif kind == "term" and self.booklet.term(target) is None:
                 self.problems.add(where, f"glossary term '{target}' referenced but not defined",
                                   ", ".join(t.id for t in self.booklet.glossary) or "a term under glossary:")

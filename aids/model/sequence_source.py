@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import Position, Problems
 from ..source.yamlfile import Source, check_id, check_map
+from .icons import check_icon
 from .quantity import QUANTITY
 from .sequence import (
     ALTERNATE,
@@ -48,7 +49,7 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
     if not isinstance(raw_phases, list):
         problems.add(src.at(data, "phases", value=True), "phases must be a list", "- id: ...")
         return None
-    seq = Sequence(aid_id, title, section, sides, [], src)
+    seq = Sequence(aid_id, title, section, sides, [], src, icons=getattr(game, "icons", {}))
     _readnumbering_of(src, data, seq, problems)
     reader = StepReader(src, seq, problems)
     seen: dict[str, int] = {}
@@ -277,7 +278,9 @@ def _check_placeholders(src: Source, node: Any, key: str, seq: Sequence, kinds: 
 
 def _check_placeholder(kind: str, target: str, whole: str, key: str, where: Position, seq: Sequence,
                        kinds: tuple[str, ...], problems: Problems) -> None:
-    if kind not in kinds:
+    if kind == "icon":
+        check_icon(target, where, seq.icons, problems)
+    elif kind not in kinds:
         accepted = {"ref": "{ref:target}", "see": "{see:target}", "num": "{num:number}",
                     "date": "{date:YYYY-MM-DD}", "side": "{side:id}", QUANTITY: "{q:name} with a with: value"}
         problems.add(where, f"unknown placeholder '{whole}'" + (" in a title" if key == "title" else ""),

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import Position, Problems
 from ..source.yamlfile import Source, check_id, check_map, is_text
+from .icons import check_icon
 from .quantity import (
     DISTANCE_UNITS,
     QUANTITY,
@@ -104,8 +105,9 @@ class Table:
 class Reader:
     """Reads one table source, adding every problem found to `problems`."""
 
-    def __init__(self, src: Source, problems: Problems, table_id: str):
+    def __init__(self, src: Source, problems: Problems, table_id: str, icons: dict | None = None):
         self.src, self.problems, self.id = src, problems, table_id
+        self.icons = icons or {}  # the game's icon set: {icon:<id>} in a label
         self.unit_reported = False  # the table's unit is unknown: its columns have none, already said
 
     def label(self, node, key: str, context: str, comment: str) -> Label | None:
@@ -128,10 +130,12 @@ class Reader:
 
     def values_of(self, node, key, text: str, raw) -> dict[str, Value]:
         """The values of `with:` (`raw`) for the `{q:name}` placeholders of `text` (node[key]); no other kind."""
-        for kind, _, whole, offset in placeholders_at(text):
-            if kind != QUANTITY:
+        for kind, target, whole, offset in placeholders_at(text):
+            if kind == "icon":
+                check_icon(target, self.src.at_text(node, key, offset), self.icons, self.problems)
+            elif kind != QUANTITY:
                 self.problems.add(self.src.at_text(node, key, offset), f"unknown placeholder '{whole}'",
-                                  "{q:name} with name under with:")
+                                  "{q:name} with name under with:, or {icon:id}")
         return values_at(self.src, node, [key], raw, self.problems)
 
     def value(self, node, key, unit: str | None) -> Value | None:
@@ -199,7 +203,7 @@ def read(src: Source, game, problems: Problems) -> Table | None:
         return None
     table_id = str(data["id"])
     check_id(src, data, "id", problems, what="table")
-    r = Reader(src, problems, table_id)
+    r = Reader(src, problems, table_id, getattr(game, "icons", {}))
     form = str(data.get("form", "grid"))
     if form not in FORMS:
         problems.add(src.at(data, "form", value=True), f"unknown table form '{form}'", ", ".join(FORMS))

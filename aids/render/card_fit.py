@@ -27,6 +27,7 @@ from ..model.card import MM, SHAPE, Card
 from . import colours
 from .card_pdf import BAND, BODY, FOOTER, GAP, STEP, Face, face_story, register_fonts
 from .fitting import largest_fitting
+from .icons_pdf import prepare as prepare_icons
 
 READABLE = 7.0  # pt: below this a card is hard to read at arm's length (a warning)
 LEVEL = 1.0  # pt: how close the balancing brings the columns' height to the shortest that holds the face
@@ -173,6 +174,7 @@ class Layouts:
         if height is None and key in self.laid:
             return self.laid[key]
         canv = Canvas(io.BytesIO(), pagesize=(self.card.width * MM, self.card.height * MM), invariant=1)
+        prepare_icons(canv)
         canv._aids_measuring = True  # only measured: its paragraphs are not drawn (card_pdf.Para)
         story = self.stories.get(key[:3])
         if story is None:

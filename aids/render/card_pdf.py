@@ -19,9 +19,12 @@ from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 from ..errors import AidsError, Problem
 from ..localize.documents import BodyRow, CardBase, CardFace, CardItem, CardSection
 from ..localize.localizer import DraftText
-from ..localize.rich import Link, Rich, Span
+from ..localize.rich import Icon, Link, Rich, Span, bind_icons
 from ..model.card import MM, Card
 from . import colours
+from .icons_pdf import flush as flush_icons
+from .icons_pdf import icon_markup
+from .icons_pdf import prepare as prepare_icons
 from .pdf import fonts_dir
 
 BODY, HEAD = "AidsSansCondensed", "AidsSans"
@@ -57,19 +60,25 @@ def markup(value: Rich | str | None) -> str:
         return f'<span backColor="{DRAFT}">{escape(str(value))}</span>'
     if not isinstance(value, Rich):
         return escape(str(value))
+    return _markup(bind_icons(value))
+
+
+def _markup(value: Rich) -> str:
     out = []
     for part in value:
-        if isinstance(part, Span):
+        if isinstance(part, Icon):  # drawn in the line (render/icons_pdf.py), its name in the PDF's text too
+            out.append(icon_markup(part, BODY))
+        elif isinstance(part, Span):
             text = escape(part.text)
             text = f"<b>{text}</b>" if part.strong else text
             out.append(f"<i>{text}</i>" if part.em else text)
         elif isinstance(part, Link) and part.external:  # a web address: a link annotation on the card
             href = escape(part.href, {'"': "&quot;"})
-            out.append(f'<a href="{href}">{markup(part.parts)}</a>')
+            out.append(f'<a href="{href}">{_markup(part.parts)}</a>')
         elif getattr(part, "role", "") == "draft":
-            out.append(f'<span backColor="{DRAFT}">{markup(part.parts)}</span>')
+            out.append(f'<span backColor="{DRAFT}">{_markup(part.parts)}</span>')
         else:
-            out.append(markup(part.parts))
+            out.append(_markup(part.parts))
     return "".join(out)
 
 
@@ -195,6 +204,10 @@ class Para(Paragraph):
     def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:  # noqa: N802, N803
         if not getattr(canvas, "_aids_measuring", False):  # a trial layout's canvas (card_fit) is never seen
             super().drawOn(canvas, x, y, _sW)
+
+    def draw(self) -> None:
+        super().draw()
+        flush_icons(self.canv)  # its icons, after its text (render/icons_pdf.py)
 
 
 class Barred(Flowable):
@@ -401,4 +414,5 @@ def new_canvas(buffer, size, context: dict, lz) -> Canvas:
     canv.setAuthor(context["game"]["author"])
     canv.setSubject(context["kind_name"])
     canv.setCreator("aids")
+    prepare_icons(canv)
     return canv

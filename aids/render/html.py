@@ -11,7 +11,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from ..localize.localizer import DraftText, Localizer
-from ..localize.rich import Link, Rich, Span
+from ..localize.rich import Icon, Inline, Link, Rich, Span, bind_icons
 from ..localize.typography import NBSP, typeset, typeset_rich
 from . import colours
 
@@ -99,7 +99,7 @@ _STYLES = (("code", "code"), ("strong", "strong"), ("em", "em"))
 def to_html(rich: Rich) -> Markup:
     """Localized runs as HTML: every text escaped, emphasis as <em>/<strong>/<code>, links and marked parts.
     No run ends in a space where another begins (see `spaces_lead`)."""
-    return _html_of(spaces_lead(rich))
+    return _html_of(spaces_lead(bind_icons(rich)))
 
 
 def spaces_lead(rich: Rich) -> Rich:
@@ -114,12 +114,16 @@ def spaces_lead(rich: Rich) -> Rich:
         for part in value:
             if isinstance(part, Span):
                 leaves.append(part.text)
+            elif isinstance(part, Icon):
+                leaves.append("\ufffc")  # a drawing: no space moves into it or across it
             else:
                 collect(part.parts)
 
     collect(rich)
     moved = list(leaves)
     for i in range(1, len(moved)):  # from the start: a run of spaces alone passes them all on
+        if "\ufffc" in (moved[i - 1], moved[i]):
+            continue
         kept = moved[i - 1].rstrip()
         if kept != moved[i - 1]:
             moved[i] = moved[i - 1][len(kept):] + moved[i]
@@ -129,8 +133,13 @@ def spaces_lead(rich: Rich) -> Rich:
     texts = iter(moved)
 
     def rebuild(value: Rich) -> Rich:
-        return Rich(replace(part, text=next(texts)) if isinstance(part, Span)
-                    else replace(part, parts=rebuild(part.parts)) for part in value)
+        def one(part: Inline) -> Inline:
+            if isinstance(part, Icon):
+                next(texts)  # its place holder: the icon as it is
+                return part
+            return replace(part, text=next(texts)) if isinstance(part, Span) else replace(
+                part, parts=rebuild(part.parts))
+        return Rich(one(part) for part in value)
 
     return rebuild(rich)
 
@@ -149,6 +158,8 @@ def _html_of(rich: Rich) -> Markup:
             out.append(Markup('<a class="{}" href="{}">{}</a>').format(shown, part.href, _html_of(part.parts)))
         elif isinstance(part, Link):
             out.append(Markup('<a class="ref" href="#{}">{}</a>').format(part.href, _html_of(part.parts)))
+        elif isinstance(part, Icon):
+            out.append(icon_html(part))
         elif part.role == "draft":
             out.append(Markup('<mark class="draft" lang="{}" title="{}">{}</mark>').format(
                 part.lang, part.note, _html_of(part.parts)))
@@ -163,6 +174,20 @@ def _html_of(rich: Rich) -> Markup:
         else:
             out.append(Markup('<span class="{}">{}</span>').format(part.role, _html_of(part.parts)))
     return Markup("").join(out)
+
+
+ICON_HEIGHT = 1.1  # em: as aids.css sizes svg.icon (its drawing has a margin: about a capital letter's height)
+
+
+def icon_html(icon: Icon) -> Markup:
+    """An icon inline: its SVG (checked shapes: model/icons.py) sized to the text, named by its localized name
+    for a screen reader, a tagged PDF and search. A word joiner before it: the text run before an inline element
+    never ends in a space (see `spaces_lead`), and a number bound to it stays on its line."""
+    name = " ".join(icon.parts.plain().split())  # an attribute: the typography's no-break spaces are of no use
+    return Markup('\u2060<svg class="icon" xmlns="http://www.w3.org/2000/svg" viewBox="{}" width="{}em" height="{}em" '
+                  'role="img" aria-label="{}" data-pagefind-index-attrs="aria-label"><title>{}</title>{}</svg>').format(
+        icon.source.view_box, round(ICON_HEIGHT * icon.source.ratio, 3), ICON_HEIGHT, name, name,
+        Markup(icon.source.inner))
 
 
 def ui_functions(lz: Localizer) -> dict:
