@@ -15,6 +15,7 @@ from ..source.yamlfile import Source, check_map, read_yaml
 from .game import GAME_FILE, Game, Print, check_language, read_game
 
 PROJECT_FILE = "aids.yaml"
+FORMATS = ("html", "pdf")  # what `aids build` makes unless aids.yaml's `formats:` or --format says otherwise
 DATE_STYLES = {"en": "en_GB"}  # 26 May 1831 unless aids.yaml says `date_style: {en: en-US}` (May 26, 1831)
 
 # -- the shapes of aids.yaml and game.yaml (aids.source.shape: what check_map accepts and the schemas say) ----
@@ -39,6 +40,8 @@ PROJECT = Shape(PROJECT_FILE, (
     Field("site", SITE),
     Field("date_style", DATE_STYLE),
     Field("print", PRINT),
+    Field("formats", list_of(string(), min_items=1, unique=True), doc="what `aids build` makes of each aid without "
+          "--format (default [html, pdf]); `aids formats` lists them: [html, pdf, epub] adds e-books"),
 ), doc="An aids project: what to publish and where to write it.")
 @dataclass
 class Project:
@@ -54,6 +57,8 @@ class Project:
     printing: Print = field(default_factory=Print)  # every game's, unless `print: {games: ...}` says otherwise
     printing_of: dict[str, Print] = field(default_factory=dict)  # game id -> its own
     site: Site = field(default_factory=Site)  # `site:`: the web site's title, languages and games
+    formats: tuple[str, ...] = FORMATS  # `formats:`: what `aids build` makes without --format
+    formats_at: Position = field(default_factory=lambda: Position(PROJECT_FILE))  # where they are named (errors)
 
     def show(self, path: Path) -> str:
         return display_path(path, self.root)
@@ -109,13 +114,28 @@ def read_project(root: Path) -> Project:
     printing, printing_of = _printing(src, data, problems)
     site = read_site(src, data, [str(x) for x in languages],
                      lambda name: (folders["games"] / name / GAME_FILE).is_file(), problems)
+    formats = _formats(src, data, problems)
     problems.raise_if_any()
     return Project(
         root=root, languages=[str(x) for x in languages],
         output=folders["output"], games_dir=folders["games"], catalogs=folders["catalogs"],
         ui_domain=bool(data.get("ui_domain", False)), min_complete=min_complete, site_url=site_url,
-        date_styles=date_styles, printing=printing, printing_of=printing_of, site=site,
+        date_styles=date_styles, printing=printing, printing_of=printing_of, site=site, formats=formats,
+        formats_at=src.at(data, "formats", value=True) if "formats" in data else Position(PROJECT_FILE),
     )
+
+
+def _formats(src: Source, data: Any, problems: Problems) -> tuple[str, ...]:
+    """`formats: [html, pdf, epub]`: the formats `aids build` makes (their names are checked against the formats
+    registered when a build plans: aids/build/pipeline.py)."""
+    given = data.get("formats")
+    if given is None:
+        return FORMATS
+    if not isinstance(given, list) or not given or not all(isinstance(name, str) for name in given):
+        problems.add(src.at(data, "formats", value=True), "formats must be a list of format names",
+                     "formats: [html, pdf, epub]")
+        return FORMATS
+    return tuple(dict.fromkeys(given))
 
 
 def _site_url(src: Source, data: Any, problems: Problems) -> str | None:
