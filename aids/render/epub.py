@@ -83,16 +83,18 @@ def book(doc: Document) -> bytes:
         out.add_metadata("DC", "date", str(game["published_iso"]))
     style = epub.EpubItem(uid="style", file_name=STYLE, media_type="text/css", content=stylesheet(doc).encode())
     out.add_item(style)
+    entries = outline(parts, files)
+    named = {href.partition("#")[0]: label for _, label, href in reversed(entries)}  # a chapter's first heading
     text = [title, contents]
     spine = []
     for n, part in enumerate(parts):
         body = _serialized(part, doc.kind.name)
         text.append(body)
-        chapter = epub.EpubHtml(uid=f"c{n:02d}", title=title, file_name=files[n], lang=lang, content=body)
+        chapter = epub.EpubHtml(uid=f"c{n:02d}", title=named.get(files[n], title) if n else title, file_name=files[n],
+                                lang=lang, content=body)
         chapter.add_item(style)
         out.add_item(chapter)
         spine.append(chapter)
-    entries = outline(parts, files)
     out.toc = toc(entries)
     for name, data in fonts("".join(text), FACES.get(doc.kind.name, ("Aids Sans",))).items():
         out.add_item(epub.EpubItem(uid=name.rsplit("/", 1)[-1].split(".")[0], file_name=name, media_type="font/ttf",
@@ -120,7 +122,7 @@ def page(doc: Document) -> HtmlElement:
     import lxml.html
 
     folder = doc.kind.template_folder
-    html = render_template(doc.kind.template, doc.lz, {**doc.context, "web": True, "epub": True},
+    html = render_template(doc.kind.template, doc.lz, {**doc.context, "web": True},
                            (str(folder),) if folder else ())
     root = lxml.html.document_fromstring(html)
     for el in root.xpath("//style | //script | //link | //a[contains(concat(' ', @class, ' '), ' permalink ')]"):

@@ -221,3 +221,20 @@ def test_formats_in_aids_yaml_choose_what_a_build_makes(tmp_path):
     assert not summary.failed
     made = {p.suffix for p in (root / "build").rglob("*") if p.is_file() and p.parent.name in ("pl", "en")}
     assert ".epub" in made and ".html" in made and ".pdf" not in made
+
+
+def test_a_booklet_s_figures_are_inside_its_epub_and_epubcheck_passes_it(tmp_path):
+    from .test_figures import with_figures
+    root = with_figures(tmp_path)
+    summary = build(read_project(root), Options(langs=["pl"], formats=["epub"]))
+    assert not summary.failed, summary.failed
+    path = root / "build/demo/pl/rules.epub"
+    with zipfile.ZipFile(path) as book:
+        images = sorted(n for n in book.namelist() if n.endswith(".png"))
+        assert [re.sub(r"-[0-9a-f]{8}", "", n) for n in images] == ["EPUB/rules-field.png", "EPUB/rules-ford.png"]
+        assert book.read(images[0]) == (root / "games/demo/figures/field.png").read_bytes()
+        shown = {src for doc in documents(book).values() for src in doc.xpath("//x:img/@src", namespaces=XHTML)}
+        assert {"EPUB/" + unquote(src) for src in shown} == set(images)
+    if JAVA and EPUBCHECK.is_file():
+        counts, said = epubcheck(path)
+        assert counts == "Messages: 0 fatals / 0 errors / 0 warnings", said
