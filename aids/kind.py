@@ -84,6 +84,7 @@ class Kind(Generic[M, D]):
     standalone: ClassVar[bool] = True  # False: a part (a table), built only inside the aids that embed it
     template_folder: ClassVar[Path | None] = None  # where its templates are, if not among the package's own
     bound: ClassVar[bool] = False  # its pages are bound as a booklet: `--impose` writes it imposed for stitching
+    reflowable: ClassVar[bool] = False  # its text reads in any width (a sequence, a booklet): an e-book (EPUB) too
     changelog: ClassVar[bool] = False  # it prints the game's changes since its last release (every aid's)
     fitted: ClassVar[bool] = False  # its type is fitted to a fixed space (a card, a playsheet): `aids budgets`
     # the fields of its source, as its reader checks them (aids.source.shape): the JSON Schema editors use

@@ -84,7 +84,7 @@ def language_pages(path: str, lang: str) -> bool:
 
 
 def outputs(aid: str, langs: tuple[str, ...] = LANGS) -> set[str]:
-    return {f"build/{GAME}/{lang}/{aid}.{suffix}" for lang in langs for suffix in ("html", "pdf")}
+    return {f"build/{GAME}/{lang}/{aid}.{suffix}" for lang in langs for suffix in ("html", "pdf", "epub")}
 
 
 CASES: dict[str, tuple[Callable[[Path], None], list[tuple[str, str]], set[str], str]] = {

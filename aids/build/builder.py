@@ -19,6 +19,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from ..config import Project
@@ -49,6 +50,7 @@ def build(project: Project, options: Options = Options(), progress: Progress | N
     fails leaves its previous outputs as they were; the other aids (and games) are still built.
     """
     started = time.monotonic()
+    options = replace(options, formats=pipeline.chosen_formats(project, options.formats))  # aids.yaml's, if not asked
     if options.scheduler:  # a scheduler that is not there fails before anything is read or written
         cluster.check(options.scheduler)
     summary = Summary()
@@ -383,7 +385,7 @@ def _as_stamped(project: Project, options: Options, summary: Summary, whole: str
 def whole_key(options: Options, sources: str) -> str:
     """What a whole build is made of: the tool, every source and catalog (`sources`), and what it was asked for
     (how it runs aside: jobs, a scheduler, --debug)."""
-    asked = {"games": options.games, "langs": options.langs, "formats": list(options.formats),
+    asked = {"games": options.games, "langs": options.langs, "formats": list(options.formats or ()),
              "editions": options.editions, "strict": options.strict, "shard": options.shard,
              "min_complete": options.min_complete, "draft": options.draft, "pseudo": options.pseudo,
              "marks": options.marks, "partial": options.partial,

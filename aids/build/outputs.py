@@ -38,6 +38,7 @@ def file_labels(lz: Localizer) -> list[tuple[str, str]]:
     """The files of an aid a site page links, by suffix, as it names them."""
     return [(".html", lz.pgettext("web site: a file of an aid", "Web page")),
             (".pdf", lz.pgettext("web site: a file of an aid", "PDF")),
+            (".epub", lz.pgettext("web site: a file of an aid", "EPUB e-book")),
             ("-sheet.pdf", lz.pgettext("web site: a file of an aid", "Card sheet")),
             ("-duplex-test.pdf", lz.pgettext("web site: a file of an aid", "Duplex test")),
             ("-press.pdf", lz.pgettext("web site: a file of an aid", "PDF for the press")),

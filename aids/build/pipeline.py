@@ -30,7 +30,7 @@ from ..render.formats import Document, registry
 from ..render.rendered import Rendered
 from ..translating.translators import complete
 
-FORMATS = ("html", "pdf")
+FORMATS = ("html", "pdf")  # what --format's help calls the default: a project's own are aids.yaml's `formats:`
 WEASYPRINT_FORMATS = {"pdf", "press", "imposed", "imposed-press"}  # the formats that need WeasyPrint (and Pango)
 
 
@@ -39,7 +39,7 @@ class Options:
     """What `aids build` was asked for (None: everything)."""
     games: list[str] | None = None
     langs: list[str] | None = None
-    formats: Iterable[str] = FORMATS
+    formats: Iterable[str] | None = None  # None: the project's (aids.yaml's `formats:`, else html and pdf)
     editions: list[str] | None = None
     strict: bool = False  # fail an aid, unwritten, when any of its text falls back to the source language
     debug: bool = False  # let an internal error (a bug of aids) through, with its traceback
@@ -206,7 +206,7 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
     What cannot be built (a broken game.yaml, an aid with errors) is recorded in `summary` and left out.
     """
     langs = [PSEUDO] if options.pseudo else chosen_languages(project, options.langs)
-    plan = Plan(langs, [f for f in registry() if f in options.formats])
+    plan = Plan(langs, [f for f in registry() if f in chosen_formats(project, options.formats)])
     _can_print(plan.formats)
     _ui_problems(langs, options, summary)
     editions = list(dict.fromkeys(options.editions)) if options.editions else None
@@ -224,6 +224,17 @@ def plan_build(project: Project, options: Options, summary: Summary) -> Plan:
         plan.units.extend(Unit(game, edition, aid, formats) for edition in chosen for aid in aids
                           if aid.kind.standalone)
     return plan
+
+
+def chosen_formats(project: Project, asked: Iterable[str] | None) -> list[str]:
+    """The formats asked for (--format), else the project's (`formats:` in aids.yaml): one not registered there
+    is an error, where it is named."""
+    if asked is not None:
+        return list(asked)
+    unknown = [name for name in project.formats if name not in registry()]
+    if unknown:
+        raise AidsError(Problem(project.formats_at, f"unknown format '{unknown[0]}'", ", ".join(registry())))
+    return list(project.formats)
 
 
 def _can_print(formats: list[str]) -> None:

@@ -18,7 +18,7 @@ def executor(options: Options, count: int) -> cf.Executor | None:
     workers = min(options.jobs or os.cpu_count() or 1, count)
     if workers <= 1:
         return None
-    if WEASYPRINT_FORMATS & set(options.formats):  # imported once, not in every worker
+    if WEASYPRINT_FORMATS & set(options.formats or ()):  # imported once, not in every worker
         from ..render.pdf import weasyprint
         weasyprint()
     return Pool(workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker,

@@ -124,7 +124,7 @@ def aid_entry(project: Project, listed: Listed, edition: Edition | None, aid: Ai
     else:
         facts.append(lz.pgettext("web site: how much of an aid is translated; %(percent)s is a percentage",
                                  "translated %(percent)s") % {"percent": lz.percent(share)})
-    page = next((f["href"] for f in files if not f["pdf"]), None)
+    page = next((f["href"] for f in files if not f["type"]), None)
     return {"id": aid.model.id, "title": aid_title(aid, lz), "kind": aid.kind.display_name(lz), "facts": facts,
             "files": files, "page": page, "status": status, "stale": bool(error)}
 
@@ -133,13 +133,19 @@ def aid_files(project: Project, game: str, ed: str | None, aid: str, lz: Localiz
               here: str) -> tuple[list[dict[str, Any]], list[str]]:
     """The files of an aid in one edition and `lz`'s language in the output folder, linked from `here`, and the
     page count of its PDF as a fact."""
-    files = [{"label": label, "href": href(here, path), "pdf": suffix.endswith(".pdf")}
+    files = [{"label": label, "href": href(here, path), "pdf": suffix.endswith(".pdf"), "type": media_type(suffix)}
              for suffix, label in file_labels(lz)
              if (project.output / (path := aid_path(game, ed, lz.lang, aid, suffix))).is_file()]
     pdf = project.output / aid_path(game, ed, lz.lang, aid, ".pdf")
     count = pages.count(game, ed, lz.lang, aid) if pdf.is_file() else None
     return files, [lz.npgettext("web site: the pages of an aid's PDF", "%(count)s page", "%(count)s pages", count) % {
         "count": lz.number(count)}] if count else []
+
+
+def media_type(suffix: str) -> str:
+    """The media type a link to a file of an aid announces ("" for a web page)."""
+    return next((kind for end, kind in ((".pdf", "application/pdf"), (".epub", "application/epub+zip"))
+                 if suffix.endswith(end)), "")
 
 
 def not_rebuilt(lz: Localizer, error: str) -> Markup:
@@ -160,7 +166,7 @@ def broken_entry(project: Project, game: Game, edition: Edition | None, item: Br
         return None
     last = next((r for f in ("html", "pdf") if (r := pages.cache.get(game.id, aid, f"{ed or '-'}/{lz.lang}/{f}"))), {})
     return {"id": aid, "title": last.get("title") or aid, "kind": last.get("kind") or "", "facts": facts,
-            "files": files, "page": next((f["href"] for f in files if not f["pdf"]), None),
+            "files": files, "page": next((f["href"] for f in files if not f["type"]), None),
             "status": not_rebuilt(lz, one_line(item.error)), "stale": True}
 
 

@@ -125,7 +125,7 @@ def import_command(project, args) -> int:
 def build_command(project, args) -> int:
     from ..build import builder, pipeline
     from . import report
-    formats = [*(args.format or pipeline.FORMATS),
+    formats = [*(args.format or pipeline.chosen_formats(project, None)),
                *(["press"] if args.profile == "press" else []),
                *(["imposed"] if args.impose else [])]
     options = pipeline.Options(games=args.game, langs=args.lang, formats=formats,

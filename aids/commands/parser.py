@@ -69,8 +69,8 @@ def build_options(p: argparse.ArgumentParser) -> None:
     games(p)
     langs(p)
     p.add_argument("--format", action="append", metavar="F", type=format_name,
-                   help="only this format (repeatable; default: html and pdf); `aids formats` lists them all, "
-                        "those of other packages too")
+                   help="only this format (repeatable; default: aids.yaml's formats:, else html and pdf); "
+                        "`aids formats` lists them all, those of other packages too")
     p.add_argument("--profile", choices=["home", "press"], default="home",
                    help="press: also PDFs for a print shop (<aid>-press.pdf: PDF/X-4, CMYK, bleed, marks)")
     p.add_argument("--impose", action="store_true",

@@ -17,6 +17,7 @@ from .theme import THEME_PATH, Theme
 from .tournament import BILINGUAL, PACKETS, Packet, read_bilingual, read_packets
 
 PROJECT_FILE = "aids.yaml"
+FORMATS = ("html", "pdf")  # what `aids build` makes unless aids.yaml's `formats:` or --format says otherwise
 DATE_STYLES = {"en": "en_GB"}  # 26 May 1831 unless aids.yaml says `date_style: {en: en-US}` (May 26, 1831)
 
 # -- the shapes of aids.yaml and game.yaml (aids.source.shape: what check_map accepts and the schemas say) ----
@@ -47,6 +48,8 @@ PROJECT = Shape(PROJECT_FILE, (
                           "wins)", pattern=THEME_PATH)),
     Field("bilingual", BILINGUAL),
     Field("packets", PACKETS),
+    Field("formats", list_of(string(), min_items=1, unique=True), doc="what `aids build` makes of each aid without "
+          "--format (default [html, pdf]); `aids formats` lists them: [html, pdf, epub] adds e-books"),
 ), doc="An aids project: what to publish and where to write it.")
 @dataclass
 class Project:
@@ -66,6 +69,8 @@ class Project:
     bilingual: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # game -> (lang, lang) pairs
     packets: tuple[Packet, ...] = ()  # `packets:`: a PDF per event (config/tournament.py)
     catalogs_per: str = "game"  # "aid": a catalog per aid beside the game's own (localize/domains.py)
+    formats: tuple[str, ...] = FORMATS  # `formats:`: what `aids build` makes without --format
+    formats_at: Position = field(default_factory=lambda: Position(PROJECT_FILE))  # where they are named (errors)
 
     def show(self, path: Path) -> str:
         return display_path(path, self.root)
@@ -124,6 +129,7 @@ def read_project(root: Path) -> Project:
     site = read_site(src, data, [str(x) for x in languages], is_game, problems)
     bilingual = read_bilingual(src, data, [str(x) for x in languages], is_game, problems)
     packets = read_packets(src, data, [str(x) for x in languages], is_game, problems)
+    formats = _formats(src, data, problems)
     problems.raise_if_any()
     project = Project(
         root=root, languages=[str(x) for x in languages],
@@ -131,11 +137,26 @@ def read_project(root: Path) -> Project:
         ui_domain=bool(data.get("ui_domain", False)), min_complete=min_complete, site_url=site_url,
         date_styles=date_styles, printing=printing, printing_of=printing_of, site=site,
         bilingual=bilingual, packets=packets, catalogs_per=str(data.get("catalogs_per", "game")),
+        formats=formats,
+        formats_at=src.at(data, "formats", value=True) if "formats" in data else Position(PROJECT_FILE),
     )
     if "theme" in data:
         project.theme = theme_at(project, str(data["theme"]), root, src.at(data, "theme", value=True), problems)
         problems.raise_if_any()
     return project
+
+
+def _formats(src: Source, data: Any, problems: Problems) -> tuple[str, ...]:
+    """`formats: [html, pdf, epub]`: the formats `aids build` makes (their names are checked against the formats
+    registered when a build plans: aids/build/pipeline.py)."""
+    given = data.get("formats")
+    if given is None:
+        return FORMATS
+    if not isinstance(given, list) or not given or not all(isinstance(name, str) for name in given):
+        problems.add(src.at(data, "formats", value=True), "formats must be a list of format names",
+                     "formats: [html, pdf, epub]")
+        return FORMATS
+    return tuple(dict.fromkeys(given))
 
 
 def _site_url(src: Source, data: Any, problems: Problems) -> str | None:

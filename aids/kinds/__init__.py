@@ -38,6 +38,7 @@ class SequenceKind(Kind[sequence.Sequence, SequenceDocument]):
     name = sequence.KIND
     shape = sequence.SHAPE
     template = "sequence.html"
+    reflowable = True
     embed_template = "sequence-body.html"  # the phases alone, for a booklet that embeds the sequence
 
     def read(self, src: Source, game: Game | None, problems: Problems) -> sequence.Sequence | None:
@@ -190,6 +191,7 @@ class BookletKind(Kind[booklet.Booklet, BookletDocument]):
     template = "booklet.html"
     changelog = True  # "Changes since version ..." after the rules: every aid's changes, linked where printed
     bound = True
+    reflowable = True
 
     def read(self, src: Source, game: Game | None, problems: Problems) -> booklet.Booklet | None:
         return booklet.read(src, game, problems)

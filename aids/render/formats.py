@@ -232,9 +232,10 @@ class _Warned:
 
 @functools.lru_cache(maxsize=1)
 def registry() -> dict[str, Format]:
-    """Every output format by name, in the order they are built: html, pdf, press, imposed, imposed-press,
+    """Every output format by name, in the order they are built: html, pdf, press, imposed, imposed-press, epub,
     then other packages'."""
-    found: dict[str, Format] = {f.name: f for f in (Html(), Pdf(), Press(), Imposed(), ImposedPress())}
+    from .epub import Epub
+    found: dict[str, Format] = {f.name: f for f in (Html(), Pdf(), Press(), Imposed(), ImposedPress(), Epub())}
     for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
         loaded = point.load()
         found.setdefault(point.name, loaded() if isinstance(loaded, type) else loaded)

@@ -52,7 +52,7 @@ def test_booklet_built_in_every_language_without_warnings_or_fallbacks(sample):
     project, summary = sample
     built = [b for b in summary.built if b.game == GAME and b.aid == AID]
     assert sorted(f for b in built for f in b.files) == sorted(
-        f"build/{GAME}/{lang}/{AID}.{ext}" for lang in LANGS for ext in ("html", "pdf"))
+        f"build/{GAME}/{lang}/{AID}.{ext}" for lang in LANGS for ext in ("html", "pdf", "epub"))
     assert [w for b in built for w in b.warnings] == []
     assert {k: v for k, v in summary.fallbacks.items() if k[0] == GAME} == {}
     assert all(10 <= b.pages <= 14 for b in built), [b.pages for b in built]

@@ -39,7 +39,7 @@ def test_six_files_and_no_renderer_warning(sample):
     project, summary = sample
     built = [b for b in summary.built if b.game == GAME]
     assert sorted(f for b in built for f in b.files) == sorted(
-        f"build/{GAME}/{lang}/sequence-of-play.{ext}" for lang in LANGS for ext in ("html", "pdf"))
+        f"build/{GAME}/{lang}/sequence-of-play.{ext}" for lang in LANGS for ext in ("html", "pdf", "epub"))
     assert [w for b in built for w in b.warnings] == []
     assert {k: v for k, v in summary.fallbacks.items() if k[0] == GAME} == {}, "every string of the sample is translated"
 

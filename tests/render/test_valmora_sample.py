@@ -31,7 +31,7 @@ def test_every_language_and_edition_built_from_an_english_source_without_a_fallb
     project, summary = sample
     built = [b for b in summary.built if b.game == GAME]
     assert sorted(f for b in built for f in b.files) == sorted(
-        f"build/{GAME}/{ed}/{lang}/turn-sequence.{ext}" for ed in EDITIONS for lang in LANGS for ext in ("html", "pdf"))
+        f"build/{GAME}/{ed}/{lang}/turn-sequence.{ext}" for ed in EDITIONS for lang in LANGS for ext in ("html", "pdf", "epub"))
     assert [w for b in built for w in b.warnings] == []
     assert {k: v for k, v in summary.fallbacks.items() if k[0] == GAME} == {}, "pl and ru are complete"
     assert not (project.root / "i18n" / "en" / "LC_MESSAGES" / f"{GAME}.po").exists()  # no catalog for the source

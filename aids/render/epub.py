@@ -1,0 +1,336 @@
+"""EPUB 3: a booklet or a sequence of play as an e-book, for e-readers and phones offline (`aids build --format
+epub`, or `formats: [html, pdf, epub]` in aids.yaml).
+
+Made from the aid's own page (its kind's template over the same localized model: the same numbers, words and
+anchors as the web page and the PDF), packaged by EbookLib:
+
+- the page split into one XHTML file a chapter (a booklet's title page and contents, then each level-1 section;
+  a sequence of play is one), every link to an anchor of the page pointed at the file that holds it, a link to
+  another aid's page (not in the book) left as its text; the web page's links to copy and its stylesheets dropped;
+- the navigation document (the table of contents) of the headings the PDF has as bookmarks, in its outline;
+- an e-reader stylesheet (templates/epub.css: the aids' own sheets, no print or screen sheet, the palette as
+  plain colours), the package's DejaVu faces subset with fontTools to the characters of the book, its figures;
+- the same bytes from the same sources: the identifier a UUID of the game, edition, aid and language; dc:date the
+  game's publication; dcterms:modified and every ZIP entry's time the game's publication date (the PDFs' date;
+  SOURCE_DATE_EPOCH if set); `mimetype` first, stored.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import io
+import itertools
+import mimetypes
+import os
+import re
+import string
+import uuid
+import zipfile
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, unquote
+
+from . import colours
+from .html import render_template
+from .pdf import FONTS, fonts_dir
+from .rendered import Rendered
+
+if TYPE_CHECKING:
+    from lxml.html import HtmlElement
+
+    from .formats import Document
+
+STYLE = "style/epub.css"
+FACES = {"booklet": ("Aids Sans", "Aids Serif")}  # the families each kind's sheets name; other kinds: Aids Sans
+# what an e-reader may draw besides the text: list numbers, punctuation, the marks the stylesheets add (boxes, rulings)
+BASICS = string.printable + "–—…«»„”“’\u25B6\u2139\u2606\u270E\u26A0\u2192\u21A9"
+NOT_BEFORE_1980 = 315532800  # the first time a ZIP entry can hold
+
+
+class Epub:
+    """The e-book: reflowable XHTML of the aid's page, its contents, fonts and figures (aids/render/epub.py)."""
+    name = "epub"
+    summary = "an EPUB 3 e-book of a booklet or a sequence of play (<aid>.epub): reflowable, fonts embedded"
+
+    def render(self, doc: Document) -> dict[str, Rendered]:
+        if not doc.kind.reflowable:
+            return {}
+        return {".epub": Rendered(book(doc))}
+
+
+def book(doc: Document) -> bytes:
+    """The EPUB of one aid in one language and edition, as bytes."""
+    from ebooklib import epub
+
+    root = page(doc)
+    lang = doc.lz.lang
+    parts = chapters(root)
+    files = [f"{doc.model.id}-{n:02d}.xhtml" for n in range(len(parts))]
+    where = {anchor: files[n] for n, part in enumerate(parts) for el in part for anchor in _ids(el)}
+    for n, part in enumerate(parts):
+        for el in part:
+            relink(el, files[n], where)
+    title = " ".join((root.findtext(".//title") or doc.model.id).split())
+    contents = doc.lz.pgettext("rule booklet", "Contents")
+
+    out = epub.EpubBook()
+    out.set_identifier(identifier(doc))
+    out.set_title(title)
+    out.set_language(lang)
+    game = doc.context["game"]
+    if game.get("author"):
+        out.add_author(str(game["author"]))
+    if game.get("published_iso"):
+        out.add_metadata("DC", "date", str(game["published_iso"]))
+    style = epub.EpubItem(uid="style", file_name=STYLE, media_type="text/css", content=stylesheet(doc).encode())
+    out.add_item(style)
+    entries = outline(parts, files)
+    named = {href.partition("#")[0]: label for _, label, href in reversed(entries)}  # a chapter's first heading
+    text = [title, contents]
+    spine = []
+    for n, part in enumerate(parts):
+        body = _serialized(part, doc.kind.name)
+        text.append(body)
+        chapter = epub.EpubHtml(uid=f"c{n:02d}", title=named.get(files[n], title) if n else title, file_name=files[n],
+                                lang=lang, content=body)
+        chapter.add_item(style)
+        out.add_item(chapter)
+        spine.append(chapter)
+    out.toc = toc(entries)
+    for name, data in fonts("".join(text), FACES.get(doc.kind.name, ("Aids Sans",))).items():
+        out.add_item(epub.EpubItem(uid=name.rsplit("/", 1)[-1].split(".")[0], file_name=name, media_type="font/ttf",
+                                   content=data))
+    for suffix, figure in doc.figure_files().items():
+        name = doc.model.id + suffix
+        out.add_item(epub.EpubImage(uid="img-" + re.sub(r"\W", "-", name), file_name=name,
+                                    media_type=mimetypes.guess_type(name)[0] or "application/octet-stream",
+                                    content=figure.data))
+    out.add_item(epub.EpubNcx())  # for readers of EPUB 2 only
+    nav = epub.EpubNav(uid="nav", file_name="nav.xhtml", title=contents)
+    nav.add_item(style)
+    out.add_item(nav)
+    out.spine = spine
+    stream = io.BytesIO()
+    epub.write_epub(stream, out, {"mtime": dt.datetime.fromtimestamp(epoch(doc), dt.UTC), "raise_exceptions": True,
+                                  "epub3_landmark": False, "spine_direction": False})
+    return fixed(stream.getvalue(), epoch(doc))
+
+
+# --- the page, in chapters ------------------------------------------------------------------------
+
+def page(doc: Document) -> HtmlElement:
+    """The aid's page as the web has it (its figures linked beside it), without what serves a browser only."""
+    import lxml.html
+
+    folder = doc.kind.template_folder
+    html = render_template(doc.kind.template, doc.lz, {**doc.context, "web": True},
+                           (str(folder),) if folder else ())
+    root = lxml.html.document_fromstring(html)
+    for el in root.xpath("//style | //script | //link | //a[contains(concat(' ', @class, ' '), ' permalink ')]"):
+        el.drop_tree()
+    for el in root.iter():
+        for name in [a for a in el.attrib if a.startswith("data-pagefind")]:
+            del el.attrib[name]
+    return root
+
+
+def chapters(root: HtmlElement) -> list[list[HtmlElement]]:
+    """The body in chapters, each a list of elements: a booklet's front matter, then each of its sections at
+    level 1 (in a `<div class="rules">` of its own), what follows the rules with the last; one chapter otherwise."""
+    body = root.body
+    rules = body.find(".//main/div[@class='rules']")
+    if rules is None:
+        return [list(body)]
+    main = rules.getparent()
+    before = [el for el in body if el is not main]
+    after = [el for el in before if _after(el, main)]
+    before = [el for el in before if el not in after]
+    front = [*before, *main[:main.index(rules)]]
+    parts: list[list[HtmlElement]] = [[]]
+    for el in list(rules):
+        if el.tag == "h2" and {"rule-1", "level-1"} & set(el.get("class", "").split()) and parts[-1]:
+            parts.append([])
+        parts[-1].append(el)
+    wrapped = []
+    for part in parts:
+        div = rules.makeelement("div", {"class": "rules"})
+        div.extend(part)
+        wrapped.append([div])
+    wrapped[0] = [*front, *wrapped[0]]
+    wrapped[-1] += [*main[main.index(rules) + 1:], *after]
+    return wrapped
+
+
+def _after(el: HtmlElement, main: HtmlElement) -> bool:
+    parent = main.getparent()
+    return parent is not None and parent.index(el) > parent.index(main)
+
+
+def _ids(el: HtmlElement) -> Iterator[str]:
+    for node in el.iter():
+        if node.get("id"):
+            yield node.get("id")
+
+
+def relink(el: HtmlElement, here: str, where: dict[str, str]) -> None:
+    """Each link of `el` (in the file `here`) to the file that holds its anchor; a link to a page not in the book
+    (another aid's) left as its text."""
+    for link in list(el.iter("a")):
+        href = link.get("href")
+        if href is None:
+            continue
+        if href.startswith("#"):
+            anchor = unquote(href[1:])
+            target = where.get(anchor)
+            if target is not None:
+                link.set("href", (target if target != here else "") + "#" + quote(anchor))
+        elif not re.match(r"[a-z][a-z0-9+.-]*:", href):
+            link.tag = "span"
+            for name in ("href", "type", "hreflang"):
+                link.attrib.pop(name, None)
+
+
+def _serialized(part: list[HtmlElement], kind: str) -> str:
+    """A chapter's body as EbookLib takes it: its elements inside the page's classes (the stylesheet's)."""
+    import lxml.html
+
+    inner = "".join(lxml.html.tostring(el, encoding="unicode") for el in part)
+    return f'<html><body><div class="aid aid-{kind}">{inner}</div></body></html>'
+
+
+# --- the contents ----------------------------------------------------------------------------------
+
+def outline(parts: list[list[HtmlElement]], files: list[str]) -> list[tuple[int, str, str]]:
+    """(level, label, href) of every heading the PDF has as a bookmark (print.css), in order: a booklet's
+    numbered rules at their level, a sequence's title and phases (number and title, without the side)."""
+    found = []
+    for n, part in enumerate(parts):
+        for el in part:
+            for heading in el.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+                level = bookmark_level(heading)
+                if level is None:
+                    continue
+                label = heading.get("data-bookmark") or heading.text_content()
+                anchor = heading.get("id")
+                href = files[n] + (f"#{quote(anchor)}" if anchor else "")
+                found.append((level, " ".join(label.split()), href))
+    return found
+
+
+def bookmark_level(heading: HtmlElement) -> int | None:
+    """The outline level print.css gives a heading, None when it is no bookmark."""
+    classes = set(heading.get("class", "").split())
+    if classes & {"table-title", "ruling-title", "booklet-title", "toc-title"}:
+        return None
+    around = {c for node in heading.iterancestors() for c in node.get("class", "").split()}
+    if "embed" in around and "phase-title" in classes:
+        return None
+    if "rules" in around:
+        if "unnumbered" in classes:
+            return None
+        for level in (1, 2, 3):
+            if f"rule-{level}" in classes:
+                return level
+    return int(heading.tag[1])
+
+
+def toc(entries: Iterable[tuple[int, str, str]]) -> list[Any]:
+    """EbookLib's table of contents: a Link, or (Section, [its entries]) for one with entries under it."""
+    from ebooklib import epub
+
+    top: list[list[Any]] = []
+    stack: list[tuple[int, list[list[Any]]]] = [(0, top)]
+    for level, label, href in entries:
+        while stack[-1][0] >= level:
+            stack.pop()
+        children: list[list[Any]] = []
+        stack[-1][1].append([label, href, children])
+        stack.append((level, children))
+
+    numbers = itertools.count(1)  # every entry's id in the NCX, unique
+
+    def made(items: list[list[Any]]) -> list[Any]:
+        return [(epub.Section(label, href), made(children)) if children else epub.Link(href, label, f"t{next(numbers)}")
+                for label, href, children in items]
+    return made(top)
+
+
+# --- style, fonts, dates ---------------------------------------------------------------------------
+
+def stylesheet(doc: Document) -> str:
+    """templates/epub.css with its fonts, the palette's colours as they are (an e-reader may know no var())."""
+    faces = [(family, f"../fonts/{file}", weight, style) for family, file, weight, style in FONTS
+             if family in FACES.get(doc.kind.name, ("Aids Sans",))]
+    css = render_template("epub.css", doc.lz, {**doc.context, "fonts": faces})
+    css = re.sub(r"var\(--([a-z-]+)\)", lambda m: colours.rgb(m.group(1)), css)
+    return without_print(css)
+
+
+def without_print(css: str) -> str:
+    """The sheet without its rules for paper (`@media print`: pages, columns, a title page) and without the
+    palette's variables (`:root`), which it no longer uses."""
+    import tinycss2
+
+    kept = []
+    for rule in tinycss2.parse_stylesheet(css, skip_comments=True):
+        if rule.type == "at-rule" and rule.lower_at_keyword == "media" and \
+                tinycss2.serialize(rule.prelude).strip().lower() == "print":
+            continue
+        if rule.type == "qualified-rule" and tinycss2.serialize(rule.prelude).strip() == ":root":
+            continue
+        kept.append(rule)
+    return "\n".join(tinycss2.serialize([rule]).strip() for rule in kept if rule.type != "whitespace") + "\n"
+
+
+def fonts(text: str, families: Iterable[str]) -> dict[str, bytes]:
+    """The e-reader sheet's faces, each subset to the characters of `text` (and of list numbers, punctuation)."""
+    from fontTools import subset
+
+    wanted = sorted(set(text) | set(BASICS))
+    out = {}
+    for family, file, _, _ in FONTS:
+        if family not in families:
+            continue
+        options = subset.Options()
+        options.name_IDs = ["*"]  # the font's names and its licence, as DejaVu's licence asks
+        options.notdef_outline = True
+        options.drop_tables += ["FFTM"]  # FontForge's timestamps, which no reader needs
+        options.hinting = False  # an e-reader draws outlines unhinted: two fifths of the size saved
+        font = subset.load_font(io.BytesIO((fonts_dir() / file).read_bytes()), options)  # no file left open
+        font.recalcTimestamp = False  # its head table keeps DejaVu's date: the same bytes every build
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(text="".join(wanted))
+        subsetter.subset(font)
+        data = io.BytesIO()
+        subset.save_font(font, data, options)
+        font.close()
+        out[f"fonts/{file}"] = data.getvalue()
+    return out
+
+
+def identifier(doc: Document) -> str:
+    """The same for every build of this aid in this edition and language: a UUID of their ids."""
+    edition = doc.edition.id if doc.edition else "-"
+    name = f"aids:{doc.game.id}/{edition}/{doc.model.id}/{doc.lz.lang}"
+    return f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, name)}"
+
+
+def epoch(doc: Document) -> int:
+    """The time the book is dated with: SOURCE_DATE_EPOCH when set, else the game's publication (as its PDFs)."""
+    given = os.environ.get("SOURCE_DATE_EPOCH", "")
+    return int(given) if given.isdigit() else doc.game.epoch()
+
+
+def fixed(data: bytes, when: int) -> bytes:
+    """The ZIP again with every entry dated `when`, `mimetype` first and stored, the rest deflated: the same
+    bytes from the same content."""
+    stamp = dt.datetime.fromtimestamp(max(when, NOT_BEFORE_1980), dt.UTC).timetuple()[:6]
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        names = src.namelist()
+        for name in ["mimetype", *(n for n in names if n != "mimetype")]:
+            info = zipfile.ZipInfo(name, stamp)
+            info.compress_type = zipfile.ZIP_STORED if name == "mimetype" else zipfile.ZIP_DEFLATED
+            info.create_system = 3
+            info.external_attr = 0o100644 << 16
+            dst.writestr(info, src.read(name), compresslevel=9)
+    return out.getvalue()

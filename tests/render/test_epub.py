@@ -1,0 +1,240 @@
+"""The e-books (aids/render/epub.py): every booklet and sequence of play of the samples, in every language and edition,
+as EPUB 3 that EPUBCheck (Debian's `epubcheck`, run by Java) passes with no error and no warning, read back: its
+language, its contents equal to its PDF's bookmarks, its cross-references leading to an id of the book, its fonts
+embedded, the same bytes from a second build."""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import re
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import lxml.etree
+import pytest
+from ebooklib import epub as ebooklib_epub
+from pypdf import PdfReader
+
+from aids.build import pipeline
+from aids.build.builder import build
+from aids.build.pipeline import Options
+from aids.config import read_project
+from aids.kinds.reading import read_game_aids
+from aids.render import epub
+
+EPUBCHECK = Path("/usr/share/java/epubcheck.jar")  # Debian's epubcheck (./bootstrap test installs it)
+JAVA = shutil.which("java")
+XHTML = {"x": "http://www.w3.org/1999/xhtml"}
+# every booklet and sequence of the samples, by edition; the card and the playsheet make no e-book
+BOOKS = {"gcacw/{}/sequence-of-play.epub", "gcacw/{}/system-rules.epub", "ostroleka-1831/{}/sequence-of-play.epub",
+         "valmora-1809/cm/{}/turn-sequence.epub", "valmora-1809/inch/{}/turn-sequence.epub"}
+
+
+def books(project) -> list[Path]:
+    return sorted(project.output.rglob("*.epub"))
+
+
+def test_every_booklet_and_sequence_of_the_samples_is_an_epub_in_every_language(sample):
+    project, _ = sample
+    found = {str(p.relative_to(project.output)) for p in books(project)}
+    assert found == {name.format(lang) for name in BOOKS for lang in ("pl", "en", "ru")}
+
+
+def epubcheck(path: Path) -> tuple[str, str]:
+    """EPUBCheck's last line of counts for `path`, and all it said (quicker to start with a client JIT only)."""
+    done = subprocess.run([str(JAVA), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", str(EPUBCHECK), str(path)],
+                          capture_output=True, text=True, timeout=300)
+    said = done.stdout + done.stderr
+    counts = re.search(r"Messages: (\d+) fatals / (\d+) errors / (\d+) warnings", said)
+    return (counts.group(0) if counts else "no counts"), said
+
+
+def test_every_sample_epub_passes_epubcheck_without_an_error_or_a_warning(sample):
+    if not (JAVA and EPUBCHECK.is_file()):
+        reason = "epubcheck or java missing (./bootstrap test installs them)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    project, _ = sample
+    paths = books(project)
+    assert len(paths) == 15
+    with cf.ThreadPoolExecutor(2) as pool:  # a JVM each, two at a time
+        results = dict(zip(paths, pool.map(epubcheck, paths)))
+    failed = {str(p.relative_to(project.output)): said for p, (counts, said) in results.items()
+              if counts != "Messages: 0 fatals / 0 errors / 0 warnings"}
+    assert not failed, "\n".join(f"{name}:\n{said}" for name, said in failed.items())
+
+
+def test_epubcheck_finds_a_broken_book(tmp_path, sample):
+    """The check above can fail: a book whose cross-reference leads nowhere has an error."""
+    if not (JAVA and EPUBCHECK.is_file()):
+        pytest.skip("epubcheck or java missing")
+    project, _ = sample
+    source = project.output / "gcacw" / "en" / "system-rules.epub"
+    broken = tmp_path / "broken.epub"
+    with zipfile.ZipFile(source) as src, zipfile.ZipFile(broken, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename.endswith("-01.xhtml"):
+                data = data.replace(b'href="', b'href="nowhere-', 1)
+            dst.writestr(info, data)
+    counts, said = epubcheck(broken)
+    assert counts != "Messages: 0 fatals / 0 errors / 0 warnings" and "nowhere-" in said
+
+
+# --- read back -------------------------------------------------------------------------------------------------
+
+def nav_entries(book: zipfile.ZipFile) -> list[tuple[int, str, str]]:
+    """(depth, label, href) of the navigation document's table of contents."""
+    nav = lxml.etree.fromstring(book.read("EPUB/nav.xhtml"))
+    found = []
+
+    def walk(ol, depth):
+        for li in ol.findall("x:li", XHTML):
+            a = li.find("x:a", XHTML)
+            found.append((depth, " ".join("".join(a.itertext()).split()), a.get("href")))
+            for sub in li.findall("x:ol", XHTML):
+                walk(sub, depth + 1)
+    walk(nav.find(".//x:nav[@role='doc-toc']/x:ol", XHTML), 0)
+    return found
+
+
+def pdf_outline(path: Path) -> list[tuple[int, str]]:
+    reader = PdfReader(path)
+    found = []
+
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+            else:
+                found.append((depth, " ".join(item.title.split())))
+    walk(reader.outline, 0)
+    return found
+
+
+def documents(book: zipfile.ZipFile) -> dict[str, lxml.etree._Element]:
+    return {name.removeprefix("EPUB/"): lxml.etree.fromstring(book.read(name))
+            for name in book.namelist() if name.endswith(".xhtml")}
+
+
+def test_each_epub_has_its_language_its_pdf_s_contents_working_links_and_its_fonts(sample):
+    project, _ = sample
+    cross_chapter = 0
+    for path in books(project):
+        lang = path.parent.name
+        read = ebooklib_epub.read_epub(str(path), {"ignore_ncx": True})
+        assert read.get_metadata("DC", "language") == [(lang, {})], path
+        assert re.fullmatch(r"urn:uuid:[0-9a-f-]{36}", read.get_metadata("DC", "identifier")[0][0])
+        with zipfile.ZipFile(path) as book:
+            first = book.infolist()[0]
+            assert (first.filename, first.compress_type, book.read(first)) == \
+                ("mimetype", zipfile.ZIP_STORED, b"application/epub+zip")
+            # the contents: the PDF's bookmarks, the same numbers and headings at the same depth
+            entries = nav_entries(book)
+            assert [(d, label) for d, label, _ in entries] == pdf_outline(path.with_suffix(".pdf")), path
+            docs = documents(book)
+            ids = {name: set(doc.xpath("//@id")) for name, doc in docs.items()}
+            for name, doc in docs.items():
+                assert doc.get("lang") == lang
+                for href in [*doc.xpath("//x:a/@href", namespaces=XHTML)]:
+                    parts = urlsplit(href)
+                    if parts.scheme:
+                        continue
+                    target = parts.path or name
+                    assert target in ids, f"{path}: {name} -> {href}: no such file"
+                    if parts.fragment:
+                        assert unquote(parts.fragment) in ids[target], f"{path}: {name} -> {href}: no such id"
+                    cross_chapter += bool(parts.path and parts.path != name and parts.fragment)
+            for _, _, href in entries:
+                file, _, anchor = href.partition("#")
+                assert file in ids and (not anchor or unquote(anchor) in ids[file]), (path, href)
+            # the fonts: DejaVu, subset, each named by an @font-face of the stylesheet
+            css = book.read("EPUB/style/epub.css").decode()
+            fonts = [n for n in book.namelist() if n.endswith(".ttf")]
+            assert "EPUB/fonts/DejaVuSans.ttf" in fonts and all(f'url("../fonts/{Path(f).name}")' in css for f in fonts)
+            assert all(book.getinfo(f).file_size < 100_000 for f in fonts)  # subset: the full face is 700 kB
+            assert "@page" not in css and "http" not in css
+            assert not re.search(rb'(src|href)="https?:', b"".join(book.read(n) for n in book.namelist()
+                                                                    if n.endswith((".xhtml", ".opf", ".css"))))
+    assert cross_chapter > 20  # the booklets' references to rules of other chapters, pointed at their files
+
+
+def test_a_booklet_s_rule_numbers_and_a_reference_across_chapters(sample):
+    project, _ = sample
+    with zipfile.ZipFile(project.output / "gcacw" / "ru" / "system-rules.epub") as book:
+        entries = nav_entries(book)
+        docs = documents(book)
+    assert [label.split()[0] for _, label, _ in entries][:4] == ["1", "2", "2.1", "2.2"]
+    assert len({href.partition("#")[0] for _, _, href in entries}) == 5  # a chapter a section at level 1
+    links = [(name, href) for name, doc in docs.items() for href in doc.xpath("//x:a[@class='ref']/@href",
+                                                                               namespaces=XHTML)]
+    assert any(href.partition("#")[0] not in ("", name) for name, href in links)
+
+
+def test_two_builds_of_an_epub_are_the_same_bytes_dated_by_the_game(sample, tmp_path):
+    """Rendered again here (another process, another time) and built again into another folder: the same bytes."""
+    project, _ = sample
+    game = project.read_game("gcacw")
+    aid = next(a for a in read_game_aids(project, game)[0] if a.model.id == "system-rules")
+    lz = pipeline.localizer(project, game, "pl")
+    again = epub.book(pipeline.document(game, aid, lz, None))
+    built = project.output / "gcacw" / "pl" / "system-rules.epub"
+    assert again == built.read_bytes()
+    with zipfile.ZipFile(built) as book:
+        assert {info.date_time for info in book.infolist()} == {(2023, 4, 5, 0, 0, 0)}  # the game's publication
+        assert b'<meta property="dcterms:modified">2023-04-05T00:00:00Z</meta>' in book.read("EPUB/content.opf")
+    root = tmp_path / "again"
+    for name in ("games", "i18n", "aids.yaml"):
+        source = project.root / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, root / name)
+    other = read_project(root)
+    summary = build(other, Options(games=["ostroleka-1831"], langs=["ru"], formats=["epub"], jobs=1))
+    assert not summary.failed
+    name = Path("ostroleka-1831", "ru", "sequence-of-play.epub")
+    assert (other.output / name).read_bytes() == (project.output / name).read_bytes()
+
+
+def test_the_game_page_offers_the_epub_beside_the_pdf(sample):
+    project, _ = sample
+    page = (project.output / "gcacw" / "en" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="system-rules.epub" type="application/epub+zip">EPUB e-book</a>' in page
+    polish = (project.output / "gcacw" / "pl" / "index.html").read_text(encoding="utf-8")
+    assert 'href="system-rules.epub"' in polish
+    lwow = (project.output / "lwow-1920" / "en" / "index.html").read_text(encoding="utf-8")
+    assert ".epub" not in lwow  # a card makes no e-book
+
+
+def test_formats_in_aids_yaml_choose_what_a_build_makes(tmp_path):
+    from aids.errors import AidsError
+    from tests.helpers import make_project
+    root = make_project(tmp_path)
+    text = (root / "aids.yaml").read_text(encoding="utf-8")
+    (root / "aids.yaml").write_text(text + "formats: [html, epub, nope]\n", encoding="utf-8")
+    with pytest.raises(AidsError, match=r"aids.yaml:\d+:\d+: unknown format 'nope'"):
+        build(read_project(root))
+    (root / "aids.yaml").write_text(text + "formats: [html, epub]\n", encoding="utf-8")
+    summary = build(read_project(root))
+    assert not summary.failed
+    made = {p.suffix for p in (root / "build").rglob("*") if p.is_file() and p.parent.name in ("pl", "en")}
+    assert ".epub" in made and ".html" in made and ".pdf" not in made
+
+
+def test_a_booklet_s_figures_are_inside_its_epub_and_epubcheck_passes_it(tmp_path):
+    from .test_figures import with_figures
+    root = with_figures(tmp_path)
+    summary = build(read_project(root), Options(langs=["pl"], formats=["epub"]))
+    assert not summary.failed, summary.failed
+    path = root / "build/demo/pl/rules.epub"
+    with zipfile.ZipFile(path) as book:
+        images = sorted(n for n in book.namelist() if n.endswith(".png"))
+        assert [re.sub(r"-[0-9a-f]{8}", "", n) for n in images] == ["EPUB/rules-field.png", "EPUB/rules-ford.png"]
+        assert book.read(images[0]) == (root / "games/demo/figures/field.png").read_bytes()
+        shown = {src for doc in documents(book).values() for src in doc.xpath("//x:img/@src", namespaces=XHTML)}
+        assert {"EPUB/" + unquote(src) for src in shown} == set(images)
+    if JAVA and EPUBCHECK.is_file():
+        counts, said = epubcheck(path)
+        assert counts == "Messages: 0 fatals / 0 errors / 0 warnings", said
