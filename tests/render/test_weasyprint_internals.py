@@ -84,3 +84,19 @@ def test_the_internals_a_part_of_a_booklet_is_turned_with():
         assert found[:len(parameters)] == parameters, f"aids/render/sides.py: {module.__name__}.{name}{found}"
     assert list(inspect.signature(boxes.PageBox).parameters)[:2] == ["page_type", "style"], \
         "aids/render/sides.py: PageBox(page_type, style) changed"
+
+
+def test_the_tagging_hook_wraps_the_generator_of_structure_elements():
+    """aids/render/tagging.py wraps weasyprint.pdf.tags._build_box_tree, a generator that yields the structure
+    elements (pydyf dictionaries with /S) made of a box and calls itself from the module's namespace for the
+    box's children, with the box first; writes /Alt only from an SVG's <title> or an image's alt, and no /Scope."""
+    from weasyprint.pdf import tags
+    original = getattr(tags._build_box_tree, "__wrapped__", tags._build_box_tree)
+    assert inspect.isgeneratorfunction(original), "aids/render/tagging.py: _build_box_tree no longer yields"
+    assert list(inspect.signature(original).parameters)[0] == "box"
+    source = inspect.getsource(original)
+    assert "_build_box_tree(\n" in source or "_build_box_tree(" in source.split("def _build_box_tree", 1)[1], \
+        "aids/render/tagging.py: _build_box_tree no longer calls itself through the module"
+    assert "'Scope'" not in source and "Lang" not in source, \
+        "WeasyPrint writes /Scope or /Lang itself now: aids/render/tagging.py may be unnecessary"
+    assert "aria-label" not in source, "WeasyPrint reads aria-label itself now: see aids/render/tagging.py"
