@@ -8,7 +8,9 @@ alternating) the whole PDF through aids' own path (render/pdf.py: layout, then t
 (`tagged=False`: no structure tree, no PDF/UA identification) and tagged (what aids writes for home printing:
 WeasyPrint's pdf/ua-1 variant and aids' /Lang, /Scope and /Alt, render/tagging.py). A booklet is laid out
 whole here, not in parts (the parts' cache would hide the cost). Prints each pair, then the median ratio
-tagged/untagged and its spread per aid and over all pairs. Figures only: nothing here asserts a time.
+tagged/untagged and its spread per aid and over all pairs, of the wall time and of the process's CPU time (less
+sensitive to the other work of a shared machine), and the PDFs' sizes (tagged/untagged). Figures only: nothing here
+asserts a time.
 """
 from __future__ import annotations
 
@@ -29,10 +31,11 @@ AIDS = [("gcacw", "system-rules"), ("gcacw", "sequence-of-play"), ("ostroleka-18
         ("newbury-fast-play", "playsheet")]
 
 
-def timed(html: str, css: str, folder: Path, epoch: int, tagged: bool) -> tuple[float, int]:
-    start = time.perf_counter()
+def timed(html: str, css: str, folder: Path, epoch: int, tagged: bool) -> tuple[float, float, int]:
+    """Wall time, CPU time of this process (the layout and the PDF are written in it) and the PDF's size."""
+    start, cpu = time.perf_counter(), time.process_time()
     rendered = lay_out(html, css, base=folder, allowed=[folder], epoch=epoch, tagged=tagged).rendered()
-    return time.perf_counter() - start, len(rendered.data)
+    return time.perf_counter() - start, time.process_time() - cpu, len(rendered.data)
 
 
 def main() -> None:
@@ -42,12 +45,14 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="aids-tagging-") as scratch:
         root = Path(scratch)
-        for name in ("games", "i18n", "aids.yaml"):
-            source = ROOT / name
-            (shutil.copytree if source.is_dir() else shutil.copy)(source, root / name)
+        for name in ("games", "i18n"):
+            shutil.copytree(ROOT / name, root / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
+        # a project of games, as a user has it: the aids source tree (ui_domain) stays behind
+        (root / "aids.yaml").write_text((ROOT / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
         project = read_project(root)
         every: list[float] = []
-        print(f"{'aid':<36} {'untagged s':>10} {'tagged s':>9} {'ratio':>6} {'bytes':>7}")
+        every_cpu: list[float] = []
+        print(f"{'aid':<36} {'untagged s':>10} {'tagged s':>9} {'ratio':>6} {'CPU ratio':>9} {'bytes':>7}")
         for game_id, aid_id in AIDS:
             game = project.read_game(game_id)
             aid = next(a for a in reading.read_aids(project, game)[0] if a.model.id == aid_id)
@@ -55,19 +60,23 @@ def main() -> None:
             doc = pipeline.document(game, aid, lz, game.editions[0] if game.editions else None)
             css = print_css(lz, doc.context["game"], "A4", kind=aid.kind.name)
             timed(doc.html, css, game.folder, game.epoch(), True)  # warm: fonts, hyphenation dictionaries
-            ratios = []
+            ratios, cpu_ratios = [], []
             for round_ in range(args.rounds):
                 order = (False, True) if round_ % 2 == 0 else (True, False)
                 times = {tagged: timed(doc.html, css, game.folder, game.epoch(), tagged) for tagged in order}
-                ratio = times[True][0] / times[False][0]
+                ratio, cpu_ratio = times[True][0] / times[False][0], times[True][1] / times[False][1]
                 ratios.append(ratio)
+                cpu_ratios.append(cpu_ratio)
                 print(f"{game_id + ' ' + aid_id:<36} {times[False][0]:10.2f} {times[True][0]:9.2f} {ratio:6.3f} "
-                      f"{times[True][1] / times[False][1]:7.3f}")
+                      f"{cpu_ratio:9.3f} {times[True][2] / times[False][2]:7.3f}")
             every += ratios
-            print(f"{'  median, spread':<36} {'':>10} {'':>9} {statistics.median(ratios):6.3f} "
-                  f"({min(ratios):.3f} to {max(ratios):.3f})")
-        print(f"all {len(every)} pairs: tagged/untagged median {statistics.median(every):.3f} "
-              f"({min(every):.3f} to {max(every):.3f})")
+            every_cpu += cpu_ratios
+            print(f"{'  median (spread)':<36} wall {spread(ratios)}, CPU {spread(cpu_ratios)}")
+        print(f"all {len(every)} pairs, tagged/untagged: wall {spread(every)}, CPU {spread(every_cpu)}")
+
+
+def spread(ratios: list[float]) -> str:
+    return f"{statistics.median(ratios):.3f} ({min(ratios):.3f} to {max(ratios):.3f})"
 
 
 if __name__ == "__main__":
