@@ -20,6 +20,7 @@ from ..errors import AidsError, Problem
 from ..localize.documents import BodyRow, CardBase, CardFace, CardItem, CardSection
 from ..localize.localizer import DraftText
 from ..localize.rich import Icon, Link, Rich, Span, bind_icons
+from ..localize.typography import typeset
 from ..model.card import MM, Card
 from . import colours
 from .icons_pdf import flush as flush_icons
@@ -171,7 +172,9 @@ def face_story(face: Face, size: float, width: float) -> list[Flowable]:
     for section in face.face["sections"]:
         sid, lookup = section["id"], section["kind"] in LOOKUP
         if section["title"]:
-            add(keep(para(markup(section["title"]), st.heading, sid, sid), st), sid, lookup)
+            heading = para(markup(section["title"]), st.heading, sid, sid)
+            outlined(heading, visible(markup(section["title"])), sid)
+            add(keep(heading, st), sid, lookup)
         if section["intro"]:
             add(keep(para(markup(section["intro"]), st.body, sid), st), sid, lookup)
         for flowable in _items(face, section, st, width, para):
@@ -204,10 +207,34 @@ class Para(Paragraph):
     def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:  # noqa: N802, N803
         if not getattr(canvas, "_aids_measuring", False):  # a trial layout's canvas (card_fit) is never seen
             super().drawOn(canvas, x, y, _sW)
+            bookmark(canvas, getattr(self, "_aids_outline", None), x, y + self.height)
 
     def draw(self) -> None:
         super().draw()
         flush_icons(self.canv)  # its icons, after its text (render/icons_pdf.py)
+
+
+def outlined(flowable: Flowable, title: str, key: str) -> Flowable:
+    """A section's heading, a bookmark under its face's where a canvas has an outline (`outline`)."""
+    inner = getattr(flowable, "inner", flowable)  # a heading beside a change bar (Barred)
+    inner._aids_outline = (title, key)
+    return flowable
+
+
+def outline(canvas: Canvas, title: str, key: str, sections: bool = True) -> None:
+    """A face's bookmark, at the top of the current page; its sections' headings, drawn next, go under it
+    (not on a sheet, whose face is drawn once in a form and shown several times: `sections` false)."""
+    canvas._aids_outline = key if sections else None
+    canvas.bookmarkPage(key)
+    canvas.addOutlineEntry(title, key, level=0)
+
+
+def bookmark(canvas: Any, entry: tuple[str, str] | None, x: float, top: float) -> None:
+    face = getattr(canvas, "_aids_outline", None)
+    if entry is not None and face is not None:  # not in a sheet's forms: a bookmark leads to one place
+        key = f"{face}-{entry[1]}"
+        canvas.bookmarkHorizontal(key, x, top)
+        canvas.addOutlineEntry(entry[0], key, level=1)
 
 
 class Barred(Flowable):
@@ -410,7 +437,8 @@ def new_canvas(buffer, size, context: dict, lz) -> Canvas:
     # The initial font goes into every page's preamble: left to ReportLab, it is Helvetica (not embedded).
     canv = Canvas(buffer, pagesize=size, invariant=1, lang=lz.lang, pageCompression=1,
                   initialFontName=BODY, initialFontSize=FOOTER)
-    canv.setTitle(context["document_title"])
+    canv.setTitle(typeset(context["document_title"], lz.lang))  # as the web page's <title> and WeasyPrint's PDFs
+    canv.setViewerPreference("DisplayDocTitle", "true")  # the title in the window, not the file's name
     canv.setAuthor(context["game"]["author"])
     canv.setSubject(context["kind_name"])
     canv.setCreator("aids")

@@ -15,7 +15,7 @@ from ..localize.typography import typeset, typeset_tree
 from ..model.card import MM, PAPERS, Card
 from . import duplex, pdfx
 from .card_fit import READABLE, ArrangedCard, draw_face
-from .card_pdf import new_canvas, register_fonts
+from .card_pdf import new_canvas, outline, register_fonts
 from .rendered import Rendered
 
 
@@ -93,6 +93,7 @@ def render_card(card: Card, localized: ArrangedCard, lz, context: dict, footer: 
     for face in localized["faces"]:
         canv.setTrimBox(box)
         canv.setBleedBox(box)
+        outline(canv, face["name"], f"face-{face['id']}")
         draw_face(canv, card, localized, face, lz.lang, footer)
         canv.showPage()
     canv.save()
@@ -116,6 +117,7 @@ def render_sheet(card: Card, localized: ArrangedCard, lz, context: dict, footer:
         positions = layout.positions if face["id"] == card.faces[0] else layout.backs(card.sheet.back_offset)
         canv.setTrimBox((b, b, b + layout.paper[0], b + layout.paper[1]))
         canv.setBleedBox((0, 0, mw, mh))
+        outline(canv, face["name"], name, sections=False)
         for x, y in positions:
             canv.saveState()
             canv.translate(b + x, b + y)
@@ -138,6 +140,7 @@ def render_press(card: Card, localized: ArrangedCard, lz, context: dict, setting
     canv = new_canvas(buffer, box[2:], context, lz)
     for face in localized["faces"]:
         canv.setTrimBox(box)
+        outline(canv, face["name"], f"face-{face['id']}")
         draw_face(canv, card, localized, face, lz.lang, _footer(lz, context), bleed=settings.bleed * MM, press=True)
         canv.showPage()
     canv.save()

@@ -16,7 +16,7 @@ from reportlab.platypus import Frame, Paragraph
 from ..localize.typography import typeset
 from ..model.card import BACK_OFFSET, MM
 from . import colours
-from .card_pdf import BODY, HEAD, markup, new_canvas
+from .card_pdf import BODY, HEAD, markup, new_canvas, outline
 
 if TYPE_CHECKING:
     from .card_sheet import SheetLayout
@@ -52,7 +52,9 @@ def test_page(lz, context: dict, layout: SheetLayout) -> bytes:
                                              "side crosses the scale of the other side, read the number: write "
                                              "both in the card's source as sheet: {back_offset: [x, y]}, in "
                                              "millimetres, and build again.")]
-    story = [Paragraph(markup(lz.pgettext("duplex test page", "Duplex test")), title),
+    heading = lz.pgettext("duplex test page", "Duplex test")
+    outline(canv, heading, "duplex-test", sections=False)
+    story = [Paragraph(markup(heading), title),
              *(Paragraph(markup(typeset(step, lz.lang)), body) for step in steps)]
     Frame(20 * MM, cy + REACH + 10 * MM, width - 40 * MM, height - cy - REACH - 30 * MM).addFromList(story, canv)
     canv.setStrokeColor(ink)

@@ -15,7 +15,14 @@ import io
 from dataclasses import dataclass
 
 from pypdf import PdfReader, PdfWriter, Transformation
-from pypdf.generic import DecodedStreamObject, NameObject, RectangleObject
+from pypdf.generic import (
+    BooleanObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    NameObject,
+    RectangleObject,
+    TextStringObject,
+)
 
 from ..config import Print
 from ..model.card import MM
@@ -71,6 +78,11 @@ def saddle_stitch(data: bytes, title: str, sheet: Sheet = OFFICE, epoch: int = 0
                 _place(side, reader.pages[number - 1], (room + half * width, room), sheet.bleed, half)
         if sheet.press:
             _press_boxes(writer, side, (room, room, room + 2 * width, room + height), sheet)
+    language = reader.root_object.get("/Lang")
+    if language is not None:  # the booklet's language and its title in the window, as the booklet has them
+        writer._root_object[NameObject("/Lang")] = TextStringObject(str(language))
+    writer._root_object[NameObject("/ViewerPreferences")] = DictionaryObject(
+        {NameObject("/DisplayDocTitle"): BooleanObject(True)})
     if sheet.press:
         writer.pdf_header = b"%PDF-1.6"  # PDF/X-4 is based on PDF 1.6
         pdfx.add_output_intent(writer)

@@ -32,7 +32,7 @@ from ..files import Folder
 from .pagination import CHARACTERS_A_PAGE, Numbers
 from .pdf import fonts_dir
 
-FORMAT = 1  # of a part's record: a new one when what a part's PDF depends on changes
+FORMAT = 2  # of a part's record: a new one when what a part's PDF depends on changes
 PART_CHARACTERS = 50_000  # of text in a part, about 16 pages: an edit lays out about that much again
 KEPT = 400  # parts in the cache at most (about 60 MB), the oldest removed first
 ATTRIBUTE = "data-parts"  # on the rules' <div>: "chapters" where each chapter begins a new page

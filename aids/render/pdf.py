@@ -19,7 +19,7 @@ from ..files import Folder
 from ..localize.documents import Figure
 from ..localize.rich import Rich
 from ..localize.typography import typeset
-from . import footnote_area, laid_out, tree
+from . import footnote_area, laid_out, tagging, tree
 from . import theme as themes
 from .html import colour_functions, render_template
 from .pagination import PASSES, Numbers, Pagination, Settle
@@ -146,10 +146,10 @@ class Layout:
             if self.pages >= COLLECT_FROM:  # the layout's garbage (cycles in WeasyPrint's boxes) freed first, so
                 gc.collect()                # that it and the PDF being written do not add up: -7 % peak, 300 pages
             page_references_once()
+            tagging.install()
             with collected_warnings() as warnings, source_date(self.epoch):
                 try:
-                    data = self.document.write_pdf(pdf_tags=self.tagged,
-                                                   pdf_variant="pdf/x-4" if self.press else None)
+                    data = self.document.write_pdf(pdf_tags=self.tagged, pdf_variant=self.variant())
                 finally:
                     release(self.fonts)
             if self.press:
@@ -157,6 +157,13 @@ class Layout:
                 data = pdfx.finish(data, self.press, self.epoch)
             self._rendered = Rendered(data, self.pages, [*self.warnings, *warnings], last_page=self.last_page())
         return self._rendered
+
+    def variant(self) -> str | None:
+        """PDF/X-4 for a print shop (tagged, without claiming PDF/UA: its links are taken out, render/pdfx.py);
+        a tagged home PDF identified as PDF/UA-1 (docs/guide/accessibility.md)."""
+        if self.press:
+            return "pdf/x-4"
+        return "pdf/ua-1" if self.tagged else None
 
     def last_page(self) -> float:
         """How full the last page is: the foot of its lowest line (or image, rule, box) below the top of the

@@ -98,3 +98,17 @@ def test_the_footnote_area_compares_as_aids_makes_it_compare_with_a_tolerance():
                  "self, footnote_area, -inf, None,", "overflow = last_child_bottom > footnote_area_bottom",
                  "self.page_bottom -= footnote_area.margin_height()", "self.current_footnote_area.height = 0"):
         assert line in body, f"aids/render/footnote_area.py: WeasyPrint's _update_footnote_area changed ({line})"
+def test_the_tagging_hook_wraps_the_generator_of_structure_elements():
+    """aids/render/tagging.py wraps weasyprint.pdf.tags._build_box_tree, a generator that yields the structure
+    elements (pydyf dictionaries with /S) made of a box and calls itself from the module's namespace for the
+    box's children, with the box first; writes /Alt only from an SVG's <title> or an image's alt, and no /Scope."""
+    from weasyprint.pdf import tags
+    original = getattr(tags._build_box_tree, "__wrapped__", tags._build_box_tree)
+    assert inspect.isgeneratorfunction(original), "aids/render/tagging.py: _build_box_tree no longer yields"
+    assert list(inspect.signature(original).parameters)[0] == "box"
+    source = inspect.getsource(original)
+    assert "_build_box_tree(\n" in source or "_build_box_tree(" in source.split("def _build_box_tree", 1)[1], \
+        "aids/render/tagging.py: _build_box_tree no longer calls itself through the module"
+    assert "'Scope'" not in source and "Lang" not in source, \
+        "WeasyPrint writes /Scope or /Lang itself now: aids/render/tagging.py may be unnecessary"
+    assert "aria-label" not in source, "WeasyPrint reads aria-label itself now: see aids/render/tagging.py"
