@@ -15,12 +15,12 @@ if TYPE_CHECKING:
 
 
 def print_pdf(game: Game, lz: Localizer, game_ctx: dict[str, Any], html: str, page_size: str,
-              margins: Margins = None, press: Print | None = None, kind: str = "") -> Printed:
+              margins: Margins = None, press: Print | None = None, kind: str = "", gray: bool = False) -> Printed:
     """`html` through WeasyPrint with print.css, reading nothing outside the game's folder; for the press
-    profile `press`, in CMYK with its bleed, written as PDF/X-4."""
-    css = print_css(lz, game_ctx, page_size, margins, press, kind)
-    if kind == "booklet" and press is None:  # a booklet that declares its chapter breaks: in parts (parts.py)
+    profile `press`, in CMYK with its bleed, written as PDF/X-4; for the gray profile (`gray`), in grays."""
+    css = print_css(lz, game_ctx, page_size, margins, press, kind, gray)
+    if kind == "booklet" and press is None and not gray:  # a booklet that declares its chapter breaks: in parts
         found = parallel.lay_out(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch(), tagged=True)
         if found is not None:
             return found
-    return lay_out(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch(), press=press)
+    return lay_out(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch(), press=press, gray=gray)
