@@ -245,3 +245,16 @@ def test_a_figure_prints_gray_in_the_gray_profile_and_in_colour_at_home(tmp_path
     found, images = pdf_colours(root / "build/demo/pl/rules-gray.pdf")
     assert sorted(images) == ["/DeviceGray", "/DeviceGray"]
     assert all(is_gray(space, values) for space, values in found)
+
+
+def test_the_game_page_offers_the_gray_pdfs(sample):
+    """The card the samples print in gray (aids.yaml) is offered in gray on its game's page, in each language,
+    beside its other files; a game printed in colour only offers none."""
+    output = sample[0].output
+    for lang, label in (("en", "Grayscale PDF"), ("pl", "PDF w odcieniach szarości"),
+                        ("ru", "PDF в оттенках серого")):
+        page = (output / "lwow-1920" / lang / "index.html").read_text(encoding="utf-8").replace("\xa0", " ")
+        assert f'<a href="referee-card-gray.pdf" type="application/pdf">{label}</a>' in page
+        assert 'href="referee-card-sheet-gray.pdf"' in page and 'href="referee-card.pdf"' in page
+    assert "-gray.pdf" not in (output / "ostroleka-1831" / "en" / "index.html").read_text(encoding="utf-8")
+    assert not list((output / "ostroleka-1831").rglob("*-gray.pdf"))
