@@ -201,3 +201,9 @@ class Kind(Generic[M, D]):
         """Its PDF for a print shop ({"-press.pdf": ...}), or None: then render_pdf (or the page the default
         way) with a `print_pdf` that prints for the press."""
         return None
+
+    def render_gray(self, model: M, localized: D, lz: Localizer, context: dict[str, Any],
+                    edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered] | None:
+        """Its PDFs for a monochrome printer ({"-gray.pdf": ...}, the gray profile), or None: then render_pdf
+        (or the page the default way) with a `print_pdf` that prints in grays, its files named -gray."""
+        return None

@@ -279,7 +279,7 @@ def test_the_game_chooses_the_colour_of_its_marks(edited, tmp_path):
     assert code == 0, err
     page = (root / "build" / GAME / "en" / "sequence-of-play.html").read_text(encoding="utf-8")
     assert "<style>\n:root { --change: #ff0000; }" in page and "color: var(--change);" in page
-    assert "marked with a bar in the margin and in colour." in page
+    assert "marked with a bar in the margin and underlined." in page
     edit(game, "change_colour: [0, 1, 1, 0]", "change_colour: [0, 1, 1]")
     code, _, err = run("--project", root, "build", "--jobs", "1", "--format", "html")
     assert code == 1 and f"games/{GAME}/game.yaml:" in err and "(expected: four numbers from 0 to 1" in err

@@ -42,6 +42,8 @@ def file_labels(lz: Localizer) -> list[tuple[str, str]]:
             ("-sheet.pdf", lz.pgettext("web site: a file of an aid", "Card sheet")),
             ("-duplex-test.pdf", lz.pgettext("web site: a file of an aid", "Duplex test")),
             ("-press.pdf", lz.pgettext("web site: a file of an aid", "PDF for the press")),
+            ("-gray.pdf", lz.pgettext("web site: a file of an aid", "Grayscale PDF")),
+            ("-sheet-gray.pdf", lz.pgettext("web site: a file of an aid", "Grayscale card sheet")),
             ("-imposed.pdf", lz.pgettext("web site: a file of an aid", "Booklet for a duplex printer")),
             ("-imposed-press.pdf", lz.pgettext("web site: a file of an aid", "Imposed booklet for the press"))]
 

@@ -31,7 +31,7 @@ from ..render.rendered import Rendered
 from ..translating.translators import complete
 
 FORMATS = ("html", "pdf")  # what --format's help calls the default: a project's own are aids.yaml's `formats:`
-WEASYPRINT_FORMATS = {"pdf", "press", "imposed", "imposed-press"}  # the formats that need WeasyPrint (and Pango)
+WEASYPRINT_FORMATS = {"pdf", "press", "gray", "imposed", "imposed-press"}  # those that need WeasyPrint (and Pango)
 
 
 @dataclass(frozen=True)
@@ -289,11 +289,12 @@ def _game_aids(project: Project, game: Game, options: Options, summary: Summary,
 
 
 def unit_formats(formats: list[str], game: Game) -> tuple[str, ...]:
-    """The formats of a game's aids: those asked for; `press` too with `pdf` for a game aids.yaml prints for
-    the press; and a booklet's press imposition (`imposed-press`) wherever it is both imposed and printed
-    for the press."""
+    """The formats of a game's aids: those asked for; `press` (`gray`) too with `pdf` for a game aids.yaml
+    prints for the press (a monochrome printer); and a booklet's press imposition (`imposed-press`) wherever it
+    is both imposed and printed for the press."""
     press = game.printing.profile == "press"
     wanted = {*formats, *(["press"] if press and "pdf" in formats else []),
+              *(["gray"] if game.printing.gray and "pdf" in formats else []),
               *(["imposed-press"] if "imposed" in formats and (press or "press" in formats) else [])}
     return tuple(f for f in registry() if f in wanted)
 

@@ -126,7 +126,7 @@ def build_command(project, args) -> int:
     from ..build import builder, pipeline
     from . import report
     formats = [*(args.format or pipeline.chosen_formats(project, None)),
-               *(["press"] if args.profile == "press" else []),
+               *(p for p in ("press", "gray") if p in (args.profile or [])),
                *(["imposed"] if args.impose else [])]
     options = pipeline.Options(games=args.game, langs=args.lang, formats=formats,
                                editions=args.edition, strict=args.strict, debug=args.debug, jobs=args.jobs,

@@ -71,8 +71,9 @@ def build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", action="append", metavar="F", type=format_name,
                    help="only this format (repeatable; default: aids.yaml's formats:, else html and pdf); "
                         "`aids formats` lists them all, those of other packages too")
-    p.add_argument("--profile", choices=["home", "press"], default="home",
-                   help="press: also PDFs for a print shop (<aid>-press.pdf: PDF/X-4, CMYK, bleed, marks)")
+    p.add_argument("--profile", choices=["home", "press", "gray"], action="append",
+                   help="press: also PDFs for a print shop (<aid>-press.pdf: PDF/X-4, CMYK, bleed, marks); gray: "
+                        "also PDFs for a monochrome printer (<aid>-gray.pdf); repeatable")
     p.add_argument("--impose", action="store_true",
                    help="also each booklet imposed 2-up for saddle stitching: <booklet>-imposed.pdf for a duplex "
                         "printer, and <booklet>-imposed-press.pdf from the press PDF with --profile press")

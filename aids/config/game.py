@@ -42,10 +42,12 @@ class Edition:
 @dataclass(frozen=True)
 class Print:
     """How a game's PDFs go to print (`print:` in aids.yaml): `home` (A4, RGB, crop marks on the card sheet)
-    only, or `press` PDFs as well (PDF/X-4, CMYK with an output intent, bleed, marks outside it or none)."""
+    only, or `press` PDFs as well (PDF/X-4, CMYK with an output intent, bleed, marks outside it or none); and
+    `gray` PDFs as well, for a monochrome printer (`profile: [home, gray]`)."""
     profile: str = "home"
     bleed: float = 3.0  # mm around the trimmed page
     marks: str = "crop"  # crop marks outside the bleed, in a slug that grows the sheet; or "none"
+    gray: bool = False  # also <aid>-gray.pdf: every colour a gray (render/colours.py GRAY)
 
 
 EDITION = Shape("edition", (Field("id", string(pattern=ID_PATTERN), True), *MEASURE),

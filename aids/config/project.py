@@ -10,7 +10,7 @@ from babel import Locale, UnknownLocaleError
 
 from ..errors import AidsError, Position, Problem, Problems, display_path
 from ..model.site import SITE, Site, read_site
-from ..source.shape import ID_PATTERN, Field, Shape, choice, flag, list_of, num, string
+from ..source.shape import ID_PATTERN, Field, Shape, choice, flag, list_of, num, one_or_list, string
 from ..source.yamlfile import Source, check_map, read_yaml
 from .game import CATALOGS_PER, GAME_FILE, Game, Print, check_language, read_game, theme_at
 from .theme import THEME_PATH, Theme
@@ -21,7 +21,10 @@ FORMATS = ("html", "pdf")  # what `aids build` makes unless aids.yaml's `formats
 DATE_STYLES = {"en": "en_GB"}  # 26 May 1831 unless aids.yaml says `date_style: {en: en-US}` (May 26, 1831)
 
 # -- the shapes of aids.yaml and game.yaml (aids.source.shape: what check_map accepts and the schemas say) ----
-PRINT_FIELDS = (Field("profile", choice(("home", "press")), doc="press: also PDFs for a print shop (PDF/X-4)"),
+PROFILES = ("home", "press", "gray")
+PRINT_FIELDS = (Field("profile", one_or_list(choice(PROFILES)),
+                      doc="press: also PDFs for a print shop (PDF/X-4); gray: also PDFs for a monochrome printer; "
+                          "a list for more than one: [press, gray]"),
                 num("bleed", "mm around the trimmed page", 0, 10),
                 Field("marks", choice(("crop", "none")), doc="crop marks outside the bleed, or none"))
 PRINT_GAME = Shape("print of a game", PRINT_FIELDS)
@@ -170,7 +173,7 @@ def _site_url(src: Source, data: Any, problems: Problems) -> str | None:
 
 
 def _printing(src: Source, data: Any, problems: Problems) -> tuple[Print, dict[str, Print]]:
-    """`print: {profile: press, bleed: 3, marks: crop, games: {lwow-1920: {marks: none}}}`."""
+    """`print: {profile: press, bleed: 3, marks: crop, games: {lwow-1920: {marks: none, profile: [home, gray]}}}`."""
     node = data.get("print")
     if node is None or not check_map(src, node, problems, PRINT, where=src.at(data, "print", value=True)):
         return Print(), {}
@@ -189,11 +192,16 @@ def _printing(src: Source, data: Any, problems: Problems) -> tuple[Print, dict[s
 
 
 def _print_of(src: Source, node: Any, base: Print, problems: Problems) -> Print:
-    profile, bleed, marks = node.get("profile", base.profile), node.get("bleed", base.bleed), \
-        node.get("marks", base.marks)
-    if profile not in ("home", "press"):
-        problems.add(src.at(node, "profile", value=True), f"unknown print profile '{profile}'", "home or press")
-        profile = base.profile
+    bleed, marks = node.get("bleed", base.bleed), node.get("marks", base.marks)
+    profile, gray = base.profile, base.gray
+    if "profile" in node:
+        given = node["profile"] if isinstance(node["profile"], list) else [node["profile"]]
+        unknown = [p for p in given if p not in PROFILES]
+        if unknown:
+            problems.add(src.at(node, "profile", value=True), f"unknown print profile '{unknown[0]}'",
+                         "home, press or gray, or a list of them: [press, gray]")
+        else:
+            profile, gray = "press" if "press" in given else "home", "gray" in given
     low, high = PRINT["bleed"].low or 0, PRINT["bleed"].high or 0
     if isinstance(bleed, bool) or not isinstance(bleed, (int, float)) or not low <= bleed <= high:
         problems.add(src.at(node, "bleed", value=True), f"bleed '{bleed}' is not a width in mm",
@@ -202,7 +210,7 @@ def _print_of(src: Source, node: Any, base: Print, problems: Problems) -> Print:
     if marks not in ("crop", "none"):
         problems.add(src.at(node, "marks", value=True), f"unknown marks '{marks}'", "crop or none")
         marks = base.marks
-    return Print(str(profile), float(bleed), str(marks))
+    return Print(str(profile), float(bleed), str(marks), gray)
 
 
 def _date_styles(src: Source, data: Any, problems: Problems) -> dict[str, str]:

@@ -184,6 +184,11 @@ class CardKind(Kind[card.Card, "ArrangedCard"]):  # named: render/card_fit.py is
         from ..render import card_sheet
         return card_sheet.render_press(model, localized, lz, context, settings)
 
+    def render_gray(self, model: card.Card, localized: ArrangedCard, lz: Localizer, context: dict[str, Any],
+                    edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
+        from ..render import card_sheet
+        return card_sheet.render_gray(model, localized, lz, context)
+
 
 class BookletKind(Kind[booklet.Booklet, BookletDocument]):
     name = booklet.KIND

@@ -45,13 +45,13 @@ def _legend(since: str, bars: bool, colour: bool, removed: bool, lz: Localizer) 
     """What the marks of the changes mean, in `lz`'s language."""
     if bars and colour:
         legend = lz.pgettext("legend of change marks; %(version)s is a version",
-                             "Changes since version %(version)s are marked with a bar in the margin and in colour.")
+                             "Changes since version %(version)s are marked with a bar in the margin and underlined.")
     elif bars:
         legend = lz.pgettext("legend of change marks; %(version)s is a version",
                              "Changes since version %(version)s are marked with a bar in the margin.")
     else:
         legend = lz.pgettext("legend of change marks; %(version)s is a version",
-                             "Changes since version %(version)s are marked in colour.")
+                             "Changes since version %(version)s are underlined.")
     legend %= {"version": since}
     if removed:
         legend += " " + lz.pgettext("legend of change marks", "A dashed line marks where text was removed.")

@@ -290,21 +290,22 @@ def _best_split(layouts: Layouts, size: float, declared: int) -> int:
 
 
 def draw_face(canv: Canvas, card: Card, localized: ArrangedCard, face: FittedFace, lang: str, footer: str,
-              bleed: float = 0, press: bool = False) -> None:
+              bleed: float = 0, press: bool = False, gray: bool = False) -> None:
     """One face at the origin, as arrange() fitted it: the accent band (running `bleed` past the top edge),
-    the text, the colophon (with the face's name only when the card asks for it); in CMYK for the press."""
+    the text, the colophon (with the face's name only when the card asks for it); in CMYK for the press, in
+    grays for the gray profile."""
     w, h = card.width * MM, card.height * MM
     canv.saveState()
-    canv.setFillColor(colours.reportlab("accent", press))
+    canv.setFillColor(colours.reportlab("accent", press, gray))
     canv.rect(-bleed, h - BAND, w + 2 * bleed, BAND + bleed, stroke=0, fill=1)
     canv.setFont(BODY, FOOTER)
-    canv.setFillColor(colours.reportlab("muted", press))
+    canv.setFillColor(colours.reportlab("muted", press, gray))
     margin = card.margin * MM
     canv.drawString(margin, margin, footer)
     if card.face_labels:
         canv.drawRightString(w - margin, margin, face["name"])
     canv.restoreState()
-    layout = Face(card, localized, face, lang, press)
+    layout = Face(card, localized, face, lang, press, gray)
     fitted: Fitted = face["fitted"]
     left, _ = fill(canv, card, face_story(layout, fitted.size, columns_of(card)[0][2]), fitted.height, fitted.kept)
     assert not left, "arrange() measured this face"

@@ -98,6 +98,7 @@ class Face:
     face: CardFace
     lang: str
     press: bool = False  # the colours as CMYK (the press profile), else RGB
+    gray: bool = False  # the grays of the gray profile (colours.GRAY) for every colour
 
     def where(self, section_id: str):
         """Source position of a section, or of the card's title, subtitle or signature."""
@@ -109,10 +110,11 @@ class Face:
 
 
 class Styles:
-    def __init__(self, size: float, press: bool = False):
+    def __init__(self, size: float, press: bool = False, gray: bool = False):
         self.size = size
         self.ink, self.muted, self.rule, self.shade, self.change = (
-            colours.reportlab(name, press) for name in ("ink", "muted", "rule", "header", "change"))
+            colours.reportlab(name, press, gray) for name in ("ink", "muted", "rule", "header", "change"))
+        self.draft = colours.rgb("draft", gray)  # behind untranslated text (markup() writes the RGB one)
         lead = size * 1.2
         self.body = ParagraphStyle("body", fontName=BODY, fontSize=size, leading=lead, textColor=self.ink,
                                    spaceAfter=size * 0.1, bulletFontName=BODY, bulletFontSize=size)
@@ -148,7 +150,7 @@ LOOKUP = ("legend", "scoring", "ranking", "ladder", "table")  # sections read as
 def face_story(face: Face, size: float, width: float) -> list[Flowable]:
     """Every flowable of `face` at type size `size`; each carries `_aids_section` (for the layout and error
     messages) and `_aids_whole` (a table, kept whole in a column when it fits one)."""
-    st = Styles(size, face.press)
+    st = Styles(size, face.press, face.gray)
     story: list[Flowable] = []
 
     def add(flowable: Flowable, section: str, whole: bool = False) -> None:
@@ -159,7 +161,7 @@ def face_story(face: Face, size: float, width: float) -> list[Flowable]:
 
     def para(text: str, style, section: str, anchor: str = "", **kw) -> Flowable:
         _check_glyphs(face, text, style.fontName, section)
-        made = Para(text, style, **kw)
+        made = Para(text.replace(DRAFT, st.draft) if face.gray else text, style, **kw)
         return Barred(made, st.change, size) if anchor and anchor in changed else made
 
     loc = face.localized

@@ -85,8 +85,8 @@ def draw_crop_marks(canv: Canvas, layout: SheetLayout, positions: list[tuple[flo
     canv.restoreState()
 
 
-def render_card(card: Card, localized: ArrangedCard, lz, context: dict, footer: str) -> bytes:
-    """One face a page, each page exactly the card's size (trim = bleed = media)."""
+def render_card(card: Card, localized: ArrangedCard, lz, context: dict, footer: str, gray: bool = False) -> bytes:
+    """One face a page, each page exactly the card's size (trim = bleed = media); in grays for the gray profile."""
     buffer = io.BytesIO()
     box = (0, 0, card.width * MM, card.height * MM)
     canv = new_canvas(buffer, box[2:], context, lz)
@@ -94,14 +94,16 @@ def render_card(card: Card, localized: ArrangedCard, lz, context: dict, footer: 
         canv.setTrimBox(box)
         canv.setBleedBox(box)
         outline(canv, face["name"], f"face-{face['id']}")
-        draw_face(canv, card, localized, face, lz.lang, footer)
+        draw_face(canv, card, localized, face, lz.lang, footer, gray=gray)
         canv.showPage()
     canv.save()
     return buffer.getvalue()
 
 
-def render_sheet(card: Card, localized: ArrangedCard, lz, context: dict, footer: str, layout: SheetLayout) -> bytes:
-    """The n-up sheet: one page a face, the paper plus bleed; TrimBox the paper, BleedBox the whole page."""
+def render_sheet(card: Card, localized: ArrangedCard, lz, context: dict, footer: str, layout: SheetLayout,
+                 gray: bool = False) -> bytes:
+    """The n-up sheet: one page a face, the paper plus bleed; TrimBox the paper, BleedBox the whole page; in
+    grays for the gray profile."""
     buffer = io.BytesIO()
     mw, mh = layout.media
     canv = new_canvas(buffer, (mw, mh), context, lz)
@@ -112,7 +114,7 @@ def render_sheet(card: Card, localized: ArrangedCard, lz, context: dict, footer:
     for face in localized["faces"]:
         name = f"face-{face['id']}"
         canv.beginForm(name, -b, -b, cw + b, ch + b)
-        draw_face(canv, card, localized, face, lz.lang, footer, bleed=b)
+        draw_face(canv, card, localized, face, lz.lang, footer, bleed=b, gray=gray)
         canv.endForm()
         positions = layout.positions if face["id"] == card.faces[0] else layout.backs(card.sheet.back_offset)
         canv.setTrimBox((b, b, b + layout.paper[0], b + layout.paper[1]))
@@ -149,6 +151,19 @@ def render_press(card: Card, localized: ArrangedCard, lz, context: dict, setting
     data = pdfx.finish(buffer.getvalue(), settings, epoch)
     note = f"press: PDF/X-4, bleed {settings.bleed:g} mm, marks {settings.marks}"
     return {"-press.pdf": Rendered(data, len(localized["faces"]), notes=[note])}
+
+
+def render_gray(card: Card, localized: ArrangedCard, lz, context: dict) -> dict:
+    """For a monochrome printer (the gray profile): the card and its sheet as the home PDFs, every colour a
+    gray (colours.GRAY), fitted as they are (card_fit.arrange, when the card was localized)."""
+    register_fonts()
+    localized = with_marks(typeset_tree(localized, lz.lang), context)
+    footer, faces = _footer(lz, context), len(localized["faces"])
+    layout = sheet_layout(card)
+    return {"-gray.pdf": Rendered(render_card(card, localized, lz, context, footer, gray=True), faces,
+                                  notes=["gray: for a monochrome printer"]),
+            "-sheet-gray.pdf": Rendered(render_sheet(card, localized, lz, context, footer, layout, gray=True), faces,
+                                        notes=[f"gray sheet {card.sheet.paper}, {len(layout.positions)} up"])}
 
 
 def _footer(lz, context: dict) -> str:

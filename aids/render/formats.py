@@ -113,6 +113,20 @@ class Document:
         return {"-press.pdf": printer(self.html, self.kind.page_size(self.model),
                                       self.kind.margins(self.model)).rendered()}
 
+    @functools.cached_property
+    def gray(self) -> dict[str, Rendered]:
+        """Its PDF(s) for a monochrome printer (the gray profile): the home PDF(s) in grays, each named -gray."""
+        printer = Pdf.printer(self, gray=True)
+        localized = self.context["aid"]
+        own = self.kind.render_gray(self.model, localized, self.lz, self.context, self.edition, printer)
+        if own is not None:
+            return own
+        made = self.kind.render_pdf(self.model, localized, self.lz, self.context, self.edition, printer)
+        if made is None:
+            page = printer(self.html, self.kind.page_size(self.model), self.kind.margins(self.model))
+            made = {".pdf": page.rendered()}
+        return {suffix.removesuffix(".pdf") + "-gray.pdf": rendered for suffix, rendered in made.items()}
+
     def locate(self, fragment: str) -> Position:
         """The source position of the text of this aid that shows `fragment` in this language (its own
         file, when the fragment is in no single text of it: a label of the package, say)."""
@@ -149,7 +163,7 @@ class Pdf:
         return doc.pdf
 
     @staticmethod
-    def printer(doc: Document, press: Print | None = None) -> Printer:
+    def printer(doc: Document, press: Print | None = None, gray: bool = False) -> Printer:
         warnings: list[str] | None = None
 
         def printer(html: str, page_size: str, margins: Margins = None) -> Printed:
@@ -157,7 +171,8 @@ class Pdf:
             if warnings is None:  # the text is checked once, however often a fitting loop prints it
                 check_glyphs(doc.context, doc.locate, f"{doc.kind.name} '{doc.model.id}' ({doc.lz.lang})")
                 warnings = long_words(doc.context["aid"], doc.locate)
-            printed = print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins, press, doc.kind.name)
+            printed = print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins, press, doc.kind.name,
+                                gray)
             return _Warned(printed, warnings)
         return printer
 
@@ -170,6 +185,16 @@ class Press:
 
     def render(self, doc: Document) -> dict[str, Rendered]:
         return doc.press
+
+
+class Gray:
+    """The PDF for a monochrome printer (`--profile gray`, or `print: {profile: [home, gray]}` in aids.yaml):
+    the home PDF with every colour a gray of its own (render/colours.py GRAY); a card's sheet too."""
+    name = "gray"
+    summary = "a PDF for a monochrome printer (<aid>-gray.pdf): every colour a gray; --profile gray"
+
+    def render(self, doc: Document) -> dict[str, Rendered]:
+        return doc.gray
 
 
 class Imposed:
@@ -232,10 +257,11 @@ class _Warned:
 
 @functools.lru_cache(maxsize=1)
 def registry() -> dict[str, Format]:
-    """Every output format by name, in the order they are built: html, pdf, press, imposed, imposed-press, epub,
-    then other packages'."""
+    """Every output format by name, in the order they are built: html, pdf, press, gray, imposed, imposed-press,
+    epub, then other packages'."""
     from .epub import Epub
-    found: dict[str, Format] = {f.name: f for f in (Html(), Pdf(), Press(), Imposed(), ImposedPress(), Epub())}
+    found: dict[str, Format] = {f.name: f for f in (Html(), Pdf(), Press(), Gray(), Imposed(), ImposedPress(),
+                                                    Epub())}
     for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
         loaded = point.load()
         found.setdefault(point.name, loaded() if isinstance(loaded, type) else loaded)

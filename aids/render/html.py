@@ -70,11 +70,13 @@ def theme_block(context: jinja2.runtime.Context, name: str) -> Markup:
     return theme.block(game.get("theme"), name, variables)
 
 
-def colour_functions(press: bool) -> dict[str, Any]:
-    """colour("ink") and colour_variables() for a stylesheet: CSS of the palette, never typeset."""
-    return {"colour": lambda name: Markup(colours.css(name, press)),
-            "colour_of": lambda cmyk: Markup(colours.css_of(tuple(float(v) for v in cmyk), press)),
-            "colour_variables": lambda important=False: Markup(colours.css_variables(press, important))}
+def colour_functions(press: bool, gray: bool = False) -> dict[str, Any]:
+    """colour("ink") and colour_variables() for a stylesheet: CSS of the palette, never typeset (for the gray
+    profile its grays, a game's own change colour too)."""
+    return {"colour": lambda name: Markup(colours.css(name, press, gray)),
+            "colour_of": lambda cmyk: Markup(colours.css("change", press, gray) if gray
+                                             else colours.css_of(tuple(float(v) for v in cmyk), press)),
+            "colour_variables": lambda important=False: Markup(colours.css_variables(press, important, gray))}
 
 
 @jinja2.pass_context

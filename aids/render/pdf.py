@@ -70,8 +70,12 @@ FONTS = [
 ]
 
 
-def make_fetcher(allowed: list[Path]):
-    """A URL fetcher that serves data: URLs and files below `allowed` folders, and refuses the rest."""
+RASTER = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff")  # images a gray profile makes gray
+
+
+def make_fetcher(allowed: list[Path], gray: bool = False):
+    """A URL fetcher that serves data: URLs and files below `allowed` folders, and refuses the rest; for the
+    gray profile (`gray`), a raster image as its gray (the luminance, ITU-R 601-2, its transparency kept)."""
     wp: Any = weasyprint()
     roots = [p.resolve() for p in allowed]
 
@@ -82,6 +86,9 @@ def make_fetcher(allowed: list[Path]):
                 return super().fetch(url, headers)
             if scheme == "file":
                 path = Path(unquote(urlparse(url).path)).resolve()
+                if gray and path.suffix.lower() in RASTER and any(path.is_relative_to(root) for root in roots):
+                    return wp.urls.URLFetcherResponse(url, gray_image(path.read_bytes()),
+                                                      headers={"Content-Type": "image/png"})
                 if any(path.is_relative_to(root) for root in roots):
                     return super().fetch(url, headers)
                 raise ValueError(f"refused to read {path}: outside the project")
@@ -210,17 +217,28 @@ def page_references_once() -> None:
     pydyf.PDF.page_references = property(page_references)
 
 
-def parsed(html: str, *, base: Path, allowed: list[Path]) -> Any:
+def gray_image(data: bytes) -> bytes:
+    """A raster image as a gray PNG (with its alpha, if it has one), the same bytes for the same image."""
+    from PIL import Image
+    with Image.open(io.BytesIO(data)) as image:
+        alpha = image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info)
+        out = io.BytesIO()
+        image.convert("LA" if alpha else "L").save(out, format="PNG")
+    return out.getvalue()
+
+
+def parsed(html: str, *, base: Path, allowed: list[Path], gray: bool = False) -> Any:
     """WeasyPrint's HTML of `html`, reading only below `allowed` (and the package's fonts), its tree prepared for
-    print (tree.py)."""
-    page = weasyprint().HTML(string=html, base_url=str(base) + "/", url_fetcher=make_fetcher([fonts_dir(), *allowed]))
+    print (tree.py); its raster images in gray for the gray profile."""
+    page = weasyprint().HTML(string=html, base_url=str(base) + "/",
+                             url_fetcher=make_fetcher([fonts_dir(), *allowed], gray))
     tree.prepare(page.etree_element)
     return page
 
 
 def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool = True,
             press: Print | None = None, page: Any = None, numbers: Numbers | None = None,
-            settle: Settle | None = None) -> Layout:
+            settle: Settle | None = None, gray: bool = False) -> Layout:
     """Lay out `html` in pages with the extra print stylesheet `css`, reading only below `allowed` (and the
     package's fonts); page numbers of references and page-end hyphens settled in one layout (pagination.py).
     A part of a document (parts.py) comes parsed (`page`, its tree cut to the part), told its `numbers` and
@@ -233,7 +251,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     try:
         with collected_warnings() as warnings, source_date(epoch):
             stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
-            page = page if page is not None else parsed(html, base=base, allowed=allowed)
+            page = page if page is not None else parsed(html, base=base, allowed=allowed, gray=gray)
             pagination = Pagination(page.etree_element, numbers=numbers, settle=settle)
             with pagination.installed():
                 document = page.render(stylesheets=[stylesheet], font_config=fonts)
@@ -341,10 +359,11 @@ def long_words(localized: Mapping[str, object], locate: Callable[[str], Position
 
 
 def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: Margins = None,
-              press: Print | None = None, kind: str = "", theme: Theme | None = None) -> str:
+              press: Print | None = None, kind: str = "", theme: Theme | None = None, gray: bool = False) -> str:
     """The PDF's own stylesheet (print.css): package fonts, page size and margins, footer with the version or
     copyright, and what only WeasyPrint reads (bookmarks; a booklet's running heads, for `kind` booklet); a
-    game's `theme`: its faces, page art, margins and press colours (render/theme.py)."""
+    game's `theme`: its faces, page art, margins and press colours (render/theme.py); for the gray profile
+    (`gray`), every colour a gray and the cues that stand in for colour."""
     margins = themes.margins(theme, margins)
     return render_template("print.css", lz, {
         "theme": themes.print_context(theme, press is not None, page_size, margins, press.bleed if press else 0),
@@ -354,8 +373,9 @@ def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: 
         "facing": margins if isinstance(margins, tuple) else None,
         "press": {"bleed": press.bleed} if press else None,
         "kind": kind,
+        "gray": gray,
         "change_colour": game_ctx.get("change_colour"),
-        **colour_functions(press is not None),
+        **colour_functions(press is not None, gray),
         "footer": typeset(" · ".join([game_ctx["title"], *game_ctx["imprint"], *filter(None, [game_ctx.get("draft")])]),
                           lz.lang),
     })

@@ -26,18 +26,22 @@ def box_mm(page, name):
     return [round(float(v) / MM, 1) for v in page[name]]
 
 
-def test_four_files_a_language_no_warning_all_translated(sample):
+def test_six_files_a_language_no_warning_all_translated(sample):
+    """The page, the card, its sheet, the duplex test page; and the card and its sheet in gray, which the
+    samples' aids.yaml asks for (tests/render/test_colour_access.py)."""
     project, summary = sample
     built = [b for b in summary.built if b.game == GAME]
     assert sorted(f for b in built for f in b.files) == sorted(
-        f"build/{GAME}/{lang}/referee-card{suffix}" for lang in LANGS for suffix in (".html", ".pdf", "-sheet.pdf", "-duplex-test.pdf"))
+        f"build/{GAME}/{lang}/referee-card{suffix}" for lang in LANGS
+        for suffix in (".html", ".pdf", "-sheet.pdf", "-duplex-test.pdf", "-gray.pdf", "-sheet-gray.pdf"))
     assert [w for b in built for w in b.warnings] == []
     assert not any(game == GAME for game, _ in summary.fallbacks)
     for b in built:  # the one type size of both faces is reported, and the sections that moved to the other face
         assert re.fullmatch(r"type [\d.]+ pt \(from 8 to 10 pt\)(, ('[a-z-]+', )*'[a-z-]+' moved to the "
                             r"(front|back))*", b.notes[0]), b.notes[0]
         assert list(b.fitted) == [""] and b.fitted[""] >= 8
-        assert b.notes[1:] == ["sheet A4, 2 up", "duplex test page, backs moved by (0.0, 0.0) mm"]
+        assert b.notes[1:] == ["sheet A4, 2 up", "duplex test page, backs moved by (0.0, 0.0) mm",
+                               "gray: for a monochrome printer", "gray sheet A4, 2 up"]
 
 
 @pytest.mark.parametrize("lang", LANGS)

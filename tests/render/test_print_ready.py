@@ -328,9 +328,20 @@ def test_print_settings_in_aids_yaml_per_game(tmp_path):
     with pytest.raises(AidsError) as info:
         read_project(root)
     text = str(info.value)
-    assert "aids.yaml:2:18: unknown print profile 'offset' (expected: home or press)" in text
+    assert ("aids.yaml:2:18: unknown print profile 'offset' (expected: home, press or gray, or a list of them: "
+            "[press, gray])") in text
     assert "aids.yaml:2:33: bleed '-1' is not a width in mm" in text
     assert "aids.yaml:2:44: unknown marks 'cross' (expected: crop or none)" in text
+    # more than one profile: a list (the gray one for a monochrome printer), per game too
+    (root / "aids.yaml").write_text("languages: [pl]\nprint:\n  profile: [press, gray]\n"
+                                    "  games: {demo: {profile: gray}}\n")
+    project = read_project(root)
+    assert project.print_for("other") == Print("press", 3.0, "crop", gray=True)
+    assert project.read_game("demo").printing == Print("home", 3.0, "crop", gray=True)
+    (root / "aids.yaml").write_text("languages: [pl]\nprint: {profile: [home, grey]}\n")
+    with pytest.raises(AidsError) as info:
+        read_project(root)
+    assert "aids.yaml:2:18: unknown print profile 'grey'" in str(info.value)
 
 
 # --- duplex and imposition -------------------------------------------------------------------
