@@ -72,15 +72,7 @@ def book(doc: Document) -> bytes:
     title = " ".join((root.findtext(".//title") or doc.model.id).split())
     contents = doc.lz.pgettext("rule booklet", "Contents")
 
-    out = epub.EpubBook()
-    out.set_identifier(identifier(doc))
-    out.set_title(title)
-    out.set_language(lang)
-    game = doc.context["game"]
-    if game.get("author"):
-        out.add_author(str(game["author"]))
-    if game.get("published_iso"):
-        out.add_metadata("DC", "date", str(game["published_iso"]))
+    out = described(doc, title)
     style = epub.EpubItem(uid="style", file_name=STYLE, media_type="text/css", content=stylesheet(doc).encode())
     out.add_item(style)
     entries = outline(parts, files)
@@ -99,7 +91,7 @@ def book(doc: Document) -> bytes:
     for name, data in fonts("".join(text), FACES.get(doc.kind.name, ("Aids Sans",))).items():
         out.add_item(epub.EpubItem(uid=name.rsplit("/", 1)[-1].split(".")[0], file_name=name, media_type="font/ttf",
                                    content=data))
-    for suffix, figure in doc.figure_files().items():
+    for suffix, figure in doc.figure_files().items():  # beside the chapters, as beside the web page
         name = doc.model.id + suffix
         out.add_item(epub.EpubImage(uid="img-" + re.sub(r"\W", "-", name), file_name=name,
                                     media_type=mimetypes.guess_type(name)[0] or "application/octet-stream",
@@ -113,6 +105,22 @@ def book(doc: Document) -> bytes:
     epub.write_epub(stream, out, {"mtime": dt.datetime.fromtimestamp(epoch(doc), dt.UTC), "raise_exceptions": True,
                                   "epub3_landmark": False, "spine_direction": False})
     return fixed(stream.getvalue(), epoch(doc))
+
+
+def described(doc: Document, title: str) -> Any:
+    """A new book with its metadata: identifier, title, language, the game's author and publication date."""
+    from ebooklib import epub
+
+    out = epub.EpubBook()
+    out.set_identifier(identifier(doc))
+    out.set_title(title)
+    out.set_language(doc.lz.lang)
+    game = doc.context["game"]
+    if game.get("author"):
+        out.add_author(str(game["author"]))
+    if game.get("published_iso"):
+        out.add_metadata("DC", "date", str(game["published_iso"]))
+    return out
 
 
 # --- the page, in chapters ------------------------------------------------------------------------
