@@ -199,6 +199,7 @@ class Tables(HTMLParser):
         self.tables, self.field, self.depth = [], None, 0
 
     def handle_starttag(self, tag, attrs):
+        self.depth += tag == "svg"  # inside an icon: its <title> names it, it is not printed text
         if tag == "table":
             self.tables.append(["", []])
         elif tag == "caption":
@@ -214,12 +215,14 @@ class Tables(HTMLParser):
             self.field = "cell"
 
     def handle_data(self, data):
+        data = "" if self.depth else data.replace("\u2060", "")
         if self.field == "caption":
             self.tables[-1][0] += data
         elif self.field == "cell":
             self.tables[-1][1][-1] += data
 
     def handle_endtag(self, tag):
+        self.depth -= tag == "svg"
         if tag in ("caption", "tbody"):
             self.field = None
         elif tag in ("th", "td") and self.field == "cell":

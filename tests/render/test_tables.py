@@ -21,19 +21,21 @@ class CellWords(HTMLParser):
         self.title = False
 
     def handle_starttag(self, tag, attrs):
+        self.icon = getattr(self, "icon", 0) + (tag == "svg")  # an icon's <title> names it: not printed text
         self.title = self.title or (tag == "tr" and "title" in (dict(attrs).get("class") or "").split())
         if tag in ("td", "th") and not self.title:
             self.cell = []
 
     def handle_endtag(self, tag):
+        self.icon = getattr(self, "icon", 0) - (tag == "svg")
         if tag in ("td", "th") and self.cell is not None:
             self.words += "".join(self.cell).split()
             self.cell = None
         self.title = self.title and tag != "tr"
 
     def handle_data(self, data):
-        if self.cell is not None:
-            self.cell.append(data)
+        if self.cell is not None and not getattr(self, "icon", 0):
+            self.cell.append(data.replace("\u2060", ""))
 
 
 def test_every_word_of_every_table_cell_is_printed_whole(sample):
