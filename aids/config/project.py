@@ -108,14 +108,7 @@ def read_project(root: Path) -> Project:
     data, problems = src.data, Problems()
     if not check_map(src, data, problems, PROJECT, where=Position(PROJECT_FILE, 1, 1)):
         problems.raise_if_any()
-    languages = data["languages"]
-    if not isinstance(languages, list) or not languages:
-        problems.add(src.at(data, "languages", value=True), "languages must be a list", "[pl, en, ru]")
-        languages = []
-    for i, code in enumerate(languages):
-        check_language(str(code), src.at(languages, i), problems)
-    if len(set(languages)) != len(languages):
-        problems.add(src.at(data, "languages", value=True), "a language is listed twice")
+    languages = _languages(src, data, problems)
     if data.get("ui_domain") and not (root / "aids" / "__init__.py").is_file():
         # Extracting the package's own words needs its sources; an installed aids has none here.
         problems.add(src.at(data, "ui_domain"), "ui_domain is only for the aids source tree",
@@ -147,6 +140,19 @@ def read_project(root: Path) -> Project:
         project.theme = theme_at(project, str(data["theme"]), root, src.at(data, "theme", value=True), problems)
         problems.raise_if_any()
     return project
+
+
+def _languages(src: Source, data: Any, problems: Problems) -> list[Any]:
+    """`languages: [pl, en, ru]`: each a language code, none twice."""
+    languages = data["languages"]
+    if not isinstance(languages, list) or not languages:
+        problems.add(src.at(data, "languages", value=True), "languages must be a list", "[pl, en, ru]")
+        return []
+    for i, code in enumerate(languages):
+        check_language(str(code), src.at(languages, i), problems)
+    if len(set(languages)) != len(languages):
+        problems.add(src.at(data, "languages", value=True), "a language is listed twice")
+    return languages
 
 
 def _formats(src: Source, data: Any, problems: Problems) -> tuple[str, ...]:
