@@ -122,6 +122,7 @@ def playsheet(docs: list[Document], size: float, built: Built) -> Rendered:
     out.docinfo["/Title"] = " / ".join(typeset(doc.context["document_title"], doc.lz.lang) for doc in docs)
     out.docinfo["/Creator"] = "aids"
     out.Root.Lang = pikepdf.String(docs[0].lz.lang)
+    out.Root.ViewerPreferences = pikepdf.Dictionary(DisplayDocTitle=True)  # the title, not the file name
     data = io.BytesIO()
     out.save(data, deterministic_id=True, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
     return Rendered(data.getvalue(), len(out.pages))

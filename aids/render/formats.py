@@ -17,7 +17,7 @@ from ..errors import AidsError, Position, Problem
 from ..files import Folder
 from ..localize.documents import Figure
 from ..localize.typography import typeset
-from . import impose
+from . import grayscale, impose
 from .html import render_template
 from .pdf import check_glyphs, figures_of, long_words
 from .printing import print_pdf
@@ -125,7 +125,9 @@ class Document:
         if made is None:
             page = printer(self.html, self.kind.page_size(self.model), self.kind.margins(self.model))
             made = {".pdf": page.rendered()}
-        return {suffix.removesuffix(".pdf") + "-gray.pdf": rendered for suffix, rendered in made.items()}
+        # what a theme or a figure still paints in colour, in its gray (render/grayscale.py)
+        return {suffix.removesuffix(".pdf") + "-gray.pdf": replace(rendered, data=grayscale.grayed(rendered.data))
+                for suffix, rendered in made.items()}
 
     def locate(self, fragment: str) -> Position:
         """The source position of the text of this aid that shows `fragment` in this language (its own

@@ -97,6 +97,7 @@ def join(cover_pdf: bytes, parts: list[Part], cover_title: str, title: str, lang
             outline.root.append(item)
     out.docinfo["/Title"] = title
     out.Root.Lang = pikepdf.String(lang)
+    out.Root.ViewerPreferences = pikepdf.Dictionary(DisplayDocTitle=True)  # the title, not the file name
     data = io.BytesIO()
     out.save(data, deterministic_id=True, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
     return data.getvalue(), len(out.pages)

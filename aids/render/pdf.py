@@ -366,7 +366,8 @@ def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: 
     (`gray`), every colour a gray and the cues that stand in for colour."""
     margins = themes.margins(theme, margins)
     return render_template("print.css", lz, {
-        "theme": themes.print_context(theme, press is not None, page_size, margins, press.bleed if press else 0),
+        "theme": themes.print_context(theme, press is not None, page_size, margins, press.bleed if press else 0,
+                                      art=not gray),
         "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
         "page_size": page_size,
         "margins": margins if isinstance(margins, str) else "14mm 14mm 16mm 14mm",

@@ -71,12 +71,13 @@ def view(theme: Theme | None, press: bool = False) -> View | None:
 
 
 def print_context(theme: Theme | None, press: bool, page_size: str, margins: Margins,
-                  bleed: float = 0) -> dict[str, Any] | None:
-    """What print.css adds for a theme: its faces (file URIs), its page art, its colours for the press."""
+                  bleed: float = 0, art: bool = True) -> dict[str, Any] | None:
+    """What print.css adds for a theme: its faces (file URIs), its page art (unless `art` is false: the gray
+    profile's pages are for a monochrome printer, and spend no toner on a paper tone), its colours for the press."""
     if theme is None:
         return None
     return {"faces": [(face.family, face.file.as_uri(), face.weight, face.style) for face in theme.faces],
-            "background": background(theme.background, page_size, margins, bleed) if theme.background else "",
+            "background": background(theme.background, page_size, margins, bleed) if theme.background and art else "",
             "colours": View(theme, press).colours if press else []}
 
 

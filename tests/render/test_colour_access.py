@@ -8,6 +8,7 @@ Thresholds, stated once: a mark that carries a meaning stands 3:1 against what i
 non-text contrast); a mark that must also be told from the text around it stands 3:1 against the text; a fill
 behind text keeps the text 4.5:1 against it (WCAG 1.4.3). The figures print with `pytest -s` (and go to
 docs/guide/grayscale-and-colour-vision.md)."""
+import re
 import shutil
 from collections import defaultdict
 from decimal import Decimal
@@ -195,7 +196,7 @@ def test_the_gray_pdfs_hold_no_colour(sample, gray_build):
     grays = sorted(gray_build.output.rglob("*-gray.pdf")) + sorted(sample[0].output.rglob("*-gray.pdf"))
     by_game = {path.relative_to(root).parts[0] for root in (gray_build.output, sample[0].output)
                for path in grays if path.is_relative_to(root)}
-    assert by_game == {"gcacw", "lwow-1920", "newbury-fast-play", "ostroleka-1831", "valmora-1809"}
+    assert by_game == {"gcacw", "lwow-1920", "newbury-fast-play", "ostroleka-1831", "valmora-1809", "valmora-scenarios"}
     assert any(p.name.endswith("-sheet-gray.pdf") for p in grays)
     assert {p.parent.name for p in sample[0].output.rglob("referee-card-gray.pdf")} == {"pl", "en", "ru"}
     levels = set()
@@ -213,6 +214,15 @@ def test_every_colour_printed_is_one_of_the_palette(sample, gray_build):
     """The figures are about what prints: every colour of the samples' PDFs (home, every language; and with
     changes marked) is one of the palette's (so one the cues account for), white, or a gray."""
     palette = {colours.rgb(name): name for name in colours.PALETTE}
+    # a game's theme brings the publisher's colours (docs/guide/themes.md): those it declares, and no other
+    project = sample[0]
+    themed = {game_id: {colours.css_of(cmyk): f"theme {name}" for name, cmyk in theme.colours}
+              for game_id in project.game_ids() if (theme := project.read_game(game_id).theme) is not None}
+    # and a figure is the publisher's drawing: its colours are its own (its gray in the gray profile)
+    for game_id in project.game_ids():
+        for svg in (project.games_dir / game_id).rglob("figures/*.svg"):
+            for value in re.findall(r"#[0-9a-fA-F]{6}\b", svg.read_text(encoding="utf-8")):
+                themed.setdefault(game_id, {})[value.lower()] = f"figure {svg.name}"
     used, languages = defaultdict(set), defaultdict(dict)
     marked = sorted((gray_build.output / "valmora-1809").rglob("*.pdf"))
     for path in sorted(sample[0].output.rglob("*.pdf")) + marked:
@@ -224,8 +234,10 @@ def test_every_colour_printed_is_one_of_the_palette(sample, gray_build):
             value = as_hex(space, values)
             assert value is not None or is_gray(space, values), f"{path.name}: {space} {values}"
             if value is not None and not is_gray(space, values):
-                assert value in palette, f"{path.name}: {value} is no colour of the palette"
-                used[palette[value]].add(path.name)
+                root = project.output if path.is_relative_to(project.output) else gray_build.output
+                own = {**palette, **themed.get(path.relative_to(root).parts[0], {})}
+                assert value in own, f"{path.name}: {value} is no colour of the palette (nor of its theme)"
+                used[own[value]].add(path.name)
                 printed.add(value)
         if path not in marked:
             languages[(path.parent.parent, path.name)][path.parent.name] = printed
