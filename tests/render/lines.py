@@ -134,12 +134,14 @@ def _first_cell(line: Line) -> Line:
     table row for one line when their baselines meet ("Difference in" + "Lower score")."""
     em = (line.y1 - line.y0) / 1.16  # DejaVu's ascent and descent make a line's box 1.16 em tall
     for i, (a, b) in enumerate(zip(line.words, line.words[1:]), 1):
-        if b.x0 - a.x1 > 0.45 * em:
+        # no cell begins with closing punctuation: such a gap is an icon drawn in the text ("2 [hex]." reads "2 .")
+        if b.x0 - a.x1 > 0.45 * em and not CLOSING.match(b.text):
             return Line(line.x0, a.x1, line.y0, line.y1, line.words[:i])
     return line
 
 
 NUMBER = re.compile(r"^[(\[]?[\d¼½¾⅓⅔⅛]+(?:[.,]\d+)?$")
+CLOSING = re.compile(r"^[.,;:!?)\]»”…]")
 
 
 def _wrong(line: Line, after: Line, widest: float, every: list[Line], bound: set[tuple[str, str]]) -> str:

@@ -275,10 +275,11 @@ def test_newbury_tables_show_their_icons_in_each_language_vector_beside_the_dice
     # ten rows of the movement table, two of the charge distances, two intros (each twice: under the table's
     # heading, and in the caption a screen reader reads with the table)
     assert len(icons) == 16
-    assert sorted(i["before"].strip("\u00a0\u2060 ") for i in icons if i["nobreak"]) == ["1", "1", "2", "2"]
+    # the intros' die follows its noun ("1 average die [die]"): a number and its icon are held together on the
+    # Lwów card and in the demo's sequence; here no icon stands after a number
+    assert [i["before"] for i in icons if i["nobreak"]] == []
     pdf = folder / "playsheet.pdf"
     assert_vector_icons(pdf, expected=14)
-    assert_numbers_beside_icons(pdf, "1", "2")
 
 
 def test_search_indexes_an_icon_under_its_name(sample):

@@ -188,7 +188,8 @@ def test_an_edition_builds_the_games_that_have_it_and_skips_the_others(sample):
     summary = builder.build(project, pipeline.Options(editions=["inch"], formats=["html"], force=True))
     assert not summary.failed
     assert {(b.game, b.edition) for b in summary.built} == {(GAME, "inch"), ("valmora-1809", "inch")}
-    assert sorted(summary.skipped) == [f"{g}: no edition inch" for g in ("gcacw", "lwow-1920", "ostroleka-1831")]
+    assert sorted(summary.skipped) == [f"{g}: no edition inch" for g in ("gcacw", "lwow-1920", "ostroleka-1831",
+                                                                               "valmora-scenarios")]
 
 
 class Tables(HTMLParser):
