@@ -13,12 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from .rich import Rich
-
-if TYPE_CHECKING:
-    from ..config.theme import Theme
 
 # --- sequence -----------------------------------------------------------------------------------
 
@@ -344,7 +341,7 @@ class GameDocument(TypedDict):
     published: str
     published_iso: str
     author: str
-    theme: NotRequired[Theme | None]  # the game's house style (config/theme.py)
+    theme: NotRequired[Any]  # the game's house style: a config.theme.Theme or None (config is no stage below)
     draft: NotRequired[str]  # a draft's footer: "Draft, 80 % translated" (build/pipeline.py)
 
 

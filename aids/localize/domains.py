@@ -30,18 +30,18 @@ def owner(game_id: str, domain: str) -> str | None:
     return aid if dot and head == game_id and aid and SEPARATOR not in aid else None
 
 
-def _names(root: Path, folder: str, suffix: str) -> list[str]:
+def _names(root: Path, folder: str, suffix: str, shown: str | None = None) -> list[str]:
     """The domains of the files `*<suffix>` in `folder` of the catalogs folder `root` (a link among its folders
-    is refused, in one line)."""
-    names = Folder(root).names(folder)
+    is refused, in one line, `root` shown as `shown`)."""
+    names = Folder(root, shown).names(folder)
     return sorted(name[:-len(suffix)] for name in names if name.endswith(suffix))
 
 
-def on_disk(root: Path, game_id: str, lang: str | None = None) -> list[str]:
+def on_disk(root: Path, game_id: str, lang: str | None = None, shown: str | None = None) -> list[str]:
     """The domains of the game's catalogs in `lang` (its templates when None) there are, the game's own
     first, then its aids' by name."""
     folder, suffix = ("templates", ".pot") if lang is None else (f"{lang}/LC_MESSAGES", ".po")
-    found = [d for d in _names(root, folder, suffix) if owner(game_id, d) is not None]
+    found = [d for d in _names(root, folder, suffix, shown) if owner(game_id, d) is not None]
     return sorted(found, key=lambda d: (d != game_id, d))
 
 
@@ -57,7 +57,7 @@ def read(root: Path, show, game_id: str, lang: str) -> list[tuple[Path, po.Catal
     setting, or a build between a switch of the setting and the `aids update` that moves the translations,
     still finds each of them."""
     found = []
-    for domain in on_disk(root, game_id, lang):
+    for domain in on_disk(root, game_id, lang, show(root)):
         path = catalogs.po_path(root, lang, domain)
         found.append((path, catalogs.read_catalog(path, show(path), root)))
     return found
