@@ -19,23 +19,12 @@ from aids.commands.cli import main
 from aids.localize.catalogs import po_path
 from aids.model.icons import svg_fault
 
-from ..helpers import DEMO_SEQUENCE, make_project
+from ..helpers import DEMO_GAME, DEMO_SEQUENCE, make_project
 from ..localize.test_catalogs import extract_update, translate
 from . import lines
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle cx="12" cy="12" r="9" fill="#000"/></svg>\n'
-GAME = """\
-id: demo
-title: Gra próbna
-version: "2.0"
-published: 2021-03-04
-author: Ktoś
-source_language: pl
-aids:
-  - sequence.yaml
-icons:
-  - {id: die, file: icons/die.svg, name: kostka}
-"""
+GAME = DEMO_GAME + "icons:\n  - {id: die, file: icons/die.svg, name: kostka}\n"
 SEQUENCE = DEMO_SEQUENCE.replace("text: Połóż żetony.", 'text: "Rzuć {num:2} {icon:die} i połóż żetony."')
 NAMES = {"pl": "kostka", "en": "die", "ru": "кубик"}
 
