@@ -265,6 +265,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
                     sorted(pagination.unprinted))
     laid_out.finish(document)
     warnings.extend(laid_out.wide_tables(document))
+    warnings.extend(laid_out.lost_text(document))
     return Layout(document, warnings, epoch, tagged, press, fonts)
 
 
