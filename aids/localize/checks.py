@@ -50,24 +50,47 @@ class Term:
     forms: tuple[str, ...] = ()  # inflected source forms the author declared
 
 
-def stem_pattern(phrase: str) -> re.Pattern[str] | None:
-    """A phrase found in its inflected forms too: each word by its stem (a short word without its last
-    letter, очки -> очков; a longer one without its last three, at least four kept: Russian drops a vowel,
-    уровень -> уровнем), the words in order, side by side."""
-    words = re.findall(r"\w+", phrase)
+# Letters a Slavic stem changes as it inflects (bród -> brodu, droga -> dróg, ręka -> rąk, ёж -> ежа), each read as
+# the other: the same length, so a match's place in the folded text is its place in the text.
+_FOLD = str.maketrans("óÓąĄёЁ", "oOęĘеЕ")
+
+
+def stem_pattern(phrase: str, lang: str = "") -> re.Pattern[str] | None:
+    """A phrase found in its inflected forms too, in a text folded by `folded`: each word by its stem, the
+    words in order, side by side. English inflects by endings: a word without the ending it has (-ation, -ion,
+    -ing, -ed, -es, -s, -e, -y), at least four letters kept (demoralized -> demoraliz-, square -> squar-, ford
+    whole), so that "ford" is not found in "for", "rout" in "rounded" nor "square" in "squadron". Other
+    languages: a long word without its last three letters, at least four kept (Russian drops a vowel,
+    уровень -> уровнем), a short one (five letters or fewer) without its last letter (очки -> очков)."""
+    words = re.findall(r"\w+", folded(phrase))
     if not words:
         return None
-    stems = [re.escape(w if len(w) <= 3 else w[:len(w) - 1] if len(w) <= 5 else w[:max(4, len(w) - 3)])
-             for w in words]
+    if lang.split("_")[0].split("-")[0] == "en":
+        stems = [_english_stem(w) for w in words]
+    else:
+        stems = [w if len(w) <= 3 else w[:len(w) - 1] if len(w) <= 5 else w[:max(4, len(w) - 3)] for w in words]
+    stems = [re.escape(stem) for stem in stems]
     return re.compile(r"(?<!\w)" + r"\w*[\s\u00a0-]+".join(stems) + r"\w*", re.IGNORECASE)
 
 
-def _spans(text: str, phrases: list[str]) -> list[tuple[int, int]]:
-    return [m.span() for p in phrases if (pattern := stem_pattern(p)) for m in pattern.finditer(text)]
+_ENGLISH_ENDINGS = ("ation", "ion", "ing", "ed", "es", "s", "e", "y")
 
 
-def _found(text: str, phrases: list[str]) -> bool:
-    return bool(_spans(text, phrases))
+def _english_stem(word: str) -> str:
+    return next((word[:-len(end)] for end in _ENGLISH_ENDINGS
+                 if word.lower().endswith(end) and len(word) - len(end) >= 4), word)
+
+
+def folded(text: str) -> str:
+    return text.translate(_FOLD)
+
+
+def _spans(text: str, phrases: list[str], lang: str = "") -> list[tuple[int, int]]:
+    return [m.span() for p in phrases if (pattern := stem_pattern(p, lang)) for m in pattern.finditer(folded(text))]
+
+
+def _found(text: str, phrases: list[str], lang: str = "") -> bool:
+    return bool(_spans(text, phrases, lang))
 
 
 def _plain(text: str) -> str:
@@ -100,7 +123,7 @@ def check_entry(entry: Entry, lang: str, source_lang: str, terms: list[Term]) ->
         found += _stray_numbers(line, model, text)
         found += _unpaired_quotes(line, lang, text, source_lang, model)
         found += _spacing(line, model, text)
-        found += _terminology(line, model, text, terms)
+        found += _terminology(line, model, text, terms, (source_lang, lang))
     found += _over_budget(line, entry, texts)
     if lang != source_lang and texts[0] == source and len(re.findall(r"[^\W\d_]{4,}", _plain(source))) >= 2:
         found.append(Finding(line, "identical", "translation identical to the source", "a translation", error=False))
@@ -174,18 +197,18 @@ def _over_budget(line: int, entry: Entry, texts: list[str]) -> list[Finding]:
                     "(aids budgets measures the budgets again)", error=False)]
 
 
-def _terminology(line: int, source: str, text: str, terms: list[Term]) -> list[Finding]:
+def _terminology(line: int, source: str, text: str, terms: list[Term], langs: tuple[str, str]) -> list[Finding]:
     """A term the source uses, not inside a longer term it also uses ('punkty ruchu' in 'liczba punktów
     ruchu'), is in the translation as the glossary translates it."""
     found = []
     plain = _plain(source)
-    spans = {term.id: _spans(plain, [term.source, *term.forms]) for term in terms}
+    spans = {term.id: _spans(plain, [term.source, *term.forms], langs[0]) for term in terms}
     for term in terms:
         if not term.translation or term.translation == term.source:
             continue
         alone = [(a, b) for a, b in spans[term.id]
                  if not any(c <= a and b <= d and (c, d) != (a, b) for other in terms for c, d in spans[other.id])]
-        if alone and not _found(_plain(text), [term.translation]):
+        if alone and not _found(_plain(text), [term.translation], langs[1]):
             found.append(Finding(line, "terminology", f"the source says '{term.source}' (glossary: {term.id}), "
                                  f"the translation does not say '{term.translation}'",
                                  f"'{term.translation}' as the glossary translates it, in any inflected form"))
