@@ -185,6 +185,10 @@ class Kind(Generic[M, D]):
         """The HTML ids its body uses (a booklet embedding it checks them for clashes)."""
         return []
 
+    def index_anchor(self, model: M) -> str | None:
+        """The id of the section holding its back-of-book index, which the game's page links to, if it has one."""
+        return None
+
     def page_size(self, model: M) -> str:
         return "A4"
 

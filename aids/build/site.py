@@ -125,6 +125,9 @@ def aid_entry(project: Project, listed: Listed, edition: Edition | None, aid: Ai
         facts.append(lz.pgettext("web site: how much of an aid is translated; %(percent)s is a percentage",
                                  "translated %(percent)s") % {"percent": lz.percent(share)})
     page = next((f["href"] for f in files if not f["type"]), None)
+    if page and (index := aid.kind.index_anchor(aid.model)):
+        files.insert(1, {"label": lz.pgettext("web site: the link to the back-of-book index of a rule booklet's web "
+                                              "page", "Index"), "href": f"{page}#{index}", "pdf": False, "type": ""})
     return {"id": aid.model.id, "title": aid_title(aid, lz), "kind": aid.kind.display_name(lz), "facts": facts,
             "files": files, "page": page, "status": status, "stale": bool(error)}
 

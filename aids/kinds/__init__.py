@@ -233,6 +233,9 @@ class BookletKind(Kind[booklet.Booklet, BookletDocument]):
     def anchors(self, model: booklet.Booklet) -> list[str]:
         return list(model.headings)
 
+    def index_anchor(self, model: booklet.Booklet) -> str | None:
+        return model.index_section()
+
     def numbers(self, model: booklet.Booklet, lz: Localizer) -> dict[str, str]:
         return {heading_id: heading.label for heading_id, heading in model.headings.items() if heading.number}
 

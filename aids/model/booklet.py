@@ -147,6 +147,16 @@ class Booklet:
     def embeds(self) -> list[Directive]:
         return [b for b in walk(self.blocks) if isinstance(b, Directive) and b.name == "embed"]
 
+    def index_section(self) -> str | None:
+        """The id of the heading a `::: index` stands under, if the booklet has one."""
+        section = None
+        for block in walk(self.blocks):
+            if isinstance(block, Heading):
+                section = block.id
+            elif isinstance(block, Directive) and block.name == "index":
+                return section
+        return None
+
     def term_sections(self) -> dict[str, list[str]]:
         """Each glossary term's numbered sections, by heading id, in the order the text uses the term in them
         (`{term:id}` in a heading, a paragraph, a list item, a table cell or a footnote): a back-of-book index."""
