@@ -1,6 +1,7 @@
 """Aids for tournaments (docs/guide/tournaments.md), as the samples' aids.yaml asks for them: the Lwów card and the
 Newbury playsheet in two languages as one, and the packet of an event, read back from the PDFs."""
 import os
+import re
 import shutil
 import subprocess
 from collections import Counter
@@ -37,7 +38,7 @@ def built(tmp_path_factory):
     for game in ("lwow-1920", "newbury-fast-play", "ostroleka-1831"):
         shutil.copytree(REPO / "games" / game, root / "games" / game)
     text = (REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false")
-    text = text.replace("packets:\n", "packets:" + PACKET, 1) + f"site_url: {SITE}/\n"
+    text = re.sub(r"(?m)^site_url: .*$", f"site_url: {SITE}/", text.replace("packets:\n", "packets:" + PACKET, 1))
     text = text.replace("site:\n", "site:\n  games: [lwow-1920, newbury-fast-play, ostroleka-1831]\n", 1)
     (root / "aids.yaml").write_text(text)
     project = read_project(root)
@@ -168,22 +169,42 @@ def test_packet_cover_names_game_version_event_and_date_per_locale(built):
     assert f"{SITE}/ostroleka-1831/1.1/en/" in printed and f"{SITE}/ostroleka-1831/1.1/ru/" in printed
 
 
-@pytest.mark.skipif(shutil.which("zbarimg") is None and not os.environ.get("CI"),
-                    reason="no zbarimg (Debian's zbar-tools, installed by ./bootstrap test)")
+ZBAR = pytest.mark.skipif(shutil.which("zbarimg") is None and not os.environ.get("CI"),
+                          reason="no zbarimg (Debian's zbar-tools, installed by ./bootstrap test)")
+
+
+def qr_codes(path, folder) -> list[str]:
+    """The addresses of the cover's QR codes, rasterised from the PDF (poppler) and decoded (zbar)."""
+    subprocess.run(["pdftoppm", "-r", "200", "-f", "1", "-l", "1", "-png", str(path), str(folder / "cover")],
+                   check=True)
+    image = next(folder.glob("cover*.png"))
+    return subprocess.run(["zbarimg", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", str(image)],
+                          capture_output=True, text=True, check=True).stdout.split()
+
+
+@ZBAR
 @pytest.mark.parametrize("name, urls", [
     ("lwow-1920/lwow-cup-2026", [f"{SITE}/lwow-1920/pl/", f"{SITE}/lwow-1920/en/"]),
     ("ostroleka-1831/ostroleka-day", [f"{SITE}/ostroleka-1831/1.1/en/", f"{SITE}/ostroleka-1831/1.1/ru/"]),
 ])
 def test_packet_qr_codes_decode_to_the_version_pages(built, tmp_path, name, urls):
-    """The cover's QR codes, rasterised from the PDF (poppler) and decoded (zbar): each language's block leads to
-    that language's page of the version (the release's, or for an unreleased state the game's current page)."""
-    subprocess.run(["pdftoppm", "-r", "200", "-f", "1", "-l", "1", "-png", str(packet(built, name)),
-                    str(tmp_path / "cover")], check=True)
-    image = next(tmp_path.glob("cover*.png"))
-    found = subprocess.run(["zbarimg", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", str(image)],
-                           capture_output=True, text=True, check=True).stdout.split()
-    assert sorted(found) == sorted(urls)
+    """Each language's block of the cover leads to that language's page of the version (the release's, or for an
+    unreleased state the game's current page)."""
+    assert sorted(qr_codes(packet(built, name), tmp_path)) == sorted(urls)
     assert all(url in "".join(cover_text(packet(built, name)).split()) for url in urls)  # printed under it
+
+
+@ZBAR
+def test_the_sample_packet_leads_to_the_sample_sites_pages(sample, tmp_path):
+    """The samples' own packet, as `./bootstrap build` makes it: the samples' site_url in its QR codes."""
+    project, _ = sample
+    path = project.output / "lwow-1920" / "packets" / "lwow-cup-2026.pdf"
+    urls = [f"{project.site_url}/lwow-1920/{lang}/" for lang in ("pl", "en")]
+    assert project.site_url == "https://aids.example.org/samples"
+    assert sorted(qr_codes(path, tmp_path)) == sorted(urls)
+    assert all(url in "".join(cover_text(path).split()) for url in urls)
+    with pikepdf.open(path) as pdf:
+        assert len(pdf.pages) == 1 + 2 + 2
 
 
 def test_packet_is_vector_and_reproducible(built):
@@ -203,13 +224,23 @@ def test_game_page_lists_bilingual_pdfs_and_the_packet(built):
     assert 'href="../cm/pl%2Ben/playsheet.pdf"' in page
 
 
-def test_without_a_site_url_the_cover_says_there_is_no_qr_code(sample):
-    """The samples themselves publish no site_url: the packet is made, its cover says why it has no QR code."""
-    project, _ = sample
-    text = " ".join(cover_text(project.output / "lwow-1920" / "packets" / "lwow-cup-2026.pdf").split())
-    assert "site_url" in text
-    with pikepdf.open(project.output / "lwow-1920" / "packets" / "lwow-cup-2026.pdf") as pdf:
-        assert len(pdf.pages) == 1 + 2 + 2
+def test_without_a_site_url_the_cover_says_there_is_no_qr_code(tmp_path):
+    """A project that publishes no site_url: the packet is made, its cover says why it has no QR code."""
+    shutil.copytree(REPO / "games" / "lwow-1920", tmp_path / "games" / "lwow-1920")
+    for lang in ("en", "ru"):
+        (tmp_path / "i18n" / lang / "LC_MESSAGES").mkdir(parents=True)
+        shutil.copy(REPO / "i18n" / lang / "LC_MESSAGES" / "lwow-1920.po", tmp_path / "i18n" / lang / "LC_MESSAGES")
+    text = (REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false")
+    text = re.sub(r"(?m)^site_url: .*\n", "", text).replace("  newbury-fast-play: [pl+en]\n", "")
+    (tmp_path / "aids.yaml").write_text(text)
+    project = read_project(tmp_path)
+    assert project.site_url is None
+    summary = builder.build(project, Options(formats=["pdf"], langs=["pl", "en"]))
+    assert not summary.failed, "\n".join(str(e) for e in summary.failed)
+    path = project.output / "lwow-1920" / "packets" / "lwow-cup-2026.pdf"
+    assert "site_url" in " ".join(cover_text(path).split())
+    with pikepdf.open(path) as pdf:
+        assert len(pdf.pages) == 1 + 2 + 2 and not pdf.pages[0].get_images()
 
 
 @pytest.mark.parametrize("setting, message", [
