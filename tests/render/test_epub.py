@@ -31,7 +31,7 @@ XHTML = {"x": "http://www.w3.org/1999/xhtml"}
 # every booklet and sequence of the samples, by edition; the card and the playsheet make no e-book
 BOOKS = {"gcacw/{}/sequence-of-play.epub", "gcacw/{}/system-rules.epub", "ostroleka-1831/{}/sequence-of-play.epub",
          "valmora-1809/cm/{}/turn-sequence.epub", "valmora-1809/inch/{}/turn-sequence.epub",
-         "valmora-scenarios/{}/ford.epub"}
+         "valmora-scenarios/{}/ford.epub", "valmora-scenarios/{}/rules.epub"}
 
 
 def books(project) -> list[Path]:

@@ -35,7 +35,7 @@ def built(tmp_path_factory) -> tuple[Path, list[str]]:
     summary = builder.build(read_project(root), pipeline.Options(formats=["html"]))
     assert not summary.failed, "\n".join(str(e) for e in summary.failed)
     files = sorted(f for b in summary.built for f in b.files if f.endswith(".html"))
-    assert len(files) == 27  # every aid of the six games, in each language
+    assert len(files) == 30  # every aid of the six games, in each language
     return root, files
 
 
