@@ -204,4 +204,5 @@ def localize(booklet: Booklet, lz: Localizer, edition: Edition | None = None) ->
         "chapter_pages": booklet.chapter_pages, "footnotes": list(doing.footnotes.values()),
         "label": lz.text(booklet.label) if booklet.label else "", "title_page": booklet.title_page,
         "contents": booklet.contents if booklet.contents is not None else bool(toc),
+        "index_section": booklet.index_section() or "",
     }

@@ -328,6 +328,7 @@ class BookletDocument(TypedDict):
     title_page: bool  # its title on a page of its own
     contents: bool  # a contents page
     footnotes: list[Footnote]  # the notes, for the web page's list at its end (the PDF prints each at its page's foot)
+    index_section: str  # the id of the heading over its back-of-book index ("": it has none), a bookmark
 
 
 # --- what every page shows besides its aid: the game, the changes ---------------------------------

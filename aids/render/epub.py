@@ -233,9 +233,10 @@ def bookmark_level(heading: HtmlElement) -> int | None:
     if "embed" in around and "phase-title" in classes:
         return None
     if "rules" in around:
-        if "unnumbered" in classes:  # a bookmark only in a booklet with no numbered heading (print.css)
+        if "unnumbered" in classes:  # a bookmark in a booklet with no numbered heading, or the index's (print.css)
             levels = [int(c[len("level-"):]) for c in classes if re.fullmatch(r"level-[1-3]", c)]
-            return levels[0] if "unnumbered-only" in around and levels else None
+            marked = "unnumbered-only" in around or "index-heading" in classes and levels[:1] != [3]
+            return levels[0] if marked and levels else None
         for level in (1, 2, 3):
             if f"rule-{level}" in classes:
                 return level

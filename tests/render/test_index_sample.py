@@ -1,8 +1,8 @@
 """The back-of-book index of a sample booklet (issue 34), read back from what the samples build: the Valmora
 rules' index (games/valmora-scenarios/rules.md, `::: index`) in every language, its terms in that language's
 dictionary order, each with the numbers of the sections that use the term and, in the PDF, the page each of
-those sections is printed on (as the PDF's own bookmarks place them); on the web page each number a link to its
-section, and the game's page links the index."""
+those sections is printed on (as the PDF's own bookmarks place them), the index a bookmark of its own; on the web
+page each number a link to its section, and the game's page links the index."""
 from __future__ import annotations
 
 import re
@@ -91,6 +91,7 @@ def test_the_printed_index_lists_each_term_in_dictionary_order_with_its_sections
         expected = "; ".join(f"{number}, {PAGE[lang]} {pages[number]}" for number in SECTIONS[ENGLISH[term]])
         assert re.sub(r"\s", "", entry) == re.sub(r"\s", "", expected), term
     assert sorted(set(pages.values())) == [1, 2]  # the sections are on both pages: the pages are not all one
+    assert pages[HEADING[lang]] == len(PdfReader(path).pages)  # the index is a bookmark too, at its page
 
 
 @pytest.mark.parametrize("lang", ["en", "pl", "ru"])
