@@ -191,9 +191,11 @@ def localize(booklet: Booklet, lz: Localizer, edition: Edition | None = None) ->
     """The template context of `booklet` in one language: numbers, references and terms resolved."""
     doing = _Localizing(booklet, lz, edition)
     body = doing.blocks(booklet.blocks)
-    toc: list[TocEntry] = [{"id": h.id, "number": h.label, "level": h.level,
-            "text": lz.rich(h.text, lambda k, t: doing.resolve(k, t, first_use=False))}
-           for h in booklet.headings.values() if h.number]
+    index = booklet.index_section()
+    toc: list[TocEntry] = [{"id": h.id, "number": h.label if h.number else "", "level": h.level,
+                            "text": lz.rich(h.text, lambda k, t: doing.resolve(k, t, first_use=False))}
+                           for h in booklet.headings.values() if h.number or h.id == index]  # and the index's
+    numbered = any(entry["number"] for entry in toc)
     return {
         "title": lz.text(booklet.title),
         "subtitle": lz.text(booklet.subtitle) if booklet.subtitle else "",
@@ -203,6 +205,6 @@ def localize(booklet: Booklet, lz: Localizer, edition: Edition | None = None) ->
         "toc": toc, "blocks": body, "columns": booklet.columns, "binding": booklet.binding,
         "chapter_pages": booklet.chapter_pages, "footnotes": list(doing.footnotes.values()),
         "label": lz.text(booklet.label) if booklet.label else "", "title_page": booklet.title_page,
-        "contents": booklet.contents if booklet.contents is not None else bool(toc),
-        "index_section": booklet.index_section() or "",
+        "contents": booklet.contents if booklet.contents is not None else numbered, "numbered": numbered,
+        "index_section": index or "",
     }

@@ -302,7 +302,7 @@ BookletBlock = (HeadingBlock | ParagraphBlock | ImageBlock | RuleListBlock | Rul
 
 class TocEntry(TypedDict):
     id: str
-    number: str
+    number: str  # "": the index's heading, listed unnumbered
     level: int
     text: Rich
 
@@ -328,6 +328,7 @@ class BookletDocument(TypedDict):
     title_page: bool  # its title on a page of its own
     contents: bool  # a contents page
     footnotes: list[Footnote]  # the notes, for the web page's list at its end (the PDF prints each at its page's foot)
+    numbered: bool  # a heading is numbered (else its headings are its bookmarks)
     index_section: str  # the id of the heading over its back-of-book index ("": it has none), a bookmark
 
 

@@ -3,6 +3,8 @@ dictionaries sort (ICU collation: Polish ł after l, ż after ź; Russian ё wit
 sections using it, and in the PDF the page of each."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from pypdf import PdfReader
 
@@ -89,3 +91,20 @@ def test_the_printed_index_gives_each_section_its_page(tmp_path):
     assert f"most 1, s. {terrain}; 1.2, s. {water}" in index, index
     assert index.index(" las ") < index.index(" łąka ") < index.index(" most ") < index.index(" zebra ") \
         < index.index(" żaba ")
+
+
+def test_the_contents_and_the_bookmarks_list_the_index_with_its_page(tmp_path):
+    """The index is unnumbered, yet a reader finds it as in a book: on the contents page, after the numbered
+    sections and with its page, and among the PDF's bookmarks (the e-book's contents is held to them, test_epub)."""
+    root = project(tmp_path, rules_yaml=BOOKLET,
+                   one_md=ONE.replace("# Indeks", "::: break page\n:::\n\n# Indeks"))
+    summary = builder.build(read_project(root), Options(langs=["pl"], formats=["html", "pdf"]))
+    assert not summary.failed, summary.failed
+    reader = PdfReader(root / "build/demo/pl/rules.pdf")
+    last = len(reader.pages)
+    assert [(o.title, reader.get_destination_page_number(o) + 1) for o in reader.outline if not isinstance(o, list)][
+        -1] == ("Indeks", last)
+    contents = " ".join(reader.pages[1].extract_text().split())  # the title page, then the contents
+    assert re.search(rf"1 Teren\W+{last - 1}.*Indeks\W+{last}", contents), contents
+    page = (root / "build/demo/pl/rules.html").read_text(encoding="utf-8")
+    assert '<a href="#index"><span class="num"></span> <span class="toc-text">Indeks</span>' in page
