@@ -51,8 +51,9 @@ def require(present: object, what: str) -> None:
 
 
 class Site:
-    def __init__(self, output: Path, url: str):
+    def __init__(self, output: Path, url: str, published: str | None = None):
         self.output, self.url = output, url
+        self.published = published  # the project's site_url: where the served pages are published
         # every page of the site: the aids' and the site's own, not the search index's or the build's files
         self.pages = sorted(p for p in output.rglob("*.html")
                             if not any(part.startswith(".") or part == "pagefind" for part in p.relative_to(output).parts))
@@ -72,7 +73,7 @@ def site(sample):
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(output)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield Site(output, f"http://127.0.0.1:{server.server_address[1]}")
+    yield Site(output, f"http://127.0.0.1:{server.server_address[1]}", sample[0].site_url)
     server.shutdown()
     server.server_close()
 
@@ -166,6 +167,7 @@ def test_every_link_leads_to_a_page_and_its_anchor(site, browser):
     ids: dict[str, set[str]] = {}
     links: list[tuple[str, str]] = []  # (page, link)
     broken, outside = [], []
+    published = 0  # links at the site's published address (canonical, alternates), checked as served here
     queue, reached = [home], {home}
     while queue:  # from the home page, every page linked, and so on
         page = queue.pop(0)
@@ -175,6 +177,8 @@ def test_every_link_leads_to_a_page_and_its_anchor(site, browser):
                    if name != f"{site.url}/favicon.ico"  # asked for by the browser itself, not by a page
                    and (not name.startswith(site.url) or code not in (0, 200))]
         for link in hrefs:
+            if site.published and link.startswith(site.published + "/"):  # a canonical or alternate page, as
+                link, published = site.url + link[len(site.published):], published + 1  # published: as served
             if not link.startswith(site.url + "/"):
                 outside.append(f"{page} -> {link}")
                 continue
@@ -198,6 +202,7 @@ def test_every_link_leads_to_a_page_and_its_anchor(site, browser):
              for lang in ("pl", "en", "ru")}
     assert set(outside) == forum, "links out of the site:\n" + "\n".join(sorted(set(outside) - forum))
     assert len(reached) == len(site.pages) and len(links) > len(site.pages)
+    assert published >= len(site.pages)  # the samples publish a site_url: every page names its canonical address
 
 
 # --- the language switcher ----------------------------------------------------------------------

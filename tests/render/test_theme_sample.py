@@ -150,7 +150,7 @@ def test_a_theme_colour_changed_builds_the_pdf_again(tmp_path):
     theme.write_text(theme.read_text().replace('heading: "#8c1c13"', 'heading: "#1c4f8c"'))
     before = pdf(project, "en").read_bytes()
     changed = builder.build(read_project(project.root))
-    assert {b.aid for b in changed.built if b.game == GAME} == {"ford"}
+    assert {b.aid for b in changed.built if b.game == GAME} == {"ford", "rules"}  # both in the theme
     assert pdf(project, "en").read_bytes() != before
     assert any(near(c, (0x1C, 0x4F, 0x8C)) for c in pixel_colours(pdf(project, "en")))
 
