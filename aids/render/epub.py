@@ -233,14 +233,20 @@ def bookmark_level(heading: HtmlElement) -> int | None:
     if "embed" in around and "phase-title" in classes:
         return None
     if "rules" in around:
-        if "unnumbered" in classes:  # a bookmark in a booklet with no numbered heading, or the index's (print.css)
-            levels = [int(c[len("level-"):]) for c in classes if re.fullmatch(r"level-[1-3]", c)]
-            marked = "unnumbered-only" in around or "index-heading" in classes and levels[:1] != [3]
-            return levels[0] if marked and levels else None
+        if "unnumbered" in classes:
+            return _unnumbered_level(classes, around)
         for level in (1, 2, 3):
             if f"rule-{level}" in classes:
                 return level
     return int(heading.tag[1])
+
+
+def _unnumbered_level(classes: set[str], around: set[str]) -> int | None:
+    """An unnumbered heading of a booklet is a bookmark at its level only in a booklet with no numbered heading,
+    or over the index (print.css)."""
+    levels = [int(c[len("level-"):]) for c in classes if re.fullmatch(r"level-[1-3]", c)]
+    marked = "unnumbered-only" in around or "index-heading" in classes and levels[:1] != [3]
+    return levels[0] if marked and levels else None
 
 
 def toc(entries: Iterable[tuple[int, str, str]]) -> list[Any]:
