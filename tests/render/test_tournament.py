@@ -203,6 +203,7 @@ def test_the_sample_packet_leads_to_the_sample_sites_pages(sample, tmp_path):
     assert project.site_url == "https://aids.example.org/samples"
     assert sorted(qr_codes(path, tmp_path)) == sorted(urls)
     assert all(url in "".join(cover_text(path).split()) for url in urls)
+    assert not re.search(r"(Strona|Page)\s1\s(z|of)\s1", cover_text(path))  # no count of its own: "1 of 1"
     with pikepdf.open(path) as pdf:
         assert len(pdf.pages) == 1 + 2 + 2
 
