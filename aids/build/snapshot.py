@@ -65,8 +65,7 @@ def take(project: Project, game: Game, game_yaml: str | None = None) -> dict[str
     if game_yaml is not None:
         files[f"{game.id}/{game.source.path.name}"] = game_yaml.encode("utf-8")
     for lang in project.languages:
-        shown = project.show(project.catalogs)
-        for domain in domains.on_disk(project.catalogs, game.id, lang, shown) if lang != game.source_language else []:
+        for domain in domains.of_project(project, game.id, lang) if lang != game.source_language else []:
             name = f"{lang}/LC_MESSAGES/{domain}.po"  # each of its catalogs (localize/domains.py), never a link
             data = Folder(project.catalogs, project.show(project.catalogs)).read(name)
             if data is not None:

@@ -46,8 +46,7 @@ def components(project: Project, games: list[str] | None = None) -> list[Compone
         else project.show(project.catalogs)
     found = []
     for game in select_games(project, games):
-        kept = domains.kept(game.id, game.catalogs_per, domains.on_disk(
-            project.catalogs, game.id, None, project.show(project.catalogs))) or [game.id]
+        kept = domains.kept(game.id, game.catalogs_per, domains.of_project(project, game.id)) or [game.id]
         for domain in kept:
             aid = domains.owner(game.id, domain)
             found.append(Component(domain.replace(domains.SEPARATOR, "_"), f"{game.title} – {aid}" if aid else

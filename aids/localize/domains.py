@@ -10,9 +10,13 @@ then the aids' in the order of their names, and the first usable translation (tr
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..files import Folder
 from . import catalogs, po
+
+if TYPE_CHECKING:
+    from ..config import Project
 
 SEPARATOR = "."
 PER = ("game", "aid")
@@ -43,6 +47,11 @@ def on_disk(root: Path, game_id: str, lang: str | None = None, shown: str | None
     folder, suffix = ("templates", ".pot") if lang is None else (f"{lang}/LC_MESSAGES", ".po")
     found = [d for d in _names(root, folder, suffix, shown) if owner(game_id, d) is not None]
     return sorted(found, key=lambda d: (d != game_id, d))
+
+
+def of_project(project: Project, game_id: str, lang: str | None = None) -> list[str]:
+    """`on_disk` in the project's catalogs folder, shown (in a refusal) as the project shows it."""
+    return on_disk(project.catalogs, game_id, lang, project.show(project.catalogs))
 
 
 def kept(game_id: str, per: str, domains: list[str]) -> list[str]:

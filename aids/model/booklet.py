@@ -235,7 +235,7 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
     booklet.label = text("label", "What the booklet is called above its title (Scenario, Appendix)")
     booklet.title_page = flag_at(src, data, "title_page", problems, "true or false") if "title_page" in data else True
     booklet.contents = flag_at(src, data, "contents", problems, "true or false") if "contents" in data else None
-    reader = RulesReader(booklet, src, game.folder if game else src.path.parent, problems, getattr(game, "icons", {}))
+    reader = RulesReader(booklet, src, game.folder if game else src.path.parent, problems, getattr(game, "icons", None))
     files = data["files"]
     if not isinstance(files, list) or not files:
         problems.add(src.at(data, "files", value=True), "files must be a list of Markdown files", "- rules.md")

@@ -116,7 +116,7 @@ def read(src: Source, game, problems: Problems) -> Card | None:
         _check_room(src, data, size, margin, columns, min_font_size, problems)
     sections = read_sections(src, data, card_id, faces, problems)
     signature = _read_signature(src, data, card_id, faces, problems)
-    _check_placeholders(src, data, problems, getattr(game, "icons", {}))
+    _check_placeholders(src, data, problems, getattr(game, "icons", None))
     if not size:
         return None
     name, width, height = size
@@ -214,7 +214,7 @@ def _read_signature(src, data, card_id, faces, problems):
     return role, str(node["name"]), face
 
 
-def _check_placeholders(src, data, problems, icons: dict) -> None:
+def _check_placeholders(src, data, problems, icons: dict | None) -> None:
     """{num:..}, {date:..} and {icon:..} are the placeholders of a card; their values must parse."""
 
     def walk(node):

@@ -146,8 +146,11 @@ def _element_fault(element: Any) -> str:
     return ""
 
 
-def check_icon(target: str, where: Any, icons: dict[str, Icon], problems: Problems) -> None:
-    """Reports `{icon:<target>}` at `where` when it names no icon of the game."""
+def check_icon(target: str, where: Any, icons: dict[str, Icon] | None, problems: Problems) -> None:
+    """Reports `{icon:<target>}` at `where` when it names no icon of the game. `icons` is None for a file read
+    without its game (pybabel's extractor): its icon set is unknown there, and checked where the game is read."""
+    if icons is None:
+        return
     fault = icon_fault(target, icons)
     if fault:
         problems.add(where, *fault)

@@ -110,7 +110,7 @@ class RulesReader:
 
     def __init__(self, booklet: Booklet, src: Source, folder: Path, problems: Problems, icons: dict | None = None):
         self.booklet, self.src, self.folder, self.problems = booklet, src, folder.resolve(), problems
-        self.icons = icons or {}  # the game's icon set: {icon:<id>} in the text
+        self.icons = icons  # the game's icon set: {icon:<id>} in the text (None: read without its game)
         self.counters: list[int] = []
         self.section = "start"  # id of the heading the next message belongs to: its msgctxt
         self.placeholders: list[tuple[str, str, Position]] = []

@@ -188,7 +188,7 @@ class Sequence:
     numbering: list[Numbering] = field(default_factory=lambda: list(DEFAULT_NUMBERING))
     source_letters: bool = False  # `letters: source`: the source language's letters in every language
     kind: str = KIND
-    icons: dict = field(default_factory=dict)  # the game's icon set, for checking {icon:<id>} (model/icons.py)
+    icons: dict | None = None  # the game's icon set, for checking {icon:<id>} (model/icons.py); None: no game
 
     def number(self, phase: Phase) -> str:
         return f"{self.section}.{phase.index}" if self.section else str(phase.index)

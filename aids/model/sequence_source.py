@@ -49,7 +49,7 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
     if not isinstance(raw_phases, list):
         problems.add(src.at(data, "phases", value=True), "phases must be a list", "- id: ...")
         return None
-    seq = Sequence(aid_id, title, section, sides, [], src, icons=getattr(game, "icons", {}))
+    seq = Sequence(aid_id, title, section, sides, [], src, icons=getattr(game, "icons", None))
     _readnumbering_of(src, data, seq, problems)
     reader = StepReader(src, seq, problems)
     seen: dict[str, int] = {}

@@ -107,7 +107,7 @@ class Reader:
 
     def __init__(self, src: Source, problems: Problems, table_id: str, icons: dict | None = None):
         self.src, self.problems, self.id = src, problems, table_id
-        self.icons = icons or {}  # the game's icon set: {icon:<id>} in a label
+        self.icons = icons  # the game's icon set: {icon:<id>} in a label (None: read without its game)
         self.unit_reported = False  # the table's unit is unknown: its columns have none, already said
 
     def label(self, node, key: str, context: str, comment: str) -> Label | None:
@@ -203,7 +203,7 @@ def read(src: Source, game, problems: Problems) -> Table | None:
         return None
     table_id = str(data["id"])
     check_id(src, data, "id", problems, what="table")
-    r = Reader(src, problems, table_id, getattr(game, "icons", {}))
+    r = Reader(src, problems, table_id, getattr(game, "icons", None))
     form = str(data.get("form", "grid"))
     if form not in FORMS:
         problems.add(src.at(data, "form", value=True), f"unknown table form '{form}'", ", ".join(FORMS))

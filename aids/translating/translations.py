@@ -35,7 +35,7 @@ def extract(project: Project, games: list[str] | None = None) -> list[str]:
             path = catalogs.pot_path(project.catalogs, domain)
             if catalogs.save(path, template, project.catalogs, project.show(path)):
                 changed.append(project.show(path))
-        for domain in domains.on_disk(project.catalogs, game.id, None, project.show(project.catalogs)):
+        for domain in domains.of_project(project, game.id):
             if domain not in parts:
                 changed.append(_remove(project, catalogs.pot_path(project.catalogs, domain),
                                        "the game no longer keeps this catalog"))
@@ -97,15 +97,14 @@ def update(project: Project, games: list[str] | None = None) -> list[str]:
     a game's translations move between its catalogs when its texts do (localize/regroup.py)."""
     changed = []
     for game in select_games(project, games):
-        kept = domains.kept(game.id, game.catalogs_per, domains.on_disk(
-            project.catalogs, game.id, None, project.show(project.catalogs)))
+        kept = domains.kept(game.id, game.catalogs_per, domains.of_project(project, game.id))
         pot = catalogs.pot_path(project.catalogs, game.id)
         if game.id not in kept:
             raise AidsError(Problem(Position(project.show(pot)), "no template catalog", "run `aids extract` first"))
         templates = {d: _read(project, catalogs.pot_path(project.catalogs, d)) for d in kept}
         for lang in targets(project, game.source_language):
             olds = {d: _read(project, catalogs.po_path(project.catalogs, lang, d))
-                    for d in domains.on_disk(project.catalogs, game.id, lang, project.show(project.catalogs))}
+                    for d in domains.of_project(project, game.id, lang)}
             for domain, catalog in regroup.regroup(game.id, olds, templates, lang).items():
                 po = catalogs.po_path(project.catalogs, lang, domain)
                 if catalogs.save(po, catalog, project.catalogs, project.show(po)):
@@ -136,8 +135,7 @@ def compile(project: Project, games: list[str] | None = None) -> list[str]:
     """.po -> .mo for every catalog; a catalog with faulty entries is refused (every fault named), not compiled."""
     written, problems = [], []
     found = [(lang, d) for g in select_games(project, games) for lang in targets(project, g.source_language)
-             for d in domains.kept(g.id, g.catalogs_per, domains.on_disk(
-                 project.catalogs, g.id, lang, project.show(project.catalogs)))]
+             for d in domains.kept(g.id, g.catalogs_per, domains.of_project(project, g.id, lang))]
     if project.ui_domain:
         found += [(lang, ui.DOMAIN) for lang in targets(project, ui.SOURCE_LANGUAGE)]
     for lang, domain in found:
@@ -175,9 +173,7 @@ def babel_extract(fileobj: Any, keywords: Any, comment_tags: Any,
         return
     problems = Problems()
     model = kind.read(src, None, problems)
-    # read alone, without its game.yaml, a file knows no icon of its game: `aids check` and the build check them
-    found = [p for p in problems.items if not p.message.startswith("unknown icon ")]
-    if found or model is None:
-        raise AidsError(found or problems.items)
+    if problems or model is None:  # read alone, without its game.yaml: its icons are checked where the game is
+        raise AidsError(problems.items)
     for text in kind.messages(model):
         yield text.where.line, "pgettext", (text.context, text.msgid), [text.comment]
