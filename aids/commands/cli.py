@@ -80,7 +80,7 @@ def run(args) -> int:
         return build_command(project, args)
     if args.command == "import":
         return import_command(project, args)
-    if args.command in ("budgets", "context"):  # what a translator reads beside the .po
+    if args.command in ("budgets", "context", "weblate"):  # what a translator reads beside the .po, Weblate's set-up
         from .tools import TRANSLATORS_TOOLS
         return TRANSLATORS_TOOLS[args.command](project, args)
     return 0
