@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 
 import pytest
 
@@ -167,3 +168,32 @@ def test_apply_makes_the_missing_components_and_sets_aids_settings_of_those_ther
     assert any(line.startswith(f"https://weblate.example.org/projects/team/other/: no add-on {GNU_LAYOUT}")
                for line in said)
 
+
+def test_a_language_added_in_weblate_but_not_published_is_named_with_what_to_do(tmp_path, capsys):
+    """Weblate writes a new language's catalog from the template and pushes it at once; aids.yaml does not list
+    it, so aids update, check and build leave it alone: stats and update say so, and what to do, in one line
+    (not `aids extract && aids update`, which would change nothing)."""
+    root = make_project(tmp_path)
+    assert main(["--project", str(root), "extract"]) == 0 and main(["--project", str(root), "update"]) == 0
+    german = root / "i18n/de/LC_MESSAGES/demo.po"
+    german.parent.mkdir(parents=True)
+    subprocess.run(["msginit", "--no-translator", "-l", "de", "-i", str(root / "i18n/templates/demo.pot"), "-o",
+                    str(german)], check=True, capture_output=True) if shutil.which("msginit") else \
+        shutil.copy(root / "i18n/templates/demo.pot", german)
+    capsys.readouterr()
+    line = ("i18n/de/: de is not among aids.yaml's languages (pl, en, ru): aids update, check and build leave its "
+            "catalogs alone; to publish it, add de to languages: in aids.yaml and run `aids update`")
+    assert main(["--project", str(root), "stats"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == line
+    assert main(["--project", str(root), "stats", "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == line and "aids extract" not in out
+    assert main(["--project", str(root), "stats", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["not_published"] == [{"lang": "de", "what_to_do": line}]
+    assert main(["--project", str(root), "update"]) == 0
+    assert capsys.readouterr().err.splitlines() == [f"warning: {line}"]
+    # done as said: the catalog is aids' from then on
+    (root / "aids.yaml").write_text("languages: [pl, en, ru, de]\noutput: build\n", encoding="utf-8")
+    assert main(["--project", str(root), "update"]) == 0
+    said = capsys.readouterr()
+    assert said.out == "updated i18n/de/LC_MESSAGES/demo.po\n" and not said.err
