@@ -16,7 +16,7 @@ from aids.commands.parser import COMMANDS, make_parser
 from .helpers import REPO
 
 ORDER = [("start", ["init", "new"]), ("build and preview", ["build", "serve"]),
-         ("translate", ["extract", "update", "import", "compile", "check", "stats", "context", "budgets"]),
+         ("translate", ["extract", "update", "import", "compile", "check", "stats", "context", "budgets", "weblate"]),
          ("release", ["release", "changes", "errata"]), ("maintain", ["schema", "formats"])]
 NOT_RUN = {"serve": "serves until stopped", "context": "needs Chromium (tests/test_context.py runs it)"}
 

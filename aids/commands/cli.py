@@ -80,7 +80,7 @@ def run(args) -> int:
         return build_command(project, args)
     if args.command == "import":
         return import_command(project, args)
-    if args.command in ("budgets", "context"):  # what a translator reads beside the .po
+    if args.command in ("budgets", "context", "weblate"):  # what a translator reads beside the .po, Weblate's set-up
         from .tools import TRANSLATORS_TOOLS
         return TRANSLATORS_TOOLS[args.command](project, args)
     return 0
@@ -100,6 +100,10 @@ def catalogs_command(translations, project, args) -> int:
     verb, none = CATALOG_COMMANDS[args.command]
     done = getattr(translations, args.command)(project, args.game)
     print("\n".join(p if p.startswith("removed ") else f"{verb} {p}" for p in done) or none)
+    if args.command == "update":  # a language a translator added in Weblate, left alone: say what to do
+        from ..translating import translators
+        for _, line in translators.unlisted(project):
+            print(f"warning: {line}", file=sys.stderr)
     return 0
 
 
@@ -212,11 +216,16 @@ def print_stats(translators, project, args) -> int:
     result = translators.stats(project, args.game, args.lang)
     below = [a for a in result.aids if args.min is not None and a.count.complete < args.min]
     waiting = changed_untranslated(project, args)
-    unlisted = translators.not_in_catalogs(result)
+    others = translators.unlisted(project, args.lang)  # `aids update` would not make their catalogs
+    unlisted = [(game, aid, texts, [lang for lang in langs if lang in project.languages])
+                for game, aid, texts, langs in translators.not_in_catalogs(result)]
+    unlisted = [found for found in unlisted if found[3]]
     if args.format == "json":
-        print_stats_json(result, below, waiting, unlisted)
+        print_stats_json(result, below, waiting, unlisted, others)
     else:
         print_stats_table(result, waiting, unlisted)
+        for _, line in others:
+            print(line)
     for error in result.errors:
         print(error, file=sys.stderr)
     for a in below:
@@ -225,7 +234,7 @@ def print_stats(translators, project, args) -> int:
 
 
 def print_stats_json(result, below: list, waiting: list[tuple[str, str, str, list[str]]],
-                     unlisted: list[tuple[str, str, int, list[str]]]) -> None:
+                     unlisted: list[tuple[str, str, int, list[str]]], others: list[tuple[str, str]]) -> None:
     import json
     catalogs = [{"game": c.game, "lang": c.lang, "path": c.path, "translated": c.count.translated,
                  "fuzzy": c.count.fuzzy, "untranslated": c.count.untranslated} for c in result.catalogs]
@@ -234,7 +243,8 @@ def print_stats_json(result, below: list, waiting: list[tuple[str, str, str, lis
                       "changed_untranslated": [{"game": g, "since": v, "lang": lang, "keys": keys}
                                                for g, v, lang, keys in waiting],
                       "not_in_catalogs": [{"game": g, "aid": aid, "texts": n, "langs": langs}
-                                          for g, aid, n, langs in unlisted]},
+                                          for g, aid, n, langs in unlisted],
+                      "not_published": [{"lang": lang, "what_to_do": line} for lang, line in others]},
                      ensure_ascii=False, indent=1))
 
 

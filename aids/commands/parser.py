@@ -135,6 +135,16 @@ def budgets_options(p: argparse.ArgumentParser) -> None:
             "languages)")
 
 
+def weblate_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("what", choices=["components"], help="components: a Weblate component per catalog, with the "
+                   "settings aids' catalogs need")
+    games(p)
+    weblate(p, "make them in this Weblate, or set aids' settings of those there again, with their add-ons")
+    p.add_argument("--repo", metavar="URL", help="the project's git repository, for the first component made "
+                   "(the others share its clone)")
+    p.add_argument("--branch", default="main", metavar="NAME", help="its branch (default main)")
+
+
 def release_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("version", type=version, help="the version released, e.g. 1.5")
     p.add_argument("--game", metavar="G", help="the game (default: the project's only game)")
@@ -223,6 +233,14 @@ COMMANDS = (
             "Lays out every card and playsheet with all its texts longer, to find by how much they can grow and "
             "still fit at the minimum type size; writes each entry's budget into the catalog ('# aids: budget 120 "
             "characters (referee-card)'), which aids check reads."),
+    Command("weblate", TRANSLATE, "the catalogs' components for a Weblate, with the settings aids' catalogs need",
+            ("aids weblate components            # one component per catalog, as JSON for the Weblate API",),
+            weblate_options,
+            "Prints each component's settings and add-ons as Weblate's API takes them (docs/translating/weblate.md "
+            "says why each): file mask and template, GNU's line width, the previous source kept, new languages "
+            "only those aids.yaml publishes, aids' placeholders checked, no 'unchanged' check where a translator's "
+            "comment says `aids: ignore identical`. With --weblate it makes the missing components in that Weblate "
+            "project (the first clones --repo, the others share it) and sets aids' settings of those there again."),
     Command("release", RELEASE, "record a game's released state (games/<game>/releases/<version>.yaml)",
             ("aids release 1.0 --date 2026-11-26",), release_options,
             "Records every aid's items (source texts, values) and their text in every language, against which the "

@@ -1,6 +1,7 @@
 """The translators' tools beside the catalogs, as commands: `aids budgets` (how long each translation of a
 fitted aid may get) and `aids context` (a picture of each text where it prints), each optionally sent to a
-Weblate (--weblate URL --weblate-project SLUG, the token in WEBLATE_TOKEN)."""
+Weblate (--weblate URL --weblate-project SLUG, the token in WEBLATE_TOKEN); and `aids weblate components`
+(commands/weblate_setup.py)."""
 from __future__ import annotations
 
 from ..errors import AidsError, Position, Problem
@@ -52,4 +53,10 @@ def context_command(project, args) -> int:
     return 0
 
 
-TRANSLATORS_TOOLS = {"budgets": budgets_command, "context": context_command}  # what a translator reads beside the .po
+def weblate_command(project, args) -> int:
+    from .weblate_setup import components_command
+    return components_command(project, args, weblate_of(args))
+
+
+# what a translator reads beside the .po, and the Weblate components that hold the catalogs
+TRANSLATORS_TOOLS = {"budgets": budgets_command, "context": context_command, "weblate": weblate_command}

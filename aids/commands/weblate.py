@@ -22,6 +22,8 @@ from ..config import Project
 from ..errors import AidsError, Position, Problem
 from ..kinds.reading import select_games
 from ..localize import domains
+from ..localize.ui import DOMAIN as UI_DOMAIN
+from ..localize.ui import SOURCE_LANGUAGE as UI_SOURCE
 
 TOKEN = "WEBLATE_TOKEN"
 WHERE = Position("--weblate")
@@ -39,9 +41,10 @@ class Component:
     new_base: str  # i18n/templates/<domain>.pot
 
 
-def components(project: Project, games: list[str] | None = None) -> list[Component]:
+def components(project: Project, games: list[str] | None = None, with_ui: bool = False) -> list[Component]:
     """One component per catalog the games keep (those `aids extract` wrote templates for; the game's own when
-    none is written yet), in the order of the games, each game's own catalog first."""
+    none is written yet), in the order of the games, each game's own catalog first; then, `with_ui` (aids' own
+    tree, ui_domain), the package's words: the `aids` catalog."""
     root = project.catalogs.relative_to(project.root).as_posix() if project.catalogs.is_relative_to(project.root) \
         else project.show(project.catalogs)
     found = []
@@ -52,6 +55,9 @@ def components(project: Project, games: list[str] | None = None) -> list[Compone
             found.append(Component(domain.replace(domains.SEPARATOR, "_"), f"{game.title} – {aid}" if aid else
                                    game.title, domain, game.source_language,
                                    f"{root}/*/LC_MESSAGES/{domain}.po", f"{root}/templates/{domain}.pot"))
+    if with_ui:
+        found.append(Component(UI_DOMAIN, UI_DOMAIN, UI_DOMAIN, UI_SOURCE, f"{root}/*/LC_MESSAGES/{UI_DOMAIN}.po",
+                               f"{root}/templates/{UI_DOMAIN}.pot"))
     return found
 
 

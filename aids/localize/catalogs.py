@@ -73,11 +73,13 @@ def new_catalog(fields: list[tuple[str, str]], note: str) -> Catalog:
 
 
 def template(messages: Iterable[Message], *, project: str, version: str) -> Catalog:
-    """The template of a domain: one entry per (msgctxt, msgid), the places of a repeated text joined."""
+    """The template of a domain: one entry per (msgctxt, msgid), the places of a repeated text joined. No
+    POT-Creation-Date: a date that changes with every extract would change every catalog's header beside the
+    PO-Revision-Date Weblate writes, and a developer's update and a translator's commit would conflict in git
+    whatever entries each edited (docs/translating/weblate.md); the same sources give the same bytes."""
     catalog = new_catalog([
         ("Project-Id-Version", f"{project} {version}".strip()),
         ("Report-Msgid-Bugs-To", ""),
-        ("POT-Creation-Date", po_date(now())),
         ("PO-Revision-Date", "YEAR-MO-DA HO:MI+ZONE"),
         ("Last-Translator", "FULL NAME <EMAIL@ADDRESS>"),
         ("Language-Team", "LANGUAGE <LL@li.org>"),
@@ -116,15 +118,14 @@ def template_from(texts: Iterable[Text], *, project: str, version: str) -> Catal
 # -- updates -------------------------------------------------------------------------------------
 
 def catalog_for(template_catalog: Catalog, lang: str) -> Catalog:
-    """A new, empty catalog of `lang` for this template (header filled in as msginit would)."""
+    """A new, empty catalog of `lang` for this template (header filled in as msginit would, without the
+    template's date: see `template`)."""
     locale = Locale.parse(lang)
     head = template_catalog.parseheader()
-    stamp = head.get("POT-Creation-Date", po_date(now()))
     return new_catalog([
         ("Project-Id-Version", head.get("Project-Id-Version", "")),
         ("Report-Msgid-Bugs-To", head.get("Report-Msgid-Bugs-To", "")),
-        ("POT-Creation-Date", stamp),
-        ("PO-Revision-Date", stamp),
+        ("PO-Revision-Date", po_date(now())),
         ("Last-Translator", ""),
         ("Language-Team", locale.english_name or lang),
         ("Language", lang),

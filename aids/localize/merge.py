@@ -12,8 +12,9 @@ An old translated entry that gave its translation to none of these becomes obsol
 both active and obsolete; when an obsolete entry meets an older obsolete one with the same key, the
 older translation is kept in a translator comment of the newer.
 
-The header comes out as GNU msgmerge writes it (`_headed`), so that msgmerge after an update changes nothing,
-and what a Babel round trip did to `#|` lines is undone first (`po.repair_previous`).
+The header comes out as GNU msgmerge writes it (`_headed`), so that msgmerge after an update changes nothing, but
+without the template's date (which would change with each extract and make every update conflict in git with a
+translator's commit); what a Babel round trip did to `#|` lines is undone first (`po.repair_previous`).
 """
 from __future__ import annotations
 
@@ -88,18 +89,24 @@ def _retire(out: Catalog, orphans: dict[Key, Entry], used: set[Key], retired: di
 GNU_FIELDS = ("Project-Id-Version", "Report-Msgid-Bugs-To", "POT-Creation-Date", "PO-Revision-Date",
               "Last-Translator", "Language-Team", "Language", "MIME-Version", "Content-Type",
               "Content-Transfer-Encoding")  # msgmerge writes these first, in this order, then the others as they were
-FROM_TEMPLATE = ("Project-Id-Version", "Report-Msgid-Bugs-To", "POT-Creation-Date")
+FROM_TEMPLATE = ("Project-Id-Version", "Report-Msgid-Bugs-To")
+# A template's date, which GNU msgmerge copies into each catalog: aids writes none (catalogs.template says why), and
+# takes out one an older aids or another tool wrote, so that no catalog's header changes with every update.
+DROPPED = ("POT-Creation-Date",)
 
 
 def _headed(old: Catalog, template: Catalog, lang: str | None) -> Catalog:
-    """A new catalog with the header of `old` as GNU msgmerge writes it: the template's project, bug address and
-    date; `Language` set when missing; the charset UTF-8 (what aids writes), named as GNU names it; GNU's fields
-    in GNU's order, then every other field (Plural-Forms, X-Generator, a tool's own) in the order it had."""
+    """A new catalog with the header of `old` as GNU msgmerge writes it: the template's project and bug address
+    (no date: DROPPED); `Language` set when missing; the charset UTF-8 (what aids writes), named as GNU names it;
+    GNU's fields in GNU's order, then every other field (Plural-Forms, X-Generator, a tool's own) in the order it
+    had."""
     out = Catalog(width=po.WIDTH)
     header = old.header()
     fields = dict(old.parseheader())
     ours = template.parseheader()
     fields.update({name: ours.get(name, "") for name in FROM_TEMPLATE})
+    for name in DROPPED:
+        fields.pop(name, None)
     if lang and not fields.get("Language"):
         fields["Language"] = lang
     fields["Content-Type"] = "text/plain; charset=UTF-8"

@@ -27,7 +27,6 @@ Key = tuple[str, str]  # (msgctxt, msgid): what makes an entry unique, for GNU a
 
 WIDTH = 79  # GNU msgcat, msgmerge and Poedit
 EXPECTED = "a gettext PO file"
-DATE_HEADERS = ("POT-Creation-Date", "PO-Revision-Date")
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -239,21 +238,17 @@ def _read(path: Path, shown: str, within: Path | None) -> bytes:
     return data
 
 
-def _without_dates(data: bytes) -> bytes:
-    return b"\n".join(line for line in data.split(b"\n")
-                      if not any(line.startswith(f'"{h}:'.encode()) for h in DATE_HEADERS))
-
-
 def save(path: Path, catalog: Catalog, within: Path | None = None, shown: str | None = None) -> bool:
-    """Write `catalog` in GNU's layout unless only its dates would change; returns whether the file changed.
-    `within`: the folder it is written in (the catalogs folder), never through a link inside it."""
+    """Write `catalog` in GNU's layout unless the file already holds those bytes; returns whether it changed
+    (no date is written that would change on its own: catalogs.template). `within`: the folder it is written in
+    (the catalogs folder), never through a link inside it."""
     data = layout(catalog)
     folder, name = Folder.holding(within if within is not None else path.parent, path, shown)
     try:
         there = folder.read(name)
     except AidsError:  # a link, or not a file: written anew (never through a link among its folders)
         there = None
-    if there is not None and _without_dates(there) == _without_dates(data):
+    if there == data:
         return False
     folder.write(name, data)
     return True

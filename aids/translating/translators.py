@@ -74,6 +74,26 @@ def not_in_catalogs(result: Stats) -> list[tuple[str, str, int, list[str]]]:
     return [(game, aid, texts, langs) for (game, aid), (texts, langs) in found.items()]
 
 
+def unlisted(project: Project, asked: list[str] | None = None) -> list[tuple[str, str]]:
+    """(language, what to do, in one line) for each language with catalogs in the catalogs folder, or asked for
+    (`--lang`), that aids.yaml does not publish: a language a translator added in Weblate, which `aids update`,
+    `aids check` and the build leave alone until aids.yaml lists it."""
+    from ..files import Folder
+    folder = Folder(project.catalogs, project.show(project.catalogs))
+    there = [lang for lang in folder.names() if lang != "templates" and folder.is_dir(f"{lang}/LC_MESSAGES") and any(
+        name.endswith(".po") for name in folder.names(f"{lang}/LC_MESSAGES"))]
+    found = []
+    for lang in dict.fromkeys([*there, *(asked or [])]):
+        if lang in project.languages:
+            continue
+        listed = f"{lang} is not among aids.yaml's languages ({', '.join(project.languages)})"
+        found.append((lang, f"{folder.show(lang)}/: {listed}: aids update, check and build leave its catalogs alone; "
+                      f"to publish it, add {lang} to languages: in aids.yaml and run `aids update`" if lang in there
+                      else f"{listed}: to publish it, add {lang} to languages: in aids.yaml and run `aids update`, "
+                      "which makes its catalogs"))
+    return found
+
+
 @dataclass
 class AidStats:
     game: str
