@@ -22,6 +22,7 @@ from ..config import Project
 from ..errors import AidsError, Position, Problem
 from ..kinds.reading import select_games
 from ..localize import domains
+from ..model.text import plain_text
 
 TOKEN = "WEBLATE_TOKEN"
 WHERE = Position("--weblate")
@@ -49,8 +50,9 @@ def components(project: Project, games: list[str] | None = None) -> list[Compone
         kept = domains.kept(game.id, game.catalogs_per, domains.of_project(project, game.id)) or [game.id]
         for domain in kept:
             aid = domains.owner(game.id, domain)
-            found.append(Component(domain.replace(domains.SEPARATOR, "_"), f"{game.title} – {aid}" if aid else
-                                   game.title, domain, game.source_language,
+            title = plain_text(game.title)
+            found.append(Component(domain.replace(domains.SEPARATOR, "_"), f"{title} – {aid}" if aid else title,
+                                   domain, game.source_language,
                                    f"{root}/*/LC_MESSAGES/{domain}.po", f"{root}/templates/{domain}.pot"))
     return found
 
