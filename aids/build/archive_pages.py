@@ -206,7 +206,7 @@ class SiteOf:
         version = lz.pgettext("web site: the version of a game or an aid", "version %(version)s") % {
             "version": self.version}
         return [(site_title(self.project, lz), home_path(self.project, lz.lang)),
-                (lz.shown(self.game.title_text), game_path(self.game.id, lz.lang)),
+                (lz.plain(self.game.title_text), game_path(self.game.id, lz.lang)),
                 (version, None if last else release_page(self.game.id, self.version, lz.lang))]
 
     def aid_nav(self, aid: Aid, edition: Edition | None, lz: Localizer) -> dict[str, Any]:
@@ -252,7 +252,7 @@ class SiteOf:
         other = [(v, page_in(game.id, v, lz.lang), False) for v in reversed(self.shown)]
         nav.update(versions=switcher(lz, here, self.version, [(None, current, False), *other]),
                    archived=self._archived_note(lz, here, current), anchor_words=_words(lz), moved={})
-        title = lz.shown(game.title_text)
+        title = lz.plain(game.title_text)
         context: dict[str, Any] = {
             "site": nav, "page": "release", "page_title": f"{title} – {nav['title']}", "title": title,
             "subtitle": self._numbers_title(lz) if numbers else nav["crumbs"][-1]["label"],

@@ -150,7 +150,7 @@ def errata(project: Project, game: Game, version: str, lang: str, pdfs: Path) ->
         sheets.append({"title": aid_title(aid, lz), "width": pdf.width,
                        "entries": entries(aid, own, then, pdf, lz, numbers, now)})
     title = lz.pgettext("errata: the title of the sheet; %(game)s is a game, %(version)s a version",
-                        "%(game)s: errata to version %(version)s") % {"game": lz.shown(game.title_text),
+                        "%(game)s: errata to version %(version)s") % {"game": lz.plain(game.title_text),
                                                                       "version": version}
     intro = lz.pgettext("errata: how to use the sheet; %(version)s is a version",
                         "Each change since version %(version)s, with the page and column where it stands in the "

@@ -8,6 +8,7 @@ import uuid
 
 from ..localize.changes import changelog
 from ..model.release import Change, Snapshot, compare
+from ..model.text import plain_text
 from ..render.feed import Entry, Feed, atom
 from .navigation import aid_numbers, aid_titles, game_path, href, tag
 from .release_pages import Shown, feed_path, since_path
@@ -54,8 +55,8 @@ def game_feed(shown: Shown) -> bytes:
                              text or lz.pgettext("the feed of a game's releases: a release that changed nothing "
                                                  "in this language", "No changes.")))
     title = lz.pgettext("web site: the title of a game's feed of releases; %(game)s is its title",
-                        "%(game)s: releases and changes") % {"game": lz.shown(game.title_text)}
-    feed = Feed(_iri(game.id, lz.lang, "changes.atom"), title, tag(lz.lang), max(e.updated for e in entries),
-                game.author or lz.shown(game.title_text), address(game_path(game.id, lz.lang)), address(here),
-                list(reversed(entries)))
+                        "%(game)s: releases and changes") % {"game": lz.plain(game.title_text)}
+    author = plain_text(game.author) or lz.plain(game.title_text)
+    feed = Feed(_iri(game.id, lz.lang, "changes.atom"), title, tag(lz.lang), max(e.updated for e in entries), author,
+                address(game_path(game.id, lz.lang)), address(here), list(reversed(entries)))
     return atom(feed)

@@ -152,7 +152,7 @@ def aid_history(shown: Shown, aid: Aid, state: Loaded) -> bytes:
     nav = page_navigation(shown, here, lambda lang: history_path(game.id, shown.ed, lang, aid.model.id),
                           [(title, None)], unpublished(shown, aid))
     nav["keep_hash"] = True
-    context = {"site": nav, "page": "history", "page_title": f"{title} – {lz.shown(game.title_text)}",
+    context = {"site": nav, "page": "history", "page_title": f"{title} – {lz.plain(game.title_text)}",
                "title": title, "items": items, "versions": versions_list(shown, here, None),
                "first": shown.snapshots[0].version}
     return render_template("site-history.html", lz, context).encode("utf-8")

@@ -135,7 +135,7 @@ def aid_navigation(project: Project, game: Game, edition: Edition | None, aid_id
     langs = site_languages(project)
     crumbs: list[tuple[str, str | None]] = [(site_title(project, lz), home_path(project, lz.lang))]
     if game.id in site_games(project) and lz.lang in langs:
-        crumbs.append((lz.shown(game.title_text), game_path(game.id, lz.lang)))
+        crumbs.append((lz.plain(game.title_text), game_path(game.id, lz.lang)))
     missing = dict.fromkeys(unavailable, UNPUBLISHED)
     x_default = game.source_language if game.source_language in langs else next(
         (lang for lang in langs if lang not in missing), lz.lang)

@@ -258,7 +258,7 @@ def changes_markdown(game: Game, since: str, found: list[Change], waiting: dict[
     """Release notes: per aid (titled in `printed`'s language), every change by its kind, its number as
     printed (its key where it has none) and its text in that language, with a link to its place, and the
     languages it still awaits a translation in."""
-    lines = [f"# {printed.lz.shown(game.title_text)}: changes since {since}", ""]
+    lines = [f"# {printed.lz.plain(game.title_text)}: changes since {since}", ""]
     found = printed.listed(game, found)
     if not found:
         lines.append("No changes.")

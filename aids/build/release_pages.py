@@ -61,7 +61,7 @@ def page_navigation(shown: Shown, here: str, path_in: Any, crumbs: list[tuple[st
     return navigation.navigation(
         project, lz, here, path_in, {},
         [(site_title(project, lz), home_path(project, lz.lang)),
-         (lz.shown(shown.game.title_text), game_path(shown.game.id, lz.lang)), *crumbs],
+         (lz.plain(shown.game.title_text), game_path(shown.game.id, lz.lang)), *crumbs],
         shown.game.source_language if shown.game.source_language in langs else langs[0], unlinked)
 
 

@@ -67,7 +67,7 @@ def feed_link(project: Project, game: Game, lz: Localizer, here: str) -> dict[st
     if not release.versions(game):
         return None
     title = lz.pgettext("web site: the title of a game's feed of releases; %(game)s is its title",
-                        "%(game)s: releases and changes") % {"game": lz.shown(game.title_text)}
+                        "%(game)s: releases and changes") % {"game": lz.plain(game.title_text)}
     return {"href": href(here, feed_path(game.id, lz.lang)), "title": title}
 
 
@@ -171,6 +171,6 @@ def changes_page(shown: Shown, version: str, changes: list[Any]) -> bytes:
     aids = [{"title": aid_title(aid, lz),
              "href": href(here, since_path(game.id, shown.ed, lz.lang, version, aid.model.id)),
              "history": href(here, history_path(game.id, shown.ed, lz.lang, aid.model.id))} for aid in shown.aids]
-    context = {"site": nav, "page": "since", "page_title": f"{title} – {lz.shown(game.title_text)}", "title": title,
+    context = {"site": nav, "page": "since", "page_title": f"{title} – {lz.plain(game.title_text)}", "title": title,
                "log": log, "versions": versions_list(shown, here, version), "aids": aids, "version": version}
     return render_template("site-since.html", lz, context).encode("utf-8")

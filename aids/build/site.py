@@ -30,9 +30,10 @@ from ..config import Edition, Game, Project
 from ..errors import AidsError
 from ..kind import Aid
 from ..kinds.reading import Broken, read_game_aids
-from ..localize import ui
+from ..localize import rich, ui
 from ..localize.changes import changelog, changelog_title
 from ..localize.localizer import Localizer
+from ..localize.rich import Rich
 from ..model.release import Change
 from ..render.html import render_template
 from ..write.cache import Cache
@@ -223,7 +224,7 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
     game = listed.game
     here = game_path(game.id, lz.lang)
     langs = site_languages(project)
-    title = lz.shown(game.title_text)
+    title = lz.plain(game.title_text)  # where no markup stands; the page's heading marks its words' language
     missing = _missing([(game, aid) for aid in listed.aids], langs, publishing)
     nav = navigation(project, lz, here, lambda lang: game_path(game.id, lang), missing,
                      [(site_title(project, lz), home_path(project, lz.lang)), (title, None)],
@@ -240,7 +241,8 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
     # the releases: the changes since each, each aid's history, the feed (aids/build/since.py)
     releases = since.game_links(project, game, [aid for aid in listed.aids if publishing.published(game, aid, lz.lang)],
                                 lz, here)
-    context = {"site": nav, "page": "game", "page_title": f"{title} – {nav['title']}", "title": title,
+    context = {"site": nav, "page": "game", "page_title": f"{title} – {nav['title']}",
+               "title": lz.rich(game.title_text, note=False),
                "facts": game_facts(game, lz), "editions": editions, **search_boxes([listed], lz, here),
                "changes": game_changes(project, listed, lz, here, released),
                "releases": releases, "feed": since.feed_link(project, game, lz, here) if releases else None}
@@ -264,11 +266,13 @@ def version_of(version: str, lz: Localizer) -> str:
     return lz.pgettext("web site: the version of a game or an aid", "version %(version)s") % {"version": version}
 
 
-def game_facts(game: Game, lz: Localizer) -> list[str]:
+def game_facts(game: Game, lz: Localizer) -> list[Rich]:
+    """Its version, date, author and copyright, words of another language in them marked ([Ryszard Kita]{lang=pl})."""
     facts = [version_of(game.version, lz)] if game.version else []
     if game.published:
         facts.append(lz.date(game.published))
-    return [*facts, *filter(None, [game.author, game.copyright and f"© {game.copyright}"])]
+    return [rich.parse(fact, lambda kind, target: Rich()) for fact in
+            [*facts, *filter(None, [game.author, game.copyright and f"© {game.copyright}"])]]
 
 
 def home_page(project: Project, games: list[Listed], lz: Localizer, localizer: Callable[[Game, str], Localizer],
@@ -282,7 +286,8 @@ def home_page(project: Project, games: list[Listed], lz: Localizer, localizer: C
         own = localizer(game, lz.lang)
         missing = _missing([(game, aid) for aid in listed.aids], langs, publishing)
         entries.append({
-            "id": game.id, "title": own.shown(game.title_text), "href": href(here, game_path(game.id, lz.lang)),
+            "id": game.id, "title": own.rich(game.title_text, note=False),
+            "href": href(here, game_path(game.id, lz.lang)),
             "facts": game_facts(game, lz),
             "languages": [{"code": tag(lang), "name": language_name(lang), "href": href(here, game_path(game.id, lang)),
                            "note": words.get(missing.get(lang, ""), "")} for lang in langs]})

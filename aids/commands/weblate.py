@@ -24,6 +24,7 @@ from ..kinds.reading import select_games
 from ..localize import domains
 from ..localize.ui import DOMAIN as UI_DOMAIN
 from ..localize.ui import SOURCE_LANGUAGE as UI_SOURCE
+from ..model.text import plain_text
 
 TOKEN = "WEBLATE_TOKEN"
 WHERE = Position("--weblate")
@@ -52,8 +53,9 @@ def components(project: Project, games: list[str] | None = None, with_ui: bool =
         kept = domains.kept(game.id, game.catalogs_per, domains.of_project(project, game.id)) or [game.id]
         for domain in kept:
             aid = domains.owner(game.id, domain)
-            found.append(Component(domain.replace(domains.SEPARATOR, "_"), f"{game.title} – {aid}" if aid else
-                                   game.title, domain, game.source_language,
+            title = plain_text(game.title)
+            found.append(Component(domain.replace(domains.SEPARATOR, "_"), f"{title} – {aid}" if aid else title,
+                                   domain, game.source_language,
                                    f"{root}/*/LC_MESSAGES/{domain}.po", f"{root}/templates/{domain}.pot"))
     if with_ui:
         found.append(Component(UI_DOMAIN, UI_DOMAIN, UI_DOMAIN, UI_SOURCE, f"{root}/*/LC_MESSAGES/{UI_DOMAIN}.po",

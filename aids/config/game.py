@@ -15,7 +15,7 @@ from ..model.icons import ICON, Icon, read_icons
 from ..model.quantity import MEASURE, read_measure
 from ..model.rulings import FILE as RULINGS_FILE
 from ..model.rulings import Ledger, read_rulings
-from ..model.text import Text, forms_at, text_at
+from ..model.text import SPAN_EXPECTED, Text, forms_at, span_fault, text_at
 from ..source.shape import ID_PATTERN, Field, Shape, choice, date, ident, list_of, name_fault, string, text
 from ..source.yamlfile import Source, check_map, is_text, read_yaml
 from .theme import THEME_PATH, Theme, read_theme
@@ -245,6 +245,8 @@ def _check_lines(src: Source, data: Any, problems: Problems) -> None:
                          f"one line of at most {MAX_LINE} characters (it is printed on every page)")
         elif value is not None and (isinstance(value, bool) or not isinstance(value, str | int | float)):
             problems.add(src.at(data, key, value=True), f"{key} is not a line of text", f'{key}: "..."')
+        elif isinstance(value, str) and (fault := span_fault(value)):
+            problems.add(src.at(data, key, value=True), fault, SPAN_EXPECTED)
 
 
 def _change_colour(src: Source, data: Any, problems: Problems) -> tuple[float, ...] | None:

@@ -106,13 +106,19 @@ class _Localizing:
         shown = Rich([Marked(rich.text(name), "term")])
         aside = beside(self.booklet, term, name)
         if first_use and target not in self.used and aside:
-            shown += Rich([Span(" "), Marked(rich.text(f"({aside})"), "original")])
+            shown += Rich([Span(" "), Marked(rich.text(f"({aside})"), "original", self.booklet.original_language)])
         if first_use:
             self.used.add(target)
         return shown
 
     def text(self, t: Text) -> Rich:
         return self.lz.rich(t, self.resolve)
+
+    def original(self, words: str) -> Rich:
+        """Words of the rules the booklet translates (an abbreviation, an original name), marked as their language
+        where the booklet says which it is (original_language)."""
+        lang = self.booklet.original_language
+        return Rich([Marked(rich.text(words), "foreign", lang)]) if words and lang else rich.text(words)
 
     def cell(self, c: Cell) -> BookletCell:
         if isinstance(c, Decimal):
@@ -180,10 +186,11 @@ class _Localizing:
                     "aid": kind.localize(model, lz, self.edition, self.rules)}
         if b.name == "abbreviations":
             terms = sorted((t for t in booklet.glossary if t.abbr), key=lambda t: (t.abbr or "").casefold())
-            return {"type": "abbreviations", "entries": [{"abbr": t.abbr, "term": lz.text(t.name)} for t in terms]}
+            return {"type": "abbreviations", "entries": [{"abbr": self.original(t.abbr), "term": lz.text(t.name)}
+                                                         for t in terms]}
         return {"type": "glossary", "entries": [{
-            "id": t.id, "term": lz.text(t.name), "abbr": t.abbr, "original": t.original,
-            "beside": beside(booklet, t, lz.text(t.name)),
+            "id": t.id, "term": lz.text(t.name), "abbr": self.original(t.abbr), "original": self.original(t.original),
+            "beside": self.original(beside(booklet, t, lz.text(t.name))),
             "definition": self.text(t.definition) if t.definition else ""} for t in booklet.glossary]}
 
 

@@ -56,7 +56,7 @@ def localize(card: Card, lz: Localizer, edition: Edition | None = None) -> CardD
     signature: Signature | None = None
     if card.signature:
         role, name, face = card.signature
-        signature = {"role": lz.text(role), "name": name, "face": face}
+        signature = {"role": lz.text(role), "name": rich.parse(name, lambda kind, target: Rich()), "face": face}
     return {
         "id": card.id,
         "title": lz.text(card.title),

@@ -13,7 +13,17 @@ from dataclasses import dataclass
 
 from babel.messages.plurals import get_plural
 
-from ..model.text import CASES, PLACEHOLDER, inline_placeholders, placeholders, with_form
+from ..model.text import (
+    CASES,
+    PLACEHOLDER,
+    SPAN_EXPECTED,
+    inline_placeholders,
+    placeholders,
+    span_fault,
+    with_form,
+    without_foreign,
+    without_spans,
+)
 from . import po
 from .po import Catalog, Entry
 from .typography import unpaired_quotes
@@ -94,8 +104,9 @@ def _found(text: str, phrases: list[str], lang: str = "") -> bool:
 
 
 def _plain(text: str) -> str:
-    """`text` without its placeholders (numbers or words inside them are not the translator's)."""
-    return FIELD.sub(" ", PLACEHOLDER.sub(" ", text))
+    """`text` without its placeholders (numbers or words inside them are not the translator's) and without the
+    attributes of its spans (`{lang=en}`)."""
+    return FIELD.sub(" ", PLACEHOLDER.sub(" ", without_spans(text)))
 
 
 def _worded(text: str) -> str:
@@ -125,7 +136,9 @@ def check_entry(entry: Entry, lang: str, source_lang: str, terms: list[Term]) ->
         found += _spacing(line, model, text)
         found += _terminology(line, model, text, terms, (source_lang, lang))
     found += _over_budget(line, entry, texts)
-    if lang != source_lang and texts[0] == source and len(re.findall(r"[^\W\d_]{4,}", _plain(source))) >= 2:
+    # words marked as another language ([Ward]{lang=en}) are kept as they are: no translation to miss
+    words = re.findall(r"[^\W\d_]{4,}", _plain(without_foreign(source)))
+    if lang != source_lang and texts[0] == source and len(words) >= 2:
         found.append(Finding(line, "identical", "translation identical to the source", "a translation", error=False))
     return _unignored(found, po.ignored(entry))
 
@@ -144,7 +157,8 @@ def _marks(line: int, model: str, text: str) -> list[Finding]:
     want, got = placeholders(model), placeholders(text)
     want.update(FIELD.findall(model))
     got.update(FIELD.findall(text))
-    found = []
+    fault = span_fault(text)
+    found = [Finding(line, "markup", fault, SPAN_EXPECTED)] if fault else []
     for kind, items in (("placeholders", [x for x in want | got if x.startswith(("{", "%("))]),
                         ("markup", [x for x in want | got if not x.startswith(("{", "%("))])):
         lost = sorted(x for x in items if want[x] > got[x])

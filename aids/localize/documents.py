@@ -164,7 +164,7 @@ class CardSize(TypedDict):
 
 class Signature(TypedDict):
     role: str
-    name: str
+    name: Rich  # a name, its language marked where it is not the page's
     face: str
 
 
@@ -263,7 +263,7 @@ class EmbedBlock(TypedDict):
 
 
 class Abbreviation(TypedDict):
-    abbr: str
+    abbr: Rich
     term: str
 
 
@@ -275,9 +275,9 @@ class AbbreviationsBlock(TypedDict):
 class GlossaryEntry(TypedDict):
     id: str
     term: str
-    abbr: str
-    original: str
-    beside: str
+    abbr: Rich
+    original: Rich
+    beside: Rich
     definition: Rich | str
 
 
@@ -336,13 +336,16 @@ class BookletDocument(TypedDict):
 
 
 class GameDocument(TypedDict):
-    title: str
+    title: str  # its words: a footer, a PDF's metadata
+    title_runs: Rich  # its words as the page shows them, those of another language marked
     version: str
     imprint: list[str]  # "Version 1.4", "© 1984"
+    colophon: list[Rich]  # "Author: ...", the imprint, "Published ...": the page's last line
     change_colour: tuple[float, ...] | None
     published: str
     published_iso: str
     author: str
+    author_runs: Rich  # the author as the page shows them
     theme: NotRequired[Any]  # the game's house style: a config.theme.Theme or None (config is no stage below)
     draft: NotRequired[str]  # a draft's footer: "Draft, 80 % translated" (build/pipeline.py)
 

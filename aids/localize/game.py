@@ -2,19 +2,32 @@
 from __future__ import annotations
 
 from ..config import Game
+from ..model.text import plain_text
+from . import rich
 from .documents import GameDocument
 from .localizer import Localizer
+from .rich import Rich
 
 
 def localize_game(game: Game, lz: Localizer) -> GameDocument:
+    """What every page shows of the game: its title and credits as words (a PDF's metadata, a footer) and as runs
+    that keep the words its author marked as another language ([Great Campaigns ...]{lang=en}) for the page."""
+    published = lz.date(game.published) if game.published else ""
+    author = rich.parse(game.author, lambda kind, target: Rich())
+    credits = [lz.ui_rich("colophon", "Author: %(author)s", author=author)] if game.author else []
     return {
-        "title": lz.text(game.title_text),
+        "title": lz.plain(game.title_text, note=True),
+        "title_runs": lz.rich(game.title_text),
         "version": game.version,
-        "imprint": imprint(game.version, game.copyright, lz),
+        "imprint": imprint(game.version, plain_text(game.copyright), lz),
+        "colophon": [*credits, *(rich.parse(mark, lambda kind, target: Rich())
+                                 for mark in imprint(game.version, game.copyright, lz)),
+                     *([lz.ui_rich("colophon", "Published %(date)s", date=published)] if published else [])],
         "change_colour": game.change_colour,  # CMYK of the change marks, or None for the palette's
-        "published": lz.date(game.published) if game.published else "",
+        "published": published,
         "published_iso": game.published.isoformat() if game.published else "",
-        "author": game.author,
+        "author": plain_text(game.author),
+        "author_runs": author,
         "theme": game.theme,  # its house style (config/theme.py), or None: aids' own look
     }
 

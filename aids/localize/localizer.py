@@ -13,7 +13,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent, get_plus_sign_symbol
 
 from ..model.icons import Icon as IconSource
-from ..model.text import Text, placeholder_mismatch, roman
+from ..model.text import Text, placeholder_mismatch, plain_text, roman
 from . import rich
 from .rich import DraftText, Marked, Resolve, Rich, draft_text  # noqa: F401 (DraftText: where renderers import it)
 
@@ -97,6 +97,13 @@ class Localizer:
             return draft_text(text, t.context, "context")
         return draft_text(text, t.context) if self.draft and not translated else text
 
+    def plain(self, t: Text, note: bool = False) -> str:
+        """`shown(t)` (`text(t)` if `note`) without inline Markdown: a game's title where no markup can stand (a
+        bookmark, a page's <title>, a feed)."""
+        text = self.text(t) if note else self.shown(t)
+        words = plain_text(text)
+        return draft_text(words, text.context, text.kind) if isinstance(text, DraftText) else words
+
     def shown(self, t: Text) -> str:
         """What `text(t)` gives, without noting a fallback: for finding which text a page shows."""
         return pseudo(t.msgid) if self.lang == PSEUDO else self._lookup(t, note=False)[0]
@@ -127,14 +134,16 @@ class Localizer:
         found, self._recent = list(self._recent.values()), {}
         return found
 
-    def rich(self, t: Text, resolve: rich.Resolve | None = None, capital: rich.Capital | None = None) -> Rich:
+    def rich(self, t: Text, resolve: rich.Resolve | None = None, capital: rich.Capital | None = None,
+             note: bool = True) -> Rich:
         """`t` as runs: inline Markdown read, placeholders replaced by `resolve(kind, target)` (those `capital`
         names capitalized where they begin a sentence); text that fell back to the source language is marked
-        as such (its `lang` differs from the page's)."""
+        as such (its `lang` differs from the page's); noted as a fallback of the aid being built unless not `note`
+        (a page of the web site)."""
         resolve = self.with_icons(resolve or (lambda kind, target: Rich()))
         if self.lang == PSEUDO:
             return rich.parse(pseudo(t.msgid, markdown=True), resolve, capital)
-        text, translated = self._lookup(t)
+        text, translated = self._lookup(t, note)
         runs = rich.parse(text, resolve, capital)
         if not translated and self.lang != self.source_lang:
             runs = Rich([Marked(runs, "draft" if self.draft else "source", self.source_lang,

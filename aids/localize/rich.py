@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from ..model.icons import Icon as IconSource
-from ..model.text import PLACEHOLDER, inline_tokens
+from ..model.text import LANGUAGE_TAG, PLACEHOLDER, inline_tokens
 
 
 @dataclass(frozen=True)
@@ -31,8 +31,9 @@ class Link:
 
 @dataclass(frozen=True)
 class Marked:
-    """Parts with a role of their own: "term", "original" (a term's original name), "source" (text left in
-    the source language `lang`, untranslated), "draft" (the same, marked for a proofreader), "context" (any
+    """Parts with a role of their own: "term", "original" (a term's original name), "foreign" (words its author
+    or translator marked as language `lang`: [force march]{lang=en}), "source" (text left in the source language
+    `lang`, untranslated), "draft" (the same, marked for a proofreader), "context" (any
     text, marked with its msgctxt in `note` for `aids context`)."""
     parts: Rich
     role: str
@@ -143,6 +144,7 @@ def parse(source: str, resolve: Resolve, capital: Capital | None = None) -> Rich
     out: list[Inline] = []
     em = strong = False
     links: list[tuple[list[Inline], str]] = []  # the runs before each open link, and its address
+    spans: list[tuple[list[Inline], str]] = []  # the runs before each open span, and the language it marks
     for token in inline_tokens(source):
         if token.type == "link_open":
             links.append((out, str(token.attrs.get("href", ""))))
@@ -151,6 +153,13 @@ def parse(source: str, resolve: Resolve, capital: Capital | None = None) -> Rich
             inside, (out, href) = Rich(out), links.pop()
             # only a web address is a link; any other (a translator's javascript:) is its text alone
             out.extend([Link(inside, href, external=True)] if WEB_ADDRESS.match(href) else inside)
+        elif token.type == "span_open":
+            lang = str(token.attrs.get("lang", ""))
+            spans.append((out, lang if LANGUAGE_TAG.fullmatch(lang) else ""))
+            out = []
+        elif token.type == "span_close" and spans:
+            inside, (out, lang) = Rich(out), spans.pop()
+            out.extend([Marked(inside, "foreign", lang)] if lang else inside)
         elif token.type in ("em_open", "em_close"):
             em = token.type == "em_open"
         elif token.type in ("strong_open", "strong_close"):

@@ -41,7 +41,7 @@ from .rules import (
     walk,
 )
 from .sequence_steps import flag_at
-from .text import Text, forms_at, inline_placeholders, optional_text_at, text_at
+from .text import LANGUAGE_TAG, Text, forms_at, inline_placeholders, optional_text_at, text_at
 
 __all__ = ["BOXES", "Block", "Booklet", "Box", "Cell", "Directive", "Heading", "Image", "ListBlock", "Paragraph",
            "Table", "Term", "Verbatim", "read", "walk"]
@@ -82,6 +82,8 @@ SHAPE = Shape(KIND, (
                                 "out in parts of some chapters each, in parallel, and a part is reused while "
                                 "unchanged")),
     Field("glossary", list_of(TERM)),
+    Field("original_language", string("the language of the glossary's abbreviations and original names (the rules "
+                                      "it translates: en), marked on the page for screen readers and hyphenation")),
     Field("pages", PAGES, doc="a page-count goal: the type tightens, down to min_type, until every language meets it"),
 ), doc="A rule booklet: numbered Markdown chapters with boxes, tables, a glossary and cross-references.")
 
@@ -138,6 +140,7 @@ class Booklet:
     footnotes: dict[str, Text] = field(default_factory=dict)  # {note:key} -> its text (model/footnotes.py)
     label: Text | None = None  # what it is called above its title; None: the kind's name ("Rule booklet")
     title_page: bool = True  # its title on a page of its own
+    original_language: str = ""  # of its glossary's abbreviations and original names: "en" (none: unmarked)
     contents: bool | None = None  # a contents page; None: when a heading is numbered
 
     def term(self, term_id: str) -> Term | None:
@@ -234,6 +237,7 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
     booklet.chapter_pages = flag_at(src, data, "chapter_pages", problems, "true or false (default: false)")
     booklet.label = text("label", "What the booklet is called above its title (Scenario, Appendix)")
     booklet.title_page = flag_at(src, data, "title_page", problems, "true or false") if "title_page" in data else True
+    booklet.original_language = _language(src, data, "original_language", problems)
     booklet.contents = flag_at(src, data, "contents", problems, "true or false") if "contents" in data else None
     reader = RulesReader(booklet, src, game.folder if game else src.path.parent, problems, getattr(game, "icons", None))
     files = data["files"]
@@ -315,6 +319,17 @@ def _read_glossary(src: Source, raw, bid: str, problems: Problems) -> list[Term]
                           abbr_text, original_text, definition, forms_at(src, node, problems)))
     return terms
 
+
+
+def _language(src: Source, data, key: str, problems: Problems) -> str:
+    """A language tag (en, pt-BR), '' if absent."""
+    value = data.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str) or not LANGUAGE_TAG.fullmatch(value):
+        problems.add(src.at(data, key, value=True), f"{key} '{value}' is not a language", "a language code: en, pl, ru")
+        return ""
+    return value
 
 
 def _plain(src: Source, node, key: str, problems: Problems) -> str:

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .text import without_spans
+
 ADDED, REMOVED, CHANGED, MOVED, TRANSLATION = "added", "removed", "changed", "moved", "translation"
 WHAT = (ADDED, CHANGED, MOVED, REMOVED, TRANSLATION)  # their order in a changelog
 
@@ -104,7 +106,8 @@ def _moved(gone: list[Item], came: list[Item]) -> dict[str, Item]:
     moved_from: dict[str, Item] = {}
     taken: set[str] = set()  # the gone items matched so far
     for item in came:
-        match = next((g for g in gone if g.leaf == item.leaf and (g.texts, g.values) == (item.texts, item.values)
+        match = next((g for g in gone if g.leaf == item.leaf and (read(g.texts), g.values) == (read(item.texts),
+                                                                                              item.values)
                       and g.key not in taken), None)
         if match is not None:
             moved_from[item.key] = match
@@ -119,13 +122,18 @@ def _change(aid: str, item: Item, old: AidState, new: AidState, was: Mapping[str
         return Change(aid, MOVED, item.key, item.anchor, item.texts, was=moved_from[item.key].key)
     if item.key not in was:
         return Change(aid, ADDED, item.key, item.anchor, item.texts)
-    if (was[item.key].texts, was[item.key].values) != (item.texts, item.values):
+    if (read(was[item.key].texts), was[item.key].values) != (read(item.texts), item.values):
         return Change(aid, CHANGED, item.key, item.anchor, item.texts)
     if item.key in reordered:
         return Change(aid, MOVED, item.key, item.anchor, item.texts, was=item.key)
     langs = tuple(lang for lang in sorted(set(old.translations) & set(new.translations))
-                  if old.translations[lang].get(item.key) != new.translations[lang].get(item.key))
+                  if read(old.translations[lang].get(item.key)) != read(new.translations[lang].get(item.key)))
     return Change(aid, TRANSLATION, item.key, item.anchor, item.texts, langs) if langs else None
+
+
+def read(texts: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """Texts as a release compares them: as read, without the marks of their words' languages (model/text.py)."""
+    return None if texts is None else tuple(without_spans(text) for text in texts)
 
 
 def _removal(aid: str, item: Item, old: AidState, now: Mapping[str, Item]) -> Change:

@@ -16,7 +16,7 @@ from ..source.yamlfile import Source
 from .figures import Image, read_image
 from .footnotes import Footnotes
 from .icons import check_icon
-from .text import PLACEHOLDER, Text, unclosed_placeholder
+from .text import PLACEHOLDER, SPAN_EXPECTED, UNREAD_SPAN, Text, attributes_fault, unclosed_placeholder
 
 if TYPE_CHECKING:
     from .booklet import Booklet
@@ -308,6 +308,8 @@ class RulesReader:
                 out.append(mark + self.inline(child, block) + mark)
             elif kind == "code_inline":
                 out.append(f"`{child.content}`")
+            elif kind == "span":
+                out.append(self.span(child, block))
             elif kind == "link":
                 out.append(self.link(child, block))
             elif kind == "footnote_ref":
@@ -328,6 +330,15 @@ class RulesReader:
                 self.problems.add(self.at(block), f"unsupported inline Markdown '{kind}'", "emphasis, links")
         return re.sub(r"\s+", " ", "".join(out))
 
+    def span(self, node, block) -> str:
+        """Words in another language as the msgid has them: [words]{lang=en}."""
+        words = self.inline(node, block)
+        fault = attributes_fault({k: str(v) for k, v in node.attrs.items()})
+        if fault:
+            self.problems.add(self.at(block, "]{"), fault, SPAN_EXPECTED)
+            return words
+        return f"[{words}]{{lang={node.attrs['lang']}}}"
+
     def text_run(self, text: str, block) -> str:
         """A run of plain text as the msgid has it: its placeholders noted, Markdown specials escaped."""
         for m in PLACEHOLDER.finditer(text):
@@ -337,6 +348,8 @@ class RulesReader:
             self.problems.add(self.at(block, unclosed), f"placeholder '{unclosed}' not closed",
                               "{kind:target}, e.g. {ref:section-id}")
         self.unsupported(text, block)
+        if unread := UNREAD_SPAN.search(text):
+            self.problems.add(self.at(block, unread.group(0)), f"span '{unread.group(0)}' not read", SPAN_EXPECTED)
         return _ESCAPE.sub(r"\\\1", text)
 
     def unsupported(self, text: str, block) -> None:

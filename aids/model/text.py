@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from markdown_it import MarkdownIt
+from mdit_py_plugins.attrs import attrs_plugin
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..errors import Position, Problems
@@ -24,6 +25,10 @@ UNCLOSED = re.compile(r"\{[a-z]+:(?![^{}\s]+\})")
 # Inline Markdown that a translation must keep as much of as the source has (the words inside may change).
 # A link is kept too, its address as written: a booklet's link to a web address ([text](https://...)).
 INLINE = MarkdownIt("zero").enable(["emphasis", "backticks", "escape", "link", "autolink"])
+# Words in another language than the text's, marked for screen readers, hyphenation and checks: [force march]{lang=en}
+# (Pandoc's bracketed span). A language is a BCP 47 tag: a language code and, optionally, its region or script.
+attrs_plugin(INLINE, spans=True)
+LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*")
 _SPANS = {"em_open": "*emphasis*", "strong_open": "**strong**", "code_inline": "`code`"}
 
 
@@ -58,6 +63,54 @@ def placeholders_at(text: str) -> list[tuple[str, str, str, int]]:
         found.append((kind, target, whole, at))
         pos = at + 1
     return found
+
+
+SPAN_EXPECTED = "[words]{lang=en}: a language tag, the span's only attribute"
+UNREAD_SPAN = re.compile(r"\[[^\[\]]*\]\{[^{}]*=[^{}]*\}")  # what a span looks like, left as text: printed as written
+
+
+def span_fault(text: str) -> str | None:
+    """Why a span of `text` ([words]{lang=en}) cannot mark its words' language, or None when every one can: its
+    only attribute is `lang`, a language tag."""
+    for token in inline_tokens(text):
+        if token.type == "text" and (unread := UNREAD_SPAN.search(token.content)):
+            return f"span '{unread.group(0)}' not read"
+        if token.type in ("span_open", "link_open") and (fault := attributes_fault(
+                {k: str(v) for k, v in token.attrs.items() if k != "href"}, token.type == "span_open")):
+            return fault
+    return None
+
+
+def attributes_fault(attrs: dict[str, str], span: bool = True) -> str | None:
+    """Why the attributes of a span (or a link) cannot mark its words' language, or None."""
+    if span and not attrs:
+        return "a span with no language"
+    for key, value in attrs.items():
+        if key != "lang":
+            return f"attribute '{key}' of a span"
+        if not LANGUAGE_TAG.fullmatch(value):
+            return f"language '{value}' of a span"
+    return None
+
+
+_SPAN_WRITTEN = re.compile(r'\[((?:[^\[\]\\]|\\.)*)\]\{\s*lang\s*=\s*"?[A-Za-z0-9-]+"?\s*\}')
+
+
+def without_spans(text: str) -> str:
+    """`text` with each language span's words left unmarked (`[Ward]{lang=en}` is `Ward`): marking a word's
+    language changes nothing a reader reads, so no release counts it as a change of the rules."""
+    return _SPAN_WRITTEN.sub(r"\1", text)
+
+
+def without_foreign(text: str) -> str:
+    """`text` without the words its spans mark as another language: what a translator translates."""
+    return _SPAN_WRITTEN.sub(" ", text)
+
+
+def plain_text(text: str) -> str:
+    """`text`'s words without their inline Markdown (a span's brackets and language, emphasis): a game's title or
+    author where no markup can stand (a PDF's metadata, a page's <title>, a catalog's header)."""
+    return "".join(t.content for t in inline_tokens(text) if t.type in ("text", "code_inline")) if text else ""
 
 
 def unclosed_placeholder(text: str) -> str | None:
@@ -142,6 +195,9 @@ def text_at(src: Source, node: Any, key: Any, context: str, comment: str, proble
     if unclosed:
         problems.add(src.at_text(node, key, max(0, str(value).find(unclosed))), f"placeholder '{unclosed}' not closed",
                      "{kind:target}, e.g. {ref:phase-id}")
+    fault = span_fault(text)
+    if fault:
+        problems.add(where, fault, SPAN_EXPECTED)
     return Text(text, context, comment, where)
 
 

@@ -61,8 +61,11 @@ def theme_block(context: jinja2.runtime.Context, name: str) -> Markup:
     """The block `name` of the page's theme (render/theme.py), given the documented variables only."""
     from . import theme
     game, aid = context["game"], context.get("aid")
-    variables = {"lang": context["lang"], "game_title": str(game["title"]), "version": game["version"],
-                 "published": game["published"], "author": game["author"],
+    lang = context["lang"]
+    # the title and the author as HTML: words of another language in them marked (a screen reader says them so)
+    variables = {"lang": lang, "game_title": to_html(typeset_rich(game["title_runs"], lang)),
+                 "version": game["version"], "published": game["published"],
+                 "author": to_html(typeset_rich(game["author_runs"], lang)),
                  "aid_title": str(aid["title"]) if isinstance(aid, dict) and "title" in aid else "",
                  "label": str(context.get("kind_name", ""))}
     if isinstance(aid, dict) and aid.get("label"):
@@ -171,8 +174,11 @@ def _html_of(rich: Rich) -> Markup:
             out.append(Markup('<a class="footnote-call" id="fnref-{0}" href="#fn-{0}" role="doc-noteref">{0}</a>'
                               '<span class="footnote" data-pagefind-ignore>{1}</span>').format(
                 part.note, _html_of(part.parts)))
-        elif part.role == "source":
+        elif part.role in ("source", "foreign"):
             out.append(Markup('<span lang="{}">{}</span>').format(part.lang, _html_of(part.parts)))
+        elif part.lang:  # a term's original name in the language of the rules it comes from
+            out.append(Markup('<span class="{}" lang="{}">{}</span>').format(part.role, part.lang,
+                                                                              _html_of(part.parts)))
         else:
             out.append(Markup('<span class="{}">{}</span>').format(part.role, _html_of(part.parts)))
     return Markup("").join(out)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
+from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
@@ -15,6 +16,7 @@ from .yamlfile import decode, read_bytes
 _MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable("table")
 container_plugin(_MARKDOWN, "block", validate=lambda params, *args: True)
 footnote_plugin(_MARKDOWN, inline=False)  # text[^1] and [^1]: note; not ^[inline notes]
+attrs_plugin(_MARKDOWN, spans=True)  # [words]{lang=en}: words in another language (model/text.py, LANGUAGE_TAG)
 # markdown-it leaves a link or image to file:, data: or javascript: unparsed, as plain text that would then be
 # printed; parsed, every link and image is checked (and refused where it points outside the game) by the reader.
 _MARKDOWN.validateLink = lambda url: True  # type: ignore[method-assign]

@@ -17,6 +17,7 @@ from ..kinds.reading import game_texts, read_aids, select_games
 from ..localize import catalogs, domains, regroup, ui
 from ..model.rulings import FILE as RULINGS_FILE
 from ..model.rulings import read_rulings
+from ..model.text import plain_text
 from ..source.yamlfile import load_yaml
 
 
@@ -31,7 +32,7 @@ def extract(project: Project, games: list[str] | None = None) -> list[str]:
             raise AidsError([p for e in errors for p in e.problems])
         parts = split(game, messages(project, game, aids), aids)
         for domain, found in parts.items():
-            template = catalogs.template(found, project=game.title, version=game.version)
+            template = catalogs.template(found, project=plain_text(game.title), version=game.version)
             path = catalogs.pot_path(project.catalogs, domain)
             if catalogs.save(path, template, project.catalogs, project.show(path)):
                 changed.append(project.show(path))
