@@ -38,6 +38,8 @@ STOPWORDS = {
            "które", "gdy", "tylko", "być", "ze", "dla", "czy", "są", "jeśli", "może", "każdy", "każda", "jego",
            "ich", "swoje", "swój", "ten", "tej", "tym"},
 }
+# Names every language writes in Latin letters: this toolkit's and those of the formats it makes.
+NAMES = {"aids", "Atom", "EPUB", "PDF", "HTML", "Pagefind"}
 # An abbreviation (ZOC, OTR, PDF) or a roman numeral (ii, XIII) is no word of a language.
 ABBREVIATION = re.compile(r"[A-Z]{2,5}|[ivxlc]+|[IVXLC]+")
 POLISH_LETTERS = re.compile(r"[ąćęłńśźżĄĆĘŁŃŚŹŻ]")
@@ -59,7 +61,7 @@ def foreign(line: Line, allowed: set[str]) -> str | None:
     """Why `line` reads as another language than its own, or None. `allowed`: words marked as another language
     somewhere in the same output (a term in its source language, a name), which may stand anywhere."""
     words = [w for w in WORD.findall(CODE.sub(" ", line.text))
-             if w.lower() not in allowed and not ABBREVIATION.fullmatch(w)]
+             if w.lower() not in allowed and not ABBREVIATION.fullmatch(w) and w not in NAMES]
     if not words:
         return None
     if "ru" not in line.langs:
