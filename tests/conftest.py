@@ -31,14 +31,14 @@ def sample(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def for_print(sample, tmp_path_factory):
-    """Every sample aid in every language built for the press and imposed (both impositions), once, beside the
-    samples' own (home) build."""
+    """Every sample aid in every language built for the press, for a monochrome printer and imposed (both
+    impositions), once, beside the samples' own (home) build."""
     from aids.build.pipeline import Options
     root = tmp_path_factory.mktemp("for-print")
     for name in ("games", "i18n", "aids.yaml"):
         source = sample[0].root / name
         (shutil.copytree if source.is_dir() else shutil.copy)(source, root / name)
     project = read_project(root)
-    summary = builder.build(project, Options(formats=["press", "imposed"]))
+    summary = builder.build(project, Options(formats=["press", "gray", "imposed"]))
     assert not summary.failed, "\n".join(str(e) for e in summary.failed)
     return project

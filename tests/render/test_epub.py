@@ -1,14 +1,11 @@
 """The e-books (aids/render/epub.py): every booklet and sequence of play of the samples, in every language and edition,
-as EPUB 3 that EPUBCheck (Debian's `epubcheck`, run by Java) passes with no error and no warning, read back: its
+as EPUB 3 (tests/test_every_output.py runs EPUBCheck over every one), read back: its
 language, its contents equal to its PDF's bookmarks, its cross-references leading to an id of the book, its fonts
 embedded, the same bytes from a second build."""
 from __future__ import annotations
 
-import concurrent.futures as cf
-import os
 import re
 import shutil
-import subprocess
 import zipfile
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -25,8 +22,8 @@ from aids.config import read_project
 from aids.kinds.reading import read_game_aids
 from aids.render import epub
 
-EPUBCHECK = Path("/usr/share/java/epubcheck.jar")  # Debian's epubcheck (./bootstrap test installs it)
-JAVA = shutil.which("java")
+from ..reading import EPUBCHECK, JAVA, epubcheck
+
 XHTML = {"x": "http://www.w3.org/1999/xhtml"}
 # every booklet and sequence of the samples, by edition; the card and the playsheet make no e-book
 BOOKS = {"gcacw/{}/sequence-of-play.epub", "gcacw/{}/system-rules.epub", "ostroleka-1831/{}/sequence-of-play.epub",
@@ -44,33 +41,8 @@ def test_every_booklet_and_sequence_of_the_samples_is_an_epub_in_every_language(
     assert found == {name.format(lang) for name in BOOKS for lang in ("pl", "en", "ru")}
 
 
-def epubcheck(path: Path) -> tuple[str, str]:
-    """EPUBCheck's last line of counts for `path`, and all it said (quicker to start with a client JIT only)."""
-    done = subprocess.run([str(JAVA), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", str(EPUBCHECK), str(path)],
-                          capture_output=True, text=True, timeout=300)
-    said = done.stdout + done.stderr
-    counts = re.search(r"Messages: (\d+) fatals / (\d+) errors / (\d+) warnings", said)
-    return (counts.group(0) if counts else "no counts"), said
-
-
-def test_every_sample_epub_passes_epubcheck_without_an_error_or_a_warning(sample):
-    if not (JAVA and EPUBCHECK.is_file()):
-        reason = "epubcheck or java missing (./bootstrap test installs them)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    project, _ = sample
-    paths = books(project)
-    assert len(paths) == 3 * len(BOOKS)
-    with cf.ThreadPoolExecutor(2) as pool:  # a JVM each, two at a time
-        results = dict(zip(paths, pool.map(epubcheck, paths)))
-    failed = {str(p.relative_to(project.output)): said for p, (counts, said) in results.items()
-              if counts != "Messages: 0 fatals / 0 errors / 0 warnings"}
-    assert not failed, "\n".join(f"{name}:\n{said}" for name, said in failed.items())
-
-
 def test_epubcheck_finds_a_broken_book(tmp_path, sample):
-    """The check above can fail: a book whose cross-reference leads nowhere has an error."""
+    """EPUBCheck over every sample e-book (tests/test_every_output.py) can fail: a book whose cross-reference leads nowhere has an error."""
     if not (JAVA and EPUBCHECK.is_file()):
         pytest.skip("epubcheck or java missing")
     project, _ = sample
