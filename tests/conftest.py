@@ -30,9 +30,9 @@ def sample(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def for_print(sample, tmp_path_factory):
+def for_print_build(sample, tmp_path_factory):
     """Every sample aid in every language built for the press, for a monochrome printer and imposed (both
-    impositions), once, beside the samples' own (home) build."""
+    impositions), once, beside the samples' own (home) build: the project and the build's summary."""
     from aids.build.pipeline import Options
     root = tmp_path_factory.mktemp("for-print")
     for name in ("games", "i18n", "aids.yaml"):
@@ -41,4 +41,10 @@ def for_print(sample, tmp_path_factory):
     project = read_project(root)
     summary = builder.build(project, Options(formats=["press", "gray", "imposed"]))
     assert not summary.failed, "\n".join(str(e) for e in summary.failed)
-    return project
+    return project, summary
+
+
+@pytest.fixture(scope="session")
+def for_print(for_print_build):
+    """The project of `for_print_build`."""
+    return for_print_build[0]

@@ -70,6 +70,7 @@ class Built:
     fitted: dict[str, float] = field(default_factory=dict)  # the type size (pt) its PDF was fitted at, per card face
     seconds: float = 0.0  # rendering it (in its worker) and its share of writing the aid's files: an aid's sum is exact
     last_page: float | None = None  # how full the last page of its PDF is (0 to 1)
+    remarks: list[str] = field(default_factory=list)  # what the summary says under the aid (render/rendered.py)
 
     @classmethod
     def of(cls, game: str, edition: str | None, lang: str, aid: str, made: list[dict[str, Any]],
@@ -78,16 +79,18 @@ class Built:
         return cls(game, edition, lang, aid, [f for m in made for f in m["files"]], sum(m["pages"] for m in made),
                    [w for m in made for w in m["warnings"]], [n for m in made for n in m["notes"]],
                    {k: v for m in made for k, v in m["fitted"].items()}, seconds,
-                   next((m["last_page"] for m in made if m.get("last_page") is not None), None))
+                   next((m["last_page"] for m in made if m.get("last_page") is not None), None),
+                   [r for m in made for r in m.get("remarks", [])])
 
 
 def made(files: list[str], rendered: dict[str, Rendered]) -> dict[str, Any]:
     """What one format of an aid made, as the summary and the cache keep it: its files, pages, warnings,
-    notes, the type size it was fitted at, how full its last page is."""
+    notes and remarks, the type size it was fitted at, how full its last page is."""
     pdf = rendered.get(".pdf")
     return {"files": files, "pages": pdf.pages if pdf else 0,
             "warnings": [w for item in rendered.values() for w in item.warnings],
             "notes": [n for item in rendered.values() for n in item.notes],
+            "remarks": [r for item in rendered.values() for r in item.remarks],
             "fitted": {k: v for item in rendered.values() for k, v in item.fitted.items()},
             "last_page": pdf.last_page if pdf else None}
 

@@ -22,8 +22,9 @@ from ..config import Edition, Game, Project
 from ..config.tournament import Packet
 from ..errors import AidsError, Problem
 from ..kind import Aid
-from ..localize.game import localize_game
+from ..localize.game import imprint, localize_game
 from ..localize.localizer import Localizer
+from ..model.card import MM
 from ..render import bilingual as bilingual_pdf
 from ..render import packet as packet_pdf
 from ..write.cache import Cache
@@ -125,13 +126,7 @@ class Tournament:
     def _packet(self, packet: Packet, game: Game, aids: list[Aid]) -> None:
         edition = _edition(packet, game)
         chosen = _aids(packet, aids)
-        version, since = release.changes_if_readable(self.project, game)
-        released = version if version and not since else None
-        sides = []
-        for lang in packet.languages:
-            lz = self.state.localizer(game, lang, self.draft)
-            sides.append(packet_pdf.Side(lz, localize_game(game, lz)["title"], version_line(lz, version, released),
-                                         self._url(game, lang, released)))
+        sides = self._sides(packet, game)
         ed = edition.id if edition else None
         chosen_langs = [(lang, aid) for lang in packet.languages for aid in chosen]
         titles = {lang: {aid.model.id: self.state.localizer(game, lang, self.draft).shown(aid.model.title)
@@ -143,8 +138,10 @@ class Tournament:
         parts = [packet_pdf.Part(f"{titles[lang][aid.model.id]} ({language_name(lang)})",
                                  self._output(aid_path(game.id, ed, lang, aid.model.id, ".pdf"), packet))
                  for lang, aid in chosen_langs]
+        size = _paper(packet, [(aid.model.id, lang, part.data)
+                               for (lang, aid), part in zip(chosen_langs, parts, strict=True)])
         cover = _cover(game, packet, sides, [(lang, titles[lang][aid.model.id]) for lang, aid in chosen_langs],
-                       [_pages(part.data) for part in parts])
+                       [_pages(part.data) for part in parts], size)
         cover_title = sides[0].lz.pgettext("tournament packet: the bookmark of its cover", "Cover")
         data, _ = packet_pdf.join(cover, parts, cover_title, f"{sides[0].game} – {packet.event}",
                                   packet.languages[0])
@@ -152,6 +149,30 @@ class Tournament:
         if changed(self.project.output, {name: data}):
             write_all({self.project.output / name: data}, self.project.output)
             self.written.append(name)
+
+    def _sides(self, packet: Packet, game: Game) -> list[packet_pdf.Side]:
+        """What the cover says in each language of the packet."""
+        recorded, altered = self._standing(game)
+        released = game.version if recorded and not altered else None
+        sides = []
+        for lang in packet.languages:
+            lz = self.state.localizer(game, lang, self.draft)
+            sides.append(packet_pdf.Side(lz, localize_game(game, lz)["title"], version_line(lz, game),
+                                         standing_line(lz, game.version, recorded, altered), released is not None,
+                                         self._url(game, lang, released)))
+        return sides
+
+    def _standing(self, game: Game) -> tuple[bool, bool]:
+        """(whether the version game.yaml names, the one every page prints, is recorded as a release; whether the
+        sources changed since that release). A release that does not read counts as none: the aids' jobs say why."""
+        if not game.version or game.version not in release.versions(game):
+            return False, False
+        latest = release.latest(game) == game.version  # compared as the aids' change marks are: computed once
+        try:
+            _, found = self.state.changes(game, None if latest else game.version)
+        except AidsError:
+            return False, False
+        return True, bool(found)
 
     def _url(self, game: Game, lang: str, released: str | None) -> str | None:
         """The page of the version on the web site: the release's (<site>/<game>/<V>/<lang>/), else the game's."""
@@ -172,33 +193,66 @@ class Tournament:
 
 
 def _cover(game: Game, packet: Packet, sides: list[packet_pdf.Side], titles: list[tuple[str, str]],
-           counts: list[int]) -> bytes:
-    """The cover, its contents giving the page each part starts on (the cover's own pages counted: laid out again
-    when it takes more than thought); each part by its title in its language, the language named in the side's."""
+           counts: list[int], size: tuple[float, float]) -> bytes:
+    """The cover, its contents giving the page each part starts on (the cover's own pages and the blank backs
+    counted, packet_pdf.starts: laid out again when it takes more than thought); each part by its title in its
+    language, the language named in the side's."""
     game_ctx = localize_game(game, sides[0].lz)
     cover, pages = b"", 1
     for _ in range(3):
         for side in sides:
-            starts = [pages + 1 + sum(counts[:i]) for i in range(len(counts))]
-            side.contents = [(f"{title} ({_language(lang, side.lz.lang)})", start)
-                             for (lang, title), start in zip(titles, starts)]
-        cover = packet_pdf.cover(game, game_ctx, packet.event, packet.date, sides)
+            side.contents = [(f"{title} ({_language(lang, side.lz.lang)})", start + 1)
+                             for (lang, title), start in zip(titles, packet_pdf.starts(pages, counts))]
+        cover = packet_pdf.cover(game, game_ctx, packet.event, packet.date, sides, size)
         if _pages(cover) == pages:
             break
         pages = _pages(cover)
     return cover
 
 
-def version_line(lz: Localizer, version: str | None, released: str | None) -> str:
-    """What the cover says of the version of the rules: a release, or the unreleased state, honestly."""
-    if released:
-        return lz.pgettext("tournament packet cover: the release its rules are; %(version)s is its version",
-                           "Rules as released in version %(version)s") % {"version": released}
+def _paper(packet: Packet, parts: list[tuple[str, str, bytes]]) -> tuple[float, float]:
+    """The sheet (pt) every page of the packet's aids is printed on (`parts`: aid, language, its PDF): the largest
+    of their sizes, if it holds every other unturned (packet_pdf.sheet); else the error of a packet that cannot
+    pair its faces, naming each size's aids."""
+    sizes: dict[tuple[float, float], dict[str, list[str]]] = {}
+    for aid, lang, data in parts:
+        for size in packet_pdf.page_sizes(data):
+            same = next((known for known in sizes if all(abs(a - b) <= packet_pdf.FITS for a, b in zip(known, size))),
+                        size)
+            langs = sizes.setdefault(same, {}).setdefault(aid, [])
+            if lang not in langs:
+                langs.append(lang)
+    found = packet_pdf.sheet(list(sizes))
+    if found is None:
+        named = "; ".join(f"{w / MM:.0f} × {h / MM:.0f} mm: " + ", ".join(f"{aid} ({', '.join(langs)})"
+                                                                         for aid, langs in aids.items())
+                          for (w, h), aids in sizes.items())
+        raise AidsError(Problem(packet.where, f"packet '{packet.id}': none of its aids' paper sizes holds the others "
+                                f"unturned ({named})", "aids whose largest page holds every other as it stands (A5 "
+                                "cards with A4 pages), or a packet for each size"))
+    return found
+
+
+def version_line(lz: Localizer, game: Game) -> str:
+    """What the cover says of the version: what every page of its aids prints of it, in the same words (the
+    footer's imprint: "Version 1.0", or a copyright year for a game that names no version)."""
+    return " · ".join(imprint(game.version, game.copyright, lz))
+
+
+def standing_line(lz: Localizer, version: str, recorded: bool, altered: bool) -> str:
+    """Whether the version the pages print is released as it stands (its release recorded, nothing changed since:
+    `aids changes`), honestly: the QR code leads to that release's page for good, else to the current one."""
+    if recorded and not altered:
+        return lz.pgettext("tournament packet cover: after the version, which is released and unchanged since",
+                           "As released, unchanged since.")
+    if recorded:
+        return lz.pgettext("tournament packet cover: after the version, whose rules changed since its release",
+                           "Changed since its release: the changes are not released yet.")
     if version:
-        return lz.pgettext("tournament packet cover: rules changed since their last release; %(version)s is it",
-                           "Unreleased state: changed since version %(version)s") % {"version": version}
-    return lz.pgettext("tournament packet cover: rules of a game that has no release yet",
-                       "Unreleased state: no version of these rules has been released")
+        return lz.pgettext("tournament packet cover: after the version, of which no release is recorded",
+                           "No release of this version is recorded: its rules may still change.")
+    return lz.pgettext("tournament packet cover: rules that name no version and have no release recorded",
+                       "These rules name no version and have no release recorded: they may still change.")
 
 
 def _edition(packet: Packet, game: Game) -> Edition | None:

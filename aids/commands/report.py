@@ -206,25 +206,31 @@ def wrapped(text: str, width: int) -> list[str]:
 
 
 def warnings(summary: Summary) -> list[str]:
-    """Each aid's warnings, each once, with the languages it was given in, and its last pages nearly empty; then
-    the UI catalogs' warnings."""
+    """Each aid's warnings and remarks (blank pages an imposition added), each once, with the languages it was
+    given in, and its last pages nearly empty; then the UI catalogs' warnings."""
     lines = []
     for (game, edition, aid), items in by_aid(summary.built).items():
-        langs: dict[str, list[str]] = {}
-        for item in items:
-            for warning in item.warnings:
-                langs.setdefault(warning, [])
-                if item.lang not in langs[warning]:
-                    langs[warning].append(item.lang)
+        langs, remarks = _languages(items, lambda item: item.warnings), _languages(items, lambda item: item.remarks)
         empty = [f"{item.lang} {item.last_page:.0%}" for item in items
                  if item.last_page is not None and item.last_page < LAST_PAGE and item.pages > 1]
-        if langs or empty:
+        if langs or remarks or empty:
             lines.append(f"{aid_name(game, edition, aid)}:")
             lines += [f"  warning: {warning} ({' '.join(where)})" for warning, where in langs.items()]
+            lines += [f"  note: {remark} ({' '.join(where)})" for remark, where in remarks.items()]
         if empty:
             lines.append(f"  note: last page under {LAST_PAGE:.0%} full ({', '.join(empty)}): tighter text, or a "
                          "booklet's pages: goal, saves a page")
     return lines + [f"warning: {problem}" for problem in summary.catalog_problems]
+
+
+def _languages(items: list[Built], said: Callable[[Built], list[str]]) -> dict[str, list[str]]:
+    """Each thing `said` of an aid in some language, once, with the languages it was said in."""
+    langs: dict[str, list[str]] = {}
+    for item in items:
+        for text in said(item):
+            if item.lang not in langs.setdefault(text, []):
+                langs[text].append(item.lang)
+    return langs
 
 
 def fallbacks(summary: Summary, verbose: bool = False) -> list[str]:

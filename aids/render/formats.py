@@ -213,7 +213,8 @@ class Imposed:
                                 "the booklet's", "%(title)s (imposed for a duplex printer)")
         data, sides = impose.saddle_stitch(doc.pdf[".pdf"].data, _titled(doc, title))
         note = f"imposed for a duplex printer: {sides // 2} sheets, saddle-stitched"
-        return {"-imposed.pdf": Rendered(data, sides, notes=[note])}
+        remarks = _padded(doc, "-imposed.pdf", doc.pdf[".pdf"].pages)
+        return {"-imposed.pdf": Rendered(data, sides, notes=[note], remarks=remarks)}
 
 
 class ImposedPress:
@@ -233,7 +234,14 @@ class ImposedPress:
                                            impose.press_sheet(settings), doc.game.epoch())
         note = (f"imposed for the press: {sides // 2} sheets, saddle-stitched, bleed {settings.bleed:g} mm, "
                 f"marks {settings.marks}")
-        return {"-imposed-press.pdf": Rendered(data, sides, notes=[note])}
+        remarks = _padded(doc, "-imposed-press.pdf", doc.press["-press.pdf"].pages)
+        return {"-imposed-press.pdf": Rendered(data, sides, notes=[note], remarks=remarks)}
+
+
+def _padded(doc: Document, suffix: str, pages: int) -> list[str]:
+    """What the build summary says of the blank pages an imposition of the booklet's `pages` added (impose.padding)."""
+    said = impose.padding(pages)
+    return [f"{doc.model.id}{suffix}: {said}"] if said else []
 
 
 def _titled(doc: Document, pattern: str) -> str:

@@ -62,6 +62,19 @@ def saddle_order(pages: int) -> list[tuple[int | None, int | None]]:
     return sides
 
 
+def padding(pages: int) -> str:
+    """What the imposition of a booklet of `pages` pages adds to fill its last sheet, as the build summary says it
+    (empty: nothing). The blanks end the booklet, after its last page, as a booklet without a back cover of its
+    own ends: moved before its last page, they would cut its text off from its end."""
+    blanks = -pages % 4
+    if not blanks:
+        return ""
+    where = f"page {pages + 1}" if blanks == 1 else f"pages {pages + 1}-{pages + blanks}"
+    them = "them" if blanks > 1 else "it"
+    return (f"{pages} pages padded to {pages + blanks} with {blanks} blank page{'s' if blanks > 1 else ''} at the end "
+            f"({where}) to fill the last sheet; a booklet's pages: {{multiple: 4}} saves {them}")
+
+
 def saddle_stitch(data: bytes, title: str, sheet: Sheet = OFFICE, epoch: int = 0) -> tuple[bytes, int]:
     """The PDF `data` imposed 2-up for saddle stitching on `sheet`, titled `title`, and its number of sides.
     Each page is placed by its TrimBox (the home PDF's is its MediaBox) and clipped to it, but for the bleed

@@ -11,6 +11,8 @@ class Rendered:
     pages: int = 0
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # facts for the summary, e.g. the type size a card fitted at
+    remarks: list[str] = field(default_factory=list)  # said under its aid in the build summary (a note: --strict
+    # passes), what its user would not expect: blank pages an imposition added
     fitted: dict[str, float] = field(default_factory=dict)  # type size (pt) fitted: a card's or a playsheet's as ""
     renders: int = 1  # layouts it took (a fitting loop tries several type sizes)
     last_page: float | None = None  # how full its last page is (0 to 1), for a PDF of pages of text

@@ -170,7 +170,7 @@ def _drop_legacy(folder: Folder, game: str) -> None:
 
 _NUMBER = (int, float)
 _FIELDS: dict[str, Any] = {  # what a record may hold, by type (checked before any of it is used)
-    "digest": str, "files": list, "pages": int, "warnings": list, "notes": list, "fitted": dict,
+    "digest": str, "files": list, "pages": int, "warnings": list, "notes": list, "remarks": list, "fitted": dict,
     "last_page": (*_NUMBER, type(None)), "seconds": _NUMBER, "fallbacks": list, "outputs": dict,
     "error": (str, type(None)), "title": str, "kind": str, "source": str}  # error: why its last build failed
 
@@ -179,7 +179,8 @@ def _valid_record(record: Any) -> bool:
     """As aids writes it: {"digest": str, "outputs": {name: {"size", "sha256", "stat"}}, ...}."""
     if not isinstance(record, dict) or not _typed(record):
         return False
-    texts = [*record.get("files", []), *record.get("warnings", []), *record.get("notes", [])]
+    texts = [*record.get("files", []), *record.get("warnings", []), *record.get("notes", []),
+             *record.get("remarks", [])]
     fitted = record.get("fitted", {})
     return (all(isinstance(t, str) for t in texts)
             and all(isinstance(k, str) and isinstance(v, _NUMBER) for k, v in fitted.items())

@@ -42,6 +42,14 @@ def made_up(pages: int, bleed: float = BLEED) -> bytes:
     return out.getvalue()
 
 
+def test_what_the_summary_says_of_the_blank_pages():
+    assert impose.padding(8) == ""
+    assert impose.padding(10) == ("10 pages padded to 12 with 2 blank pages at the end (pages 11-12) to fill the last "
+                                  "sheet; a booklet's pages: {multiple: 4} saves them")
+    assert impose.padding(5).startswith("5 pages padded to 8 with 3 blank pages at the end (pages 6-8)")
+    assert impose.padding(11).startswith("11 pages padded to 12 with 1 blank page at the end (page 12)")
+
+
 def test_the_saddle_order():
     assert impose.saddle_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
     assert impose.saddle_order(6) == [(None, 1), (2, None), (6, 3), (4, 5)]  # padded with blanks at the end

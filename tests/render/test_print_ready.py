@@ -7,6 +7,7 @@ from babel.dates import get_month_names
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
+from aids.commands.report import summary_text
 from aids.config import Print
 from aids.localize.typography import RULES
 
@@ -371,6 +372,19 @@ def test_the_imposed_booklet_reads_in_order_when_folded(sample, press, suffix):
                     assert half not in found  # the title page has no footer; a blank has nothing
                 else:
                     assert found.get(half) == number, (lang, s, found, expected)
+
+
+def test_the_summary_says_how_many_blank_pages_an_imposition_added_and_where(for_print_build):
+    """The Great Campaigns' system rules have 10 pages in each language: both impositions fill the third sheet
+    with two blanks after page 10, and the build summary says so under the booklet (a note: --strict passes)."""
+    project, summary = for_print_build
+    text = summary_text(summary)
+    said = text[text.index("\ngcacw system-rules:\n"):].split("\n")
+    for suffix in ("imposed", "imposed-press"):
+        assert (f"  note: system-rules-{suffix}.pdf: 10 pages padded to 12 with 2 blank pages at the end (pages 11-12) "
+                "to fill the last sheet; a booklet's pages: {multiple: 4} saves them (pl en ru)") in said
+        for lang in ("pl", "en", "ru"):  # as the file has them: twelve pages, two a side
+            assert len(PdfReader(project.output / "gcacw" / lang / f"system-rules-{suffix}.pdf").pages) == 6
 
 
 def test_the_press_imposition_stays_pdf_x_with_the_sheets_boxes_and_marks(press):

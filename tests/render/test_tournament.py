@@ -16,7 +16,7 @@ from aids.config import read_project
 from aids.errors import AidsError
 from aids.source.yamlfile import read_yaml
 
-from ..helpers import MM, REPO, text_runs
+from ..helpers import DEMO_EDITIONS_GAME, DEMO_PLAYSHEET, MM, REPO, edit, make_project, run, text_runs
 
 SITE = "https://rules.example.org/aids"
 PACKET = """
@@ -148,23 +148,70 @@ def test_packet_pages_are_cover_and_aids_with_a_bookmark_each(built):
     aids = [built.output / "lwow-1920" / lang / "referee-card.pdf" for lang in ("pl", "en")]
     pages = [len(PdfReader(p).pages) for p in aids]
     reader = PdfReader(path)
-    assert len(reader.pages) == 1 + sum(pages)
+    assert len(reader.pages) == 2 + sum(pages)  # the cover's page, its blank back, the two cards
     # the aids' pages as they are: the same text, in order
-    assert reader.pages[1].extract_text() == PdfReader(aids[0]).pages[0].extract_text()
-    assert reader.pages[1 + pages[0]].extract_text() == PdfReader(aids[1]).pages[0].extract_text()
+    assert reader.pages[2].extract_text() == PdfReader(aids[0]).pages[0].extract_text()
+    assert reader.pages[2 + pages[0]].extract_text() == PdfReader(aids[1]).pages[0].extract_text()
     marks = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline
              if not isinstance(item, list)]  # (a list: the aid's own bookmarks, under its own)
-    assert marks == [("Okładka", 0), ("Skrót zasad (Polski)", 1), ("Rules summary (English)", 1 + pages[0])]
+    assert marks == [("Okładka", 0), ("Skrót zasad (Polski)", 2), ("Rules summary (English)", 2 + pages[0])]
+
+
+VERSION = re.compile(r"(Wersja|Version|Версия)\s+(\d[\w.]*)")
+
+
+def duplex_sheets(path, aids):
+    """The packet at `path` read back as a duplex printer prints it, its aids (language -> the PDF the build
+    wrote, in the packet's order) among its pages: every page one paper size, the aids'; the cover and each aid
+    starting on the front of a sheet, every face of an aid's sheets its own page as the aid has it; the PDF asking
+    for duplex. Returns (the cover's pages, the version each page prints)."""
+    reader = PdfReader(path)
+    sizes = {(round(float(page.mediabox.width), 1), round(float(page.mediabox.height), 1)) for page in reader.pages}
+    own = {(round(float(page.mediabox.width), 1), round(float(page.mediabox.height), 1))
+           for aid in aids.values() for page in PdfReader(aid).pages}
+    assert sizes == own and len(own) == 1, (sizes, own)  # one paper size: the aids'
+    width, height = next(iter(own))
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == (
+        "/DuplexFlipLongEdge" if height > width else "/DuplexFlipShortEdge")
+    marks = [reader.get_destination_page_number(item) for item in reader.outline if not isinstance(item, list)]
+    assert marks[0] == 0 and len(marks) == 1 + len(aids)
+    starts = marks[1:]
+    for i, (start, aid) in enumerate(zip(starts, aids.values())):
+        pages = PdfReader(aid).pages
+        assert start % 2 == 0  # on the front of a sheet: its second page on the back of the same sheet
+        for n, page in enumerate(pages):
+            assert reader.pages[start + n].extract_text() == page.extract_text()
+        end, following = start + len(pages), (starts[i + 1] if i + 1 < len(starts) else len(reader.pages))
+        assert following - end == (end % 2 if i + 1 < len(starts) else 0)  # a blank back only where needed
+        assert all(not reader.pages[n].extract_text().strip() for n in range(end, following))
+    versions = [{m.group(2) for m in VERSION.finditer(page.extract_text())} for page in reader.pages]
+    return starts[0], versions
+
+
+def test_packet_prints_duplex_on_the_aids_paper_with_one_version(built):
+    """A5 cards: the cover on A5 too, a blank back behind it, each card's front and back one sheet; the version
+    every card's page prints is the one its cover states, in the same words, in each language."""
+    aids = {lang: built.output / "lwow-1920" / lang / "referee-card.pdf" for lang in ("pl", "en")}
+    cover_pages, versions = duplex_sheets(packet(built, "lwow-1920/lwow-cup-2026"), aids)
+    assert cover_pages == 2 and versions == [{"1.0"}, set(), {"1.0"}, {"1.0"}, {"1.0"}, {"1.0"}]
+    text = " ".join(cover_text(packet(built, "lwow-1920/lwow-cup-2026")).split())
+    assert text.count("Wersja 1.0") == 1 and text.count("Version 1.0") == 1  # each block, as its card says it
+    assert "No release of this version is recorded" in text  # game.yaml names 1.0; aids release never recorded it
+    assert "no version" not in text and "żadna wersja" not in text
+    aids = {lang: built.output / "ostroleka-1831" / lang / "sequence-of-play.pdf" for lang in ("en", "ru")}
+    _, versions = duplex_sheets(packet(built, "ostroleka-1831/ostroleka-day"), aids)
+    assert set().union(*versions) == {"1.1"}
 
 
 def test_packet_cover_names_game_version_event_and_date_per_locale(built):
     text = " ".join(cover_text(packet(built, "lwow-1920/lwow-cup-2026")).split())
     assert "Lwów 1920" in text and "Turniej „Lwów 1920”, Wrocław" in text
     assert "15 sierpnia 2026" in text and "15 August 2026" in text  # each block dated as its language dates
-    assert "Stan niewydany" in text and "Unreleased state" in text  # no release of the Lwów card yet
+    assert "Wersja 1.0" in text and "Version 1.0" in text and "The rules as they stand now on the web" in text
     text = " ".join(cover_text(packet(built, "ostroleka-1831/ostroleka-day")).split())
     assert "Ostrołęka Day" in text and "26 May 2027" in text and "26 мая 2027" in text
-    assert "Rules as released in version 1.1" in text  # its sources are those of release 1.1
+    assert "Version 1.1 As released, unchanged since." in text  # its sources are those of release 1.1
+    assert "This release on the web, kept for good" in text
     printed = "".join(text.split())  # an address wraps where the QR code's column ends
     assert f"{SITE}/ostroleka-1831/1.1/en/" in printed and f"{SITE}/ostroleka-1831/1.1/ru/" in printed
 
@@ -204,8 +251,9 @@ def test_the_sample_packet_leads_to_the_sample_sites_pages(sample, tmp_path):
     assert sorted(qr_codes(path, tmp_path)) == sorted(urls)
     assert all(url in "".join(cover_text(path).split()) for url in urls)
     assert not re.search(r"(Strona|Page)\s1\s(z|of)\s1", cover_text(path))  # no count of its own: "1 of 1"
-    with pikepdf.open(path) as pdf:
-        assert len(pdf.pages) == 1 + 2 + 2
+    aids = {lang: project.output / "lwow-1920" / lang / "referee-card.pdf" for lang in ("pl", "en")}
+    cover_pages, versions = duplex_sheets(path, aids)
+    assert cover_pages == 2 and set().union(*versions) == {"1.0"} and versions[0] == {"1.0"}
 
 
 def test_packet_is_vector_and_reproducible(built):
@@ -241,7 +289,7 @@ def test_without_a_site_url_the_cover_says_there_is_no_qr_code(tmp_path):
     path = project.output / "lwow-1920" / "packets" / "lwow-cup-2026.pdf"
     assert "site_url" in " ".join(cover_text(path).split())
     with pikepdf.open(path) as pdf:
-        assert len(pdf.pages) == 1 + 2 + 2 and not pdf.pages[0].get_images()
+        assert len(pdf.pages) == 2 + 2 + 2 and not pdf.pages[0].get_images()
 
 
 @pytest.mark.parametrize("setting, message", [
@@ -264,3 +312,102 @@ def test_a_packet_of_an_aid_the_game_lacks_fails_naming_it(demo):
                                     "Cup, date: 2026-01-01, languages: [pl], aids: [no-such-aid]}\n")
     summary = builder.build(read_project(demo), Options(formats=["pdf"]))
     assert any("packet 'cup': game 'demo' has no aid 'no-such-aid'" in str(e) for e in summary.failed)
+
+
+def with_packet(root, aids, languages=("pl", "en")):
+    """The project at `root` with a packet of its demo game's `aids` in `languages`."""
+    (root / "aids.yaml").write_text((root / "aids.yaml").read_text() + "packets:\n  - {id: cup, game: demo, event: Cup, "
+                                    f"date: 2026-01-01, languages: [{', '.join(languages)}], aids: [{', '.join(aids)}]}}\n")
+    return root
+
+
+def test_each_aid_of_a_packet_starts_on_the_front_of_a_sheet(demo):
+    """One-page aids: a blank back behind the cover and behind the first, so that no aid is printed on the back of
+    another's sheet."""
+    project = read_project(with_packet(demo, ["seq"]))
+    summary = builder.build(project, Options(formats=["pdf"], langs=["pl", "en"]))
+    assert not summary.failed, "\n".join(str(e) for e in summary.failed)
+    aids = {lang: project.output / "demo" / lang / "seq.pdf" for lang in ("pl", "en")}
+    path = project.output / "demo" / "packets" / "cup.pdf"
+    cover_pages, versions = duplex_sheets(path, aids)
+    assert cover_pages == 2 and len(versions) == 5  # cover, blank, seq (pl), blank, seq (en)
+    text = " ".join(cover_text(path).split())
+    assert re.search(r"Kolejność czynności \(polski\) 3 .* Kolejność czynności \(English\) 5", text)  # pages as printed
+
+
+def test_a_packet_of_aids_no_one_paper_size_holds_is_refused_naming_them(tmp_path):
+    """An A4 portrait sequence and an A4 landscape playsheet: neither holds the other unturned, and turned, a
+    face would print across its back's; the packet is refused, each size named with its aids, nothing written."""
+    game = DEMO_EDITIONS_GAME.replace("aids:\n", "aids:\n  - sequence.yaml\n")
+    root = with_packet(make_project(tmp_path, {**DEMO_PLAYSHEET, "games/demo/game.yaml": game}), ["seq", "sheet"])
+    project = read_project(root)
+    summary = builder.build(project, Options(formats=["pdf"], langs=["pl", "en"], editions=["cm"]))
+    assert [str(e) for e in summary.failed] == [
+        "aids.yaml:4:5: packet 'cup': none of its aids' paper sizes holds the others unturned (210 × 297 mm: seq "
+        "(pl, en); 297 × 210 mm: sheet (pl, en)) (expected: aids whose largest page holds every other as it stands "
+        "(A5 cards with A4 pages), or a packet for each size)"]
+    assert not (project.output / "demo" / "packets").exists()
+
+
+def test_the_cover_says_the_pages_version_and_whether_it_is_released_as_it_stands(demo):
+    """game.yaml's version is what every page prints and what the cover says; the release records say whether it
+    is released as it stands: not recorded, released (its QR code the archive's), changed since."""
+    root = with_packet(demo, ["seq"], ["en"])
+    (root / "aids.yaml").write_text((root / "aids.yaml").read_text() + "site_url: https://example.org/aids\n")
+    path = root / "build" / "demo" / "packets" / "cup.pdf"
+
+    def cover():
+        summary = builder.build(read_project(root), Options(formats=["pdf"], langs=["en"]))
+        assert not summary.failed, "\n".join(str(e) for e in summary.failed)
+        pages = [{m.group(2) for m in VERSION.finditer(page.extract_text())} for page in PdfReader(path).pages]
+        assert set().union(*pages) == {"2.0"} and pages[0] == {"2.0"}  # the cover and the pages: one version
+        return " ".join(cover_text(path).split())
+
+    assert "Version 2.0 No release of this version is recorded: its rules may still change." in cover()
+    assert run("--project", root, "release", "2.0", "--game", "demo", "--date", "2026-01-10")[0] == 0
+    text = cover()
+    assert "Version 2.0 As released, unchanged since." in text and "kept for good" in text
+    assert "example.org/aids/demo/2.0/en/" in "".join(text.split())
+    edit(root / "games" / "demo" / "sequence.yaml", "Tylko *raz* na etap.", "Tylko raz na etap.")
+    text = cover()
+    assert "Version 2.0 Changed since its release: the changes are not released yet." in text
+    assert "example.org/aids/demo/en/" in "".join(text.split())
+
+
+def words(path, page):
+    """(word, x, y) of every word of a page (from 1), from its top left in pt, as poppler reads it (through the
+    form a placed page is drawn in)."""
+    xml = subprocess.run(["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(path), "-"],
+                         capture_output=True, text=True, check=True).stdout
+    return [(m[3], float(m[1]), float(m[2])) for m in re.finditer(r'<word xMin="([\d.]+)" yMin="([\d.]+)"[^>]*>([^<]*)<', xml)]
+
+
+def test_a_smaller_card_is_placed_in_the_middle_of_the_packets_sheet_with_crop_marks(tmp_path):
+    """A new project's A6 referee card and its A4 sequence of play: every page of the packet A4, the card's two
+    faces one sheet, each in the middle at its own size (front and back behind each other), crop marks at its
+    corners; the cover on A4."""
+    root = tmp_path / "club"
+    assert run("init", root)[0] == 0
+    (root / "aids.yaml").write_text((root / "aids.yaml").read_text() + "packets:\n  - {id: day, game: mill-skirmish, "
+                                    "event: Club day, date: 2026-12-06, languages: [en], aids: [referee-card, "
+                                    "sequence-of-play]}\n")
+    project = read_project(root)
+    summary = builder.build(project, Options(formats=["pdf"], langs=["en"]))
+    assert not summary.failed, "\n".join(str(e) for e in summary.failed)
+    card, path = project.output / "mill-skirmish" / "en" / "referee-card.pdf", project.output / "mill-skirmish" / \
+        "packets" / "day.pdf"
+    reader, own = PdfReader(path), PdfReader(card)
+    a4, a6 = (round(210 * MM, 1), round(297 * MM, 1)), (round(105 * MM, 1), round(148 * MM, 1))
+    assert {(round(float(p.mediabox.width), 1), round(float(p.mediabox.height), 1)) for p in own.pages} == {a6}
+    assert [(round(float(p.mediabox.width), 1), round(float(p.mediabox.height), 1)) for p in reader.pages] == [a4] * 5
+    starts = [reader.get_destination_page_number(item) for item in reader.outline if not isinstance(item, list)]
+    assert starts == [0, 2, 4]  # the cover, its blank back; the card's front and back; the sequence
+    dx, dy = (a4[0] - a6[0]) / 2, (a4[1] - a6[1]) / 2
+    for face in (1, 2):
+        alone, placed = words(card, face), words(path, 2 + face)
+        assert [w for w, _, _ in placed] == [w for w, _, _ in alone] and alone
+        assert all(abs(x - (x0 + dx)) < 0.1 and abs(y - (y0 + dy)) < 0.1
+                   for (_, x, y), (_, x0, y0) in zip(placed, alone))
+        with pikepdf.open(path) as pdf:  # a crop mark each way at each corner, off the card: 8 lines
+            lines = [op for _, op in pikepdf.parse_content_stream(pdf.pages[1 + face]) if str(op) == "l"]
+        assert len(lines) == 8
