@@ -22,9 +22,12 @@ from ..config import Edition, Game, Project
 from ..config.tournament import Packet
 from ..errors import AidsError, Problem
 from ..kind import Aid
+from ..localize import rich
 from ..localize.game import imprint, localize_game
 from ..localize.localizer import Localizer
+from ..localize.rich import Rich
 from ..model.card import MM
+from ..model.text import plain_text
 from ..render import bilingual as bilingual_pdf
 from ..render import packet as packet_pdf
 from ..write.cache import Cache
@@ -143,7 +146,7 @@ class Tournament:
         cover = _cover(game, packet, sides, [(lang, titles[lang][aid.model.id]) for lang, aid in chosen_langs],
                        [_pages(part.data) for part in parts], size)
         cover_title = sides[0].lz.pgettext("tournament packet: the bookmark of its cover", "Cover")
-        data, _ = packet_pdf.join(cover, parts, cover_title, f"{sides[0].game} – {packet.event}",
+        data, _ = packet_pdf.join(cover, parts, cover_title, f"{sides[0].game} – {plain_text(packet.event)}",
                                   packet.languages[0])
         name = packet_path(game.id, packet.id)
         if changed(self.project.output, {name: data}):
@@ -157,9 +160,10 @@ class Tournament:
         sides = []
         for lang in packet.languages:
             lz = self.state.localizer(game, lang, self.draft)
-            sides.append(packet_pdf.Side(lz, localize_game(game, lz)["title"], version_line(lz, game),
+            shown = localize_game(game, lz)
+            sides.append(packet_pdf.Side(lz, shown["title"], version_line(lz, game),
                                          standing_line(lz, game.version, recorded, altered), released is not None,
-                                         self._url(game, lang, released)))
+                                         self._url(game, lang, released), heading=shown["title_runs"]))
         return sides
 
     def _standing(self, game: Game) -> tuple[bool, bool]:
@@ -298,10 +302,10 @@ def run(project: Project, state: Loaded, cache: Cache, plan: pipeline.Plan, unit
 
 
 def site_files(project: Project, game: Game, aids: list[Aid], edition: str | None, lz: Localizer,
-               here: str) -> list[dict[str, str]]:
+               here: str) -> list[dict[str, Any]]:
     """The bilingual PDFs of a game's edition and its packets found in the output folder, as its page on the
-    web site lists them in `lz`'s language (label, link)."""
-    found: list[dict[str, str]] = []
+    web site lists them in `lz`'s language (label, link; a label a text or runs)."""
+    found: list[dict[str, Any]] = []
     for aid in aids:
         for pair in project.bilingual.get(game.id, ()) if aid.kind.name in KINDS else ():
             name = bilingual_path(game.id, edition, pair, aid.model.id)
@@ -314,8 +318,8 @@ def site_files(project: Project, game: Game, aids: list[Aid], edition: str | Non
         name = packet_path(game.id, packet.id)
         default = game.editions[0].id if game.editions else None
         if packet.game == game.id and (packet.edition or default) == edition and (project.output / name).is_file():
-            label = lz.pgettext("web site: a tournament packet; %(event)s is the event, %(date)s its day",
-                                "Tournament packet: %(event)s, %(date)s")
-            found.append({"label": label % {"event": packet.event, "date": lz.date(packet.date)},
-                          "href": href(here, name)})
+            said = lz.ui_rich("web site: a tournament packet; %(event)s is the event, %(date)s its day",
+                              "Tournament packet: %(event)s, %(date)s", date=lz.date(packet.date),
+                              event=rich.parse(packet.event, lambda kind, target: Rich()))
+            found.append({"label": said, "href": href(here, name)})
     return found

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Position, Problems
+from ..model.text import SPAN_EXPECTED, span_fault
 from ..source.shape import ID_PATTERN, Field, Shape, date, list_of, name_fault, string
 from ..source.yamlfile import Source, check_map, is_text
 
@@ -112,6 +113,8 @@ def _packet(src: Source, item: Any, where: Position, languages: list[str], is_ga
     _check_names(src, item, is_game, problems)
     if not is_text(item["event"]) or "\n" in str(item["event"]).strip():
         problems.add(src.at(item, "event", value=True), "the event is not one line of text", "event: My tournament")
+    elif fault := span_fault(str(item["event"])):
+        problems.add(src.at(item, "event", value=True), fault, SPAN_EXPECTED)
     if not isinstance(item["date"], dt.date) or isinstance(item["date"], dt.datetime):
         problems.add(src.at(item, "date", value=True), "the packet's date is not a date", "YYYY-MM-DD")
     _check_lists(src, item, languages, problems)

@@ -25,7 +25,7 @@ from typing import TypeVar
 from babel import Locale, UnknownLocaleError
 from babel.dates import get_month_names
 
-from .rich import Inline, Link, Rich, Span
+from .rich import Inline, Link, Marked, Rich, Span
 
 T = TypeVar("T")
 
@@ -161,9 +161,12 @@ def _opens(char: str, before: str, after: str, out: list[str], rules: Rules) -> 
 
 
 def typeset_rich(value: Rich, lang: str) -> Rich:
-    """`value` with the rules of `lang` applied across its runs (a rule may join "krok " and a link "3")."""
+    """`value` with the rules of `lang` applied across its runs (a rule may join "krok " and a link "3"); words
+    marked as another language (a span, text left in the source language) set by that language's rules: a Polish
+    name keeps its „quotes” in a Russian sentence."""
     pieces: list[str] = []
     references: list[tuple[int, int]] = []
+    others: list[tuple[int, int, str]] = []  # (start, end, language) of the parts in another language
 
     def collect(rich: Rich) -> None:
         for part in rich:
@@ -174,10 +177,14 @@ def typeset_rich(value: Rich, lang: str) -> Rich:
             collect(part.parts)
             if isinstance(part, Link) and not part.external:
                 references.append((start, sum(map(len, pieces))))
+            elif isinstance(part, Marked) and part.lang and part.lang.split("-")[0] != lang:
+                others.append((start, sum(map(len, pieces)), part.lang.split("-")[0]))
 
     collect(value)
     whole = "".join(pieces)
     done = typeset(whole, lang, tuple(references))
+    for start, end, other in others:  # typesetting changes characters, never the length: each part in place
+        done = done[:start] + typeset(whole[start:end], other) + done[end:]
     if done == whole:
         return value
     position = 0

@@ -22,7 +22,10 @@ import pikepdf
 import segno
 from markupsafe import Markup
 
+from ..localize import rich
+from ..localize.rich import Rich
 from ..model.card import MM
+from ..model.text import plain_text
 from . import pdfx
 from .html import render_template
 from .pdf import lay_out, print_css
@@ -52,6 +55,7 @@ class Side:
     released: bool  # the QR code leads to the release's page in the archive, kept for good (else the current one)
     url: str | None  # the version's page on the web site, or None without a site_url
     contents: list[tuple[str, int]] = field(default_factory=list)  # (an aid's bookmark, its first page)
+    heading: Rich = field(default_factory=Rich)  # the game's title as the cover shows it, other languages marked
 
 
 def qr_svg(url: str) -> Markup:
@@ -62,15 +66,18 @@ def qr_svg(url: str) -> Markup:
 def cover(game: Game, game_ctx: Any, event: str, day: Any, sides: list[Side], size: tuple[float, float]) -> bytes:
     """The cover's PDF on pages of `size` (pt, the aids'): a block a language, each with its own QR code."""
     first = sides[0].lz
-    blocks = [{"lang": side.lz.lang, "game": side.game, "version": side.version, "standing": side.standing,
-               "url": side.url, "qr": qr_svg(side.url) if side.url else None, "event": event,
+    # the event's name may mark its language ([Turniej „Lwów 1920”]{lang=pl}): marked on the cover, plain in its title
+    blocks = [{"lang": side.lz.lang, "game": side.heading or side.game, "version": side.version,
+               "standing": side.standing, "url": side.url, "qr": qr_svg(side.url) if side.url else None,
+               "event": rich.parse(event, lambda kind, target: Rich()),
                "date": side.lz.date(day), "contents": [(title, side.lz.number(page)) for title, page in side.contents],
                **_labels(side.lz, side.released)} for side in sides]
     width, height = size
     # the margins and the QR code's column in proportion to the page: an A5 card's cover as an A4 sheet's
     margins = f"{height * 0.055:.1f}pt {width * 0.08:.1f}pt"
     qr = min(38 * MM, width * 0.21)
-    html = render_template(TEMPLATE, first, {"blocks": blocks, "document_title": f"{sides[0].game} – {event}",
+    title = f"{sides[0].game} – {plain_text(event)}"
+    html = render_template(TEMPLATE, first, {"blocks": blocks, "document_title": title,
                                              "qr_size": f"{qr:.1f}pt", "qr_column": f"{qr * 1.3:.1f}pt"})
     css = print_css(first, game_ctx, f"{width:.4f}pt {height:.4f}pt", margins, None, "packet")
     return lay_out(html, css, base=game.folder, allowed=[game.folder], epoch=game.epoch(), tagged=False).rendered().data

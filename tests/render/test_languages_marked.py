@@ -95,3 +95,16 @@ def test_aids_check_names_a_translation_s_span_that_marks_no_language(tmp_path):
     po.write_text(text, encoding="utf-8")
     code, out, err = run("--project", str(root), "check", "--lang", "en")
     assert "attribute 'cls' of a span" in out + err and "demo.po:" in out + err
+
+
+def test_words_of_another_language_keep_that_language_s_typography():
+    from aids.localize.typography import typeset_rich
+    runs = typeset_rich(parse('Пакет: [Turniej "Lwów 1920", Wrocław]{lang=pl} и "тест"', lambda kind, target: ()), "ru")
+    assert runs.plain() == "Пакет: Turniej „Lwów\u00a01920”, Wrocław и\u00a0«тест»"
+
+
+def test_the_sample_packet_s_event_is_marked_polish_on_the_russian_page(sample):
+    project, _ = sample
+    page = html.fromstring((project.output / "lwow-1920/ru/index.html").read_bytes())
+    assert [" ".join(e.text_content().split()) for e in page.xpath("//main//*[@lang='pl']")] == \
+        ["Turniej „Lwów 1920”, Wrocław"]
