@@ -18,7 +18,7 @@ from ..config import Edition, Game, Project
 from ..kind import Aid
 from ..localize.localizer import Localizer
 from ..render.html import render_template
-from . import pipeline, snapshot
+from . import snapshot
 from .navigation import (
     UNPUBLISHED,
     aid_numbers,
@@ -57,46 +57,14 @@ def archived_versions(game: Game) -> list[str]:
     return [v for v in versions(game) if snapshot.has_snapshot(game, v)]
 
 
-class ReleaseRead:
-    """A release as its snapshot holds it: its game, its aids (those that read), a localizer per language."""
-
-    def __init__(self, project: Project, game: Game, version: str):
-        from ..kinds.reading import read_aids
-        self.project, self.version = snapshot.project_of(project, game, version), version
-        self.game = self.project.read_game(game.id)
-        self.aids = read_aids(self.project, self.game)[0]
-        self._localizers: dict[str, Localizer] = {}
-        self.numbers: dict[str, dict[tuple[str, str], str]] = {}
-
-    def localizer(self, lang: str) -> Localizer:
-        if lang not in self._localizers:
-            self._localizers[lang] = pipeline.localizer(self.project, self.game, lang)
-        return self._localizers[lang]
-
-    def standalone(self) -> list[Aid]:
-        return [aid for aid in self.aids if aid.kind.standalone]
-
-
-_RELEASES: dict[tuple[str, str, int], ReleaseRead] = {}  # a snapshot is never rewritten: read once a process
-
-
-def released(project: Project, game: Game, version: str) -> ReleaseRead:
-    """A release as its snapshot holds it, read once (`snapshot.has_snapshot` first)."""
-    path = snapshot.folder_of(game, version) / game.id / "game.yaml"
-    key = (str(path), str(project.output), path.stat().st_mtime_ns)
-    if key not in _RELEASES:
-        _RELEASES[key] = ReleaseRead(project, game, version)
-    return _RELEASES[key]
-
-
 def release_aids(project: Project, game: Game, version: str) -> tuple[Game, list[Aid]]:
-    state = released(project, game, version)
+    state = snapshot.released(project, game, version)
     return state.game, state.aids
 
 
 def release_numbers(project: Project, game: Game, version: str, lang: str) -> dict[tuple[str, str], str]:
     """(aid, anchor) -> the number printed there in a release, in `lang`."""
-    state = released(project, game, version)
+    state = snapshot.released(project, game, version)
     if lang not in state.numbers:
         state.numbers[lang] = aid_numbers(state.aids, state.localizer(lang))
     return state.numbers[lang]
@@ -180,7 +148,7 @@ class SiteOf:
 
     def __init__(self, project: Project, game: Game, version: str):
         self.project, self.game, self.version = project, game, version
-        self.state = state = released(project, game, version)
+        self.state = state = snapshot.released(project, game, version)
         self.snap = state.game
         self.shown = archived_versions(game)
         self.publishing = Publishing(project.min_complete, lambda g, lang: state.localizer(lang).catalog)

@@ -16,17 +16,15 @@ from pathlib import Path
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem
 from ..files import Folder
-from ..kind import Aid
 from ..kinds.reading import read_aids
-from ..localize.changes import shown
 from ..localize.localizer import Localizer
 from ..model.release import ADDED, CHANGED, MOVED, REMOVED, TRANSLATION, Change, Item, Snapshot
 from ..render.errata import render_errata
 from ..write.files import write_all
 from . import pipeline, release
-from .history import with_values
 from .navigation import aid_numbers, aid_title
 from .snapshot import has_snapshot
+from .wording import Wording
 
 MM = 25.4 / 72  # millimetres in a PDF point
 GAP = 0.15  # left edges further apart than this share of the page width are columns of their own
@@ -101,11 +99,10 @@ def place_of(anchor: str, pdf: PrintedPdf) -> Place | None:
     return None
 
 
-def entries(aid: Aid, changes: list[Change], then: Snapshot, pdf: PrintedPdf, lz: Localizer,
-            numbers: dict[tuple[str, str], str], now: list[Item]) -> list[dict[str, str | bool]]:
+def entries(changes: list[Change], then: Snapshot, pdf: PrintedPdf, lz: Localizer,
+            numbers: dict[tuple[str, str], str], now: list[Item], wording: Wording) -> list[dict[str, str | bool]]:
     """Each change of an aid as the sheet prints it: where it stood in the PDF of the old version (`pdf`), what to
-    do, its number and its text now (with its values, a table's row)."""
-    values = {item.key: item.values for item in now}
+    do, its number and its text now, as the aid prints it (a removed item's as it was)."""
     words = {ADDED: lz.pgettext("errata: a rule added; where it goes follows", "insert"),
              CHANGED: lz.pgettext("errata: a rule changed", "replace"),
              MOVED: lz.pgettext("errata: a rule moved", "moved"),
@@ -114,21 +111,23 @@ def entries(aid: Aid, changes: list[Change], then: Snapshot, pdf: PrintedPdf, lz
     out: list[dict[str, str | bool]] = []
     for change in changes:
         place = place_of(old_anchor(change, then, now), pdf)
-        if place is None:
-            where = lz.pgettext("errata: a change whose place the printed copy does not show", "place not found")
-        elif pdf.columns > 1:
-            where = lz.pgettext("errata: where a change stood; %(page)s and %(column)s are numbers",
-                                "page %(page)s, column %(column)s") % {
-                "page": lz.number(place.page), "column": lz.number(place.column)}
-        else:
-            where = lz.pgettext("errata: where a change stood; %(page)s is a number", "page %(page)s") % {
-                "page": lz.number(place.page)}
-        out.append({"key": change.key, "place": where, "what": words[change.what],
+        out.append({"key": change.key, "place": where(place, pdf, lz), "what": words[change.what],
                     "number": "" if change.what == REMOVED else numbers.get((change.aid, change.anchor), ""),
-                    "text": shown(change, lz) if change.what == REMOVED else
-                    with_values(shown(change, lz), values.get(change.key, ()), lz), "removed": change.what == REMOVED,
+                    "text": wording.change(change, then.version), "removed": change.what == REMOVED,
                     "page": str(place.page) if place else "", "column": str(place.column) if place else ""})
     return out
+
+
+def where(place: Place | None, pdf: PrintedPdf, lz: Localizer) -> str:
+    """Where a change stood in the printed copy, in words."""
+    if place is None:
+        return lz.pgettext("errata: a change whose place the printed copy does not show", "place not found")
+    if pdf.columns > 1:
+        return lz.pgettext("errata: where a change stood; %(page)s and %(column)s are numbers",
+                           "page %(page)s, column %(column)s") % {
+            "page": lz.number(place.page), "column": lz.number(place.column)}
+    return lz.pgettext("errata: where a change stood; %(page)s is a number", "page %(page)s") % {
+        "page": lz.number(place.page)}
 
 
 def errata(project: Project, game: Game, version: str, lang: str, pdfs: Path) -> bytes:
@@ -138,6 +137,7 @@ def errata(project: Project, game: Game, version: str, lang: str, pdfs: Path) ->
     lz = pipeline.localizer(project, game, lang)
     aids = read_aids(project, game)[0]
     numbers = aid_numbers(aids, lz)
+    wording = Wording(project, game, aids, lz, game.editions[0] if game.editions else None)  # the first's PDFs
     folder = Folder(pdfs, project.show(pdfs)) / lang
     sheets = []
     for aid in (aid for aid in aids if aid.kind.standalone):
@@ -148,7 +148,7 @@ def errata(project: Project, game: Game, version: str, lang: str, pdfs: Path) ->
         changed = {c.aid for c in own}
         now = [item for other in aids if other.model.id in changed for item in other.kind.items(other.model)]
         sheets.append({"title": aid_title(aid, lz), "width": pdf.width,
-                       "entries": entries(aid, own, then, pdf, lz, numbers, now)})
+                       "entries": entries(own, then, pdf, lz, numbers, now, wording)})
     title = lz.pgettext("errata: the title of the sheet; %(game)s is a game, %(version)s a version",
                         "%(game)s: errata to version %(version)s") % {"game": lz.shown(game.title_text),
                                                                       "version": version}

@@ -59,6 +59,7 @@ from .navigation import (
 )
 from .outputs import Pages, aid_path, failure, file_labels, identified, one_line
 from .publishing import Publishing
+from .wording import Wording
 
 if TYPE_CHECKING:
     from .pipeline import Options, Unit
@@ -214,7 +215,9 @@ def game_changes(project: Project, listed: Listed, lz: Localizer, here: str,
             return None
         return href(here, aid_path(game.id, edition, lz.lang, aid_id)) + (f"#{quote(anchor)}" if anchor else "")
 
-    log = changelog(changes, lz, aid_titles(listed.aids, lz), link, aid_numbers(listed.aids, lz))
+    wording = Wording(project, game, listed.aids, lz, game.editions[0] if game.editions else None)
+    log = changelog(changes, lz, aid_titles(listed.aids, lz), link, lambda change: wording.change(change, since),
+                    aid_numbers(listed.aids, lz))
     return {"title": changelog_title(since, lz), "log": log} if log else None
 
 
@@ -240,8 +243,9 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
     # the releases: the changes since each, each aid's history, the feed (aids/build/since.py)
     releases = since.game_links(project, game, [aid for aid in listed.aids if publishing.published(game, aid, lz.lang)],
                                 lz, here)
+    searched = search_boxes([listed], lz, here)
     context = {"site": nav, "page": "game", "page_title": f"{title} – {nav['title']}", "title": title,
-               "facts": game_facts(game, lz), "editions": editions, **search_boxes([listed], lz, here),
+               "facts": game_facts(game, lz), "editions": editions, **searched,
                "changes": game_changes(project, listed, lz, here, released),
                "releases": releases, "feed": since.feed_link(project, game, lz, here) if releases else None}
     return render_template("site-game.html", lz, context)
