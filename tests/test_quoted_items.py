@@ -2,7 +2,8 @@
 the errata sheets, the pages since a release, the rules' histories, the feeds, the release notes of `aids changes`
 and a booklet's changelog. Checked on Valmora 1809 in its three languages (its sides and roles named in the case a
 text asks for, quantities with their values, a chapter reference worded), where release 2.1 added and reworded
-steps whose texts hold placeholders."""
+steps whose texts hold placeholders; and the errata of its role's new case forms, printed at the head of the page,
+said in words rather than in boxes with nothing to paste over."""
 from __future__ import annotations
 
 import re
@@ -104,3 +105,20 @@ def test_a_booklets_changelog_quotes_each_text_as_the_aid_prints_it(tmp_path):
     page = html.parse(str(root / "build" / "mill-skirmish" / "en" / "rules.html")).getroot()
     log = " ".join(page.get_element_by_id("changelog").getparent().text_content().replace("\xa0", " ").split())
     assert "fires at one enemy unit within range (see 2, step 1)." in log and not PLACEHOLDER.findall(log)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_errata_put_no_box_where_there_is_nothing_to_paste_over(valmora, lang):
+    """The role's new genitive forms (anchor '': printed at the head of the page and within other texts) are said
+    in words before the boxes; every box has its page."""
+    text = pdf_text(valmora / "build" / GAME / lang / "errata-2.0.pdf").replace("\xa0", " ")
+    lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+    assert not [line for line in lines if "not found" in line or "nie znaleziono" in line or "не найдено" in line]
+    forms = {"en": ["new: phasing player", "new: non-phasing player"],
+             "pl": ["nowe: gracza aktywnego", "nowe: gracza nieaktywnego"],
+             "ru": ["новое: активного игрока", "новое: пассивного игрока"]}[lang]
+    said = [n for n, line in enumerate(lines) if line.lstrip("• ") in forms]
+    assert [lines[n].lstrip("• ") for n in said] == forms
+    boxes = [line for line in lines if re.match(r"^(page|strona|стр\.) \d", line)]
+    assert said[-1] < lines.index(boxes[0])  # before the boxes, under the aid's title
+    assert len(boxes) == {"en": 8, "pl": 9, "ru": 9}[lang]  # the steps and the removed one; the retranslated one
