@@ -16,9 +16,10 @@ from typing import Any
 
 from ..config import Edition, Game, Project
 from ..kind import Aid
+from ..localize.game import edition_name
 from ..localize.localizer import Localizer
 from ..render.html import render_template
-from . import snapshot
+from . import pipeline, snapshot
 from .navigation import (
     UNPUBLISHED,
     aid_numbers,
@@ -233,15 +234,23 @@ class SiteOf:
         return lz.pgettext("web site: the page of a release listing the numbers that moved; %(version)s is the "
                            "release", "Numbers that moved in version %(version)s") % {"version": self.version}
 
+    def edition_labels(self, lang: str) -> dict[str | None, str]:
+        """Each edition of the release (by id) by its name: as the site names it now where the game still has it
+        (a name is the site's, as its languages are), else as the release named it."""
+        now = {e.id: e for e in self.game.editions}
+        current = pipeline.localizer(self.project, self.game, lang) if now else None
+        return {edition.id: edition_name(self.game, now[edition.id], current) if current and edition.id in now
+                else edition_name(self.snap, edition, self.state.localizer(lang)) for edition in self.snap.editions}
+
     def _aids(self, lz: Localizer, here: str) -> list[dict[str, Any]]:
         entries = []
+        labels = self.edition_labels(lz.lang)
         for aid in self.state.standalone():
             if lz.lang not in self.languages(aid):
                 continue
             for edition in editions_of(self.snap):
                 ed = edition.id if edition else None
-                label = lz.pgettext("web site: an edition of a game", "Edition %(edition)s") % {"edition": ed} \
-                    if ed else ""
+                label = labels.get(ed, "")
                 entries.append({"title": aid_title(aid, lz), "edition": label, "files": [
                     {"href": href(here, archived_path(self.game.id, self.version, ed, lz.lang, aid.model.id, s)),
                      "label": name, "pdf": s == ".pdf"}
