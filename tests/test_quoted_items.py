@@ -3,9 +3,11 @@ the errata sheets, the pages since a release, the rules' histories, the feeds, t
 and a booklet's changelog. Checked on Valmora 1809 in its three languages (its sides and roles named in the case a
 text asks for, quantities with their values, a chapter reference worded), where release 2.1 added and reworded
 steps whose texts hold placeholders; and the errata of its role's new case forms, printed at the head of the page,
-said in words rather than in boxes with nothing to paste over."""
+said in words rather than in boxes with nothing to paste over. Also the names of the editions on the game's pages
+and the archive's."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 
@@ -122,3 +124,21 @@ def test_the_errata_put_no_box_where_there_is_nothing_to_paste_over(valmora, lan
     boxes = [line for line in lines if re.match(r"^(page|strona|стр\.) \d", line)]
     assert said[-1] < lines.index(boxes[0])  # before the boxes, under the aid's title
     assert len(boxes) == {"en": 8, "pl": 9, "ru": 9}[lang]  # the steps and the removed one; the retranslated one
+
+
+def test_the_game_pages_name_each_edition(valmora):
+    """By its title in game.yaml, in each language: the game's page (its headings and its search's filter by
+    edition) and the archive's release pages."""
+    names = {"pl": ["Wydanie metryczne", "Wydanie calowe"], "en": ["Metric edition", "Inch edition"],
+             "ru": ["Метрическое издание", "Дюймовое издание"]}
+    for lang, expected in names.items():
+        for page in (valmora / "build" / GAME / lang / "index.html", valmora / "build" / GAME / "2.0" / lang /
+                     "index.html"):
+            headings = html.parse(str(page)).getroot().xpath("//main//h2")
+            text = [" ".join(h.text_content().split()) for h in headings]
+            assert all(any(name in t for t in text) for name in expected), (page, text)
+            assert not [t for t in text if re.search(r"\b(cm|inch)\b", t)], (page, text)
+        box = html.parse(str(valmora / "build" / GAME / lang / "index.html")).getroot().find_class("aids-search")[0]
+        filters = [*json.loads(box.get("data-filters")).values(),
+                   *(value for index in json.loads(box.get("data-indexes")) for value in index["filters"].values())]
+        assert filters == expected, filters
