@@ -12,14 +12,16 @@ The pipeline calls only what `Kind` declares; a subclass overrides what it needs
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol
 
 from typing_extensions import TypeVar
 
 from .errors import Problems
+from .localize.rich import item_lines
 from .model.booklet import Term
 from .model.release import Item
 from .model.text import Text, inline_placeholders
@@ -145,6 +147,14 @@ class Kind(Generic[M, D]):
         keys = [*texts, *(key for key in data if key not in texts)]
         return [Item(key, self.anchor_at(model, key), tuple(texts.get(key, ())), tuple(data.get(key, ())))
                 for key in keys]
+
+    def item_texts(self, model: M, lz: Localizer, edition: Edition | None, keys: Collection[str]) -> dict[str, str]:
+        """The texts of each item of `keys` (keys of `items`) as its page prints them in `lz`'s language and
+        `edition`, on one line: what a changelog, an errata sheet, a feed or a history quotes of an item, now (the
+        model read from the sources) or as a release printed it (its model and catalog read from its snapshot).
+        The default: each text with its icons named; a kind whose texts have placeholders of their own, or whose
+        items print values, says how they read."""
+        return item_lines(((text.context, partial(lz.rich, text)) for text in self.messages(model)), keys)
 
     def citations(self, model: M) -> dict[str, list[str]]:
         """anchor -> the references printed there (`rule:4.1`, `movement/move`): the `{ref:}` and `{see:}`

@@ -75,10 +75,10 @@ def test_each_change_is_where_it_stood_in_the_printed_copy(printed):
     # the playsheet has two columns: the terrain table stands in the second, right of the middle
     page, x, width = sheet_pdf["terrain/woods"]
     assert x > width / 2 and sheet_pdf["turn"][1] < width / 2
-    assert found["Player aid"] == [(f"page {page}, column 2 · replace", "Woods (–; 3; −2)")]
+    assert found["Player aid"] == [(f"page {page}, column 2 · replace", "Woods: Movement cost → 3; Fire modifier → −2")]
     # the booklet: the table on its page, the new section where the one before it stood
     booklet = dict((text, where) for where, text in found["Rules of play"])
-    assert booklet["Woods (–; 3; −2)"] == f"page {rules['terrain/woods'][0]} · replace"
+    assert booklet["Woods: Movement cost → 3; Fire modifier → −2"] == f"page {rules['terrain/woods'][0]} · replace"
     assert rules["terrain/woods"][0] > 1
     scale = next(text for text in booklet if "Scale" in text)
     assert booklet[scale] == f"page {rules['introduction'][0]} · insert · 1.1"

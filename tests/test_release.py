@@ -192,7 +192,8 @@ def test_the_booklet_prints_the_changelog_in_its_language(edited):
         assert log.count(awaiting[lang]) == (0 if lang == "en" else 2), lang  # the reworded step, the new one
     page = (edited / "build" / GAME / "en" / "rules.html").read_text(encoding="utf-8")
     # linked where it is printed in the booklet (the table it embeds), not where it is not (the sequence)
-    assert '<a href="#terrain/woods">Woods</a>' in page and '</span> Each unit out of contact may rally.' in page
+    assert '<a href="#terrain/woods">Woods: Movement cost → 3; Fire modifier → \u22122</a>' in page  # as it reads
+    assert '</span> Each unit out of contact may rally.' in page
 
 
 def test_the_game_page_lists_the_changes_linked_to_their_place(edited):

@@ -109,10 +109,11 @@ def test_the_history_of_a_rule_gives_its_text_as_each_release_printed_it(release
     assert "jeszcze niewydane</span>: nowe</dt>" in rally[:rally.index("</section>")]
     assert 'id="sequence-of-play/command/orders"' in history and "usunięte</dt>" in history
     assert 'id="sequence-of-play/command/move"' not in history  # never changed: not listed
-    # a table the playsheet embeds: its row's values as each release recorded them
+    # a table the playsheet embeds: its row as it reads in each release, with that release's values
     sheet = main_of(released / "build" / GAME / "en" / "history" / "playsheet.html")
     woods = sheet[sheet.index('id="terrain/woods"'):]
-    assert "<dd>Woods (–; 2; \u22122)</dd>" in woods and "not released yet</span>: changed</dt>\n<dd>Woods (–; 3; \u22122)" in woods
+    assert "<dd>Woods: Movement cost → 2; Fire modifier → \u22122</dd>" in woods
+    assert "not released yet</span>: changed</dt>\n<dd>Woods: Movement cost → 3; Fire modifier → \u22122" in woods
 
 
 def test_the_feed_is_valid_atom_dated_by_the_releases(released):

@@ -205,7 +205,7 @@ def _aid_files(project: Project, state: Released, game: Game, aid: Aid, edition:
     checked against its digest as released (the page's without the site's navigation). `game`: as it is now."""
     ed, version, home = edition.id if edition else None, state.version, game
     game = state.games[game.id]  # the game as released (`home`: as it is now, holding the snapshot)
-    marks = state.marks(game, aid, lz, "bars")
+    marks = state.marks(game, aid, lz, "bars", edition=edition)
     doc = pipeline.document(game, aid, lz, edition, nav, marks)
     # its search box searches the current version's index (the game's or edition's pagefind/)
     doc.context["search_root"] = "../" * (3 if ed else 2) + (f"{ed}/" if ed else "")

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..config import Edition, Game, Project
 from ..kind import Aid
+from ..localize.game import edition_name
 from ..localize.localizer import Localizer
 from ..render.html import render_template
 from . import pipeline, snapshot
@@ -57,46 +58,14 @@ def archived_versions(game: Game) -> list[str]:
     return [v for v in versions(game) if snapshot.has_snapshot(game, v)]
 
 
-class ReleaseRead:
-    """A release as its snapshot holds it: its game, its aids (those that read), a localizer per language."""
-
-    def __init__(self, project: Project, game: Game, version: str):
-        from ..kinds.reading import read_aids
-        self.project, self.version = snapshot.project_of(project, game, version), version
-        self.game = self.project.read_game(game.id)
-        self.aids = read_aids(self.project, self.game)[0]
-        self._localizers: dict[str, Localizer] = {}
-        self.numbers: dict[str, dict[tuple[str, str], str]] = {}
-
-    def localizer(self, lang: str) -> Localizer:
-        if lang not in self._localizers:
-            self._localizers[lang] = pipeline.localizer(self.project, self.game, lang)
-        return self._localizers[lang]
-
-    def standalone(self) -> list[Aid]:
-        return [aid for aid in self.aids if aid.kind.standalone]
-
-
-_RELEASES: dict[tuple[str, str, int], ReleaseRead] = {}  # a snapshot is never rewritten: read once a process
-
-
-def released(project: Project, game: Game, version: str) -> ReleaseRead:
-    """A release as its snapshot holds it, read once (`snapshot.has_snapshot` first)."""
-    path = snapshot.folder_of(game, version) / game.id / "game.yaml"
-    key = (str(path), str(project.output), path.stat().st_mtime_ns)
-    if key not in _RELEASES:
-        _RELEASES[key] = ReleaseRead(project, game, version)
-    return _RELEASES[key]
-
-
 def release_aids(project: Project, game: Game, version: str) -> tuple[Game, list[Aid]]:
-    state = released(project, game, version)
+    state = snapshot.released(project, game, version)
     return state.game, state.aids
 
 
 def release_numbers(project: Project, game: Game, version: str, lang: str) -> dict[tuple[str, str], str]:
     """(aid, anchor) -> the number printed there in a release, in `lang`."""
-    state = released(project, game, version)
+    state = snapshot.released(project, game, version)
     if lang not in state.numbers:
         state.numbers[lang] = aid_numbers(state.aids, state.localizer(lang))
     return state.numbers[lang]
@@ -180,7 +149,7 @@ class SiteOf:
 
     def __init__(self, project: Project, game: Game, version: str):
         self.project, self.game, self.version = project, game, version
-        self.state = state = released(project, game, version)
+        self.state = state = snapshot.released(project, game, version)
         self.snap = state.game
         self.shown = archived_versions(game)
         self.publishing = Publishing(project.min_complete, lambda g, lang: state.localizer(lang).catalog)
@@ -265,15 +234,23 @@ class SiteOf:
         return lz.pgettext("web site: the page of a release listing the numbers that moved; %(version)s is the "
                            "release", "Numbers that moved in version %(version)s") % {"version": self.version}
 
+    def edition_labels(self, lang: str) -> dict[str | None, str]:
+        """Each edition of the release (by id) by its name: as the site names it now where the game still has it
+        (a name is the site's, as its languages are), else as the release named it."""
+        now = {e.id: e for e in self.game.editions}
+        current = pipeline.localizer(self.project, self.game, lang) if now else None
+        return {edition.id: edition_name(self.game, now[edition.id], current) if current and edition.id in now
+                else edition_name(self.snap, edition, self.state.localizer(lang)) for edition in self.snap.editions}
+
     def _aids(self, lz: Localizer, here: str) -> list[dict[str, Any]]:
         entries = []
+        labels = self.edition_labels(lz.lang)
         for aid in self.state.standalone():
             if lz.lang not in self.languages(aid):
                 continue
             for edition in editions_of(self.snap):
                 ed = edition.id if edition else None
-                label = lz.pgettext("web site: an edition of a game", "Edition %(edition)s") % {"edition": ed} \
-                    if ed else ""
+                label = labels.get(ed, "")
                 entries.append({"title": aid_title(aid, lz), "edition": label, "files": [
                     {"href": href(here, archived_path(self.game.id, self.version, ed, lz.lang, aid.model.id, s)),
                      "label": name, "pdf": s == ".pdf"}

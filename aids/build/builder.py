@@ -236,7 +236,7 @@ def _marks_shown(state: Loaded, unit: Unit, lz: Localizer, mode: str, since: str
     """What a job's page will mark as changed (Loaded.marks, against `since` or the last release) and the rulings it
     prints (Loaded.rulings), or the error its job will fail with."""
     try:
-        marks = state.marks(unit.game, unit.aid, lz, mode, since)
+        marks = state.marks(unit.game, unit.aid, lz, mode, since, unit.edition)
         found = state.rulings(unit.game, unit.aid, lz)
         return [marks, found] if found else marks
     except AidsError as exc:

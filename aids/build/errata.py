@@ -16,17 +16,16 @@ from pathlib import Path
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem
 from ..files import Folder
-from ..kind import Aid
 from ..kinds.reading import read_aids
-from ..localize.changes import shown
+from ..localize.changes import change_words
 from ..localize.localizer import Localizer
 from ..model.release import ADDED, CHANGED, MOVED, REMOVED, TRANSLATION, Change, Item, Snapshot
 from ..render.errata import render_errata
 from ..write.files import write_all
 from . import pipeline, release
-from .history import with_values
 from .navigation import aid_numbers, aid_title
 from .snapshot import has_snapshot
+from .wording import Wording
 
 MM = 25.4 / 72  # millimetres in a PDF point
 GAP = 0.15  # left edges further apart than this share of the page width are columns of their own
@@ -101,11 +100,17 @@ def place_of(anchor: str, pdf: PrintedPdf) -> Place | None:
     return None
 
 
-def entries(aid: Aid, changes: list[Change], then: Snapshot, pdf: PrintedPdf, lz: Localizer,
-            numbers: dict[tuple[str, str], str], now: list[Item]) -> list[dict[str, str | bool]]:
-    """Each change of an aid as the sheet prints it: where it stood in the PDF of the old version (`pdf`), what to
-    do, its number and its text now (with its values, a table's row)."""
-    values = {item.key: item.values for item in now}
+def at_head(change: Change, anchor: str) -> bool:
+    """Whether a change has no one place in the printed copy to paste a box over: an item printed at the top of
+    the page (anchor '': the title, a side's name, a form of it used within other texts), now or in the old
+    version (`anchor`, where it stood)."""
+    return anchor == "" or change.what != REMOVED and change.anchor == ""
+
+
+def entries(changes: list[Change], then: Snapshot, pdf: PrintedPdf, lz: Localizer,
+            numbers: dict[tuple[str, str], str], now: list[Item], wording: Wording) -> list[dict[str, str | bool]]:
+    """Each change of an aid that has a place in the printed copy, as the sheet prints it: where it stood in the
+    PDF of the old version (`pdf`), what to do, its number and its text now (a removed item's as it was)."""
     words = {ADDED: lz.pgettext("errata: a rule added; where it goes follows", "insert"),
              CHANGED: lz.pgettext("errata: a rule changed", "replace"),
              MOVED: lz.pgettext("errata: a rule moved", "moved"),
@@ -113,22 +118,36 @@ def entries(aid: Aid, changes: list[Change], then: Snapshot, pdf: PrintedPdf, lz
              TRANSLATION: lz.pgettext("errata: a rule's translation corrected", "replace (translation)")}
     out: list[dict[str, str | bool]] = []
     for change in changes:
-        place = place_of(old_anchor(change, then, now), pdf)
-        if place is None:
-            where = lz.pgettext("errata: a change whose place the printed copy does not show", "place not found")
-        elif pdf.columns > 1:
-            where = lz.pgettext("errata: where a change stood; %(page)s and %(column)s are numbers",
-                                "page %(page)s, column %(column)s") % {
-                "page": lz.number(place.page), "column": lz.number(place.column)}
-        else:
-            where = lz.pgettext("errata: where a change stood; %(page)s is a number", "page %(page)s") % {
-                "page": lz.number(place.page)}
-        out.append({"key": change.key, "place": where, "what": words[change.what],
+        anchor = old_anchor(change, then, now)
+        if at_head(change, anchor):
+            continue
+        place = place_of(anchor, pdf)
+        out.append({"key": change.key, "place": where(place, pdf, lz), "what": words[change.what],
                     "number": "" if change.what == REMOVED else numbers.get((change.aid, change.anchor), ""),
-                    "text": shown(change, lz) if change.what == REMOVED else
-                    with_values(shown(change, lz), values.get(change.key, ()), lz), "removed": change.what == REMOVED,
+                    "text": wording.change(change, then.version), "removed": change.what == REMOVED,
                     "page": str(place.page) if place else "", "column": str(place.column) if place else ""})
     return out
+
+
+def where(place: Place | None, pdf: PrintedPdf, lz: Localizer) -> str:
+    """Where a change stood in the printed copy, in words."""
+    if place is None:  # a PDF that is not the version's: its anchors are not those of the release
+        return lz.pgettext("errata: a change whose place the printed copy does not show", "place not found")
+    if pdf.columns > 1:
+        return lz.pgettext("errata: where a change stood; %(page)s and %(column)s are numbers",
+                           "page %(page)s, column %(column)s") % {
+            "page": lz.number(place.page), "column": lz.number(place.column)}
+    return lz.pgettext("errata: where a change stood; %(page)s is a number", "page %(page)s") % {
+        "page": lz.number(place.page)}
+
+
+def head_changes(changes: list[Change], then: Snapshot, now: list[Item], lz: Localizer,
+                 wording: Wording) -> list[dict[str, str]]:
+    """The changes of an aid with no box (`at_head`), in words: what changed, and its text now (as it was, for a
+    removed item)."""
+    words = change_words(lz)
+    return [{"key": change.key, "what": words[change.what], "text": wording.change(change, then.version)}
+            for change in changes if at_head(change, old_anchor(change, then, now))]
 
 
 def errata(project: Project, game: Game, version: str, lang: str, pdfs: Path) -> bytes:
@@ -138,6 +157,7 @@ def errata(project: Project, game: Game, version: str, lang: str, pdfs: Path) ->
     lz = pipeline.localizer(project, game, lang)
     aids = read_aids(project, game)[0]
     numbers = aid_numbers(aids, lz)
+    wording = Wording(project, game, aids, lz, game.editions[0] if game.editions else None)  # the first's PDFs
     folder = Folder(pdfs, project.show(pdfs)) / lang
     sheets = []
     for aid in (aid for aid in aids if aid.kind.standalone):
@@ -148,7 +168,8 @@ def errata(project: Project, game: Game, version: str, lang: str, pdfs: Path) ->
         changed = {c.aid for c in own}
         now = [item for other in aids if other.model.id in changed for item in other.kind.items(other.model)]
         sheets.append({"title": aid_title(aid, lz), "width": pdf.width,
-                       "entries": entries(aid, own, then, pdf, lz, numbers, now)})
+                       "entries": entries(own, then, pdf, lz, numbers, now, wording),
+                       "head": head_changes(own, then, now, lz, wording)})
     title = lz.pgettext("errata: the title of the sheet; %(game)s is a game, %(version)s a version",
                         "%(game)s: errata to version %(version)s") % {"game": lz.plain(game.title_text),
                                                                       "version": version}
@@ -157,8 +178,11 @@ def errata(project: Project, game: Game, version: str, lang: str, pdfs: Path) ->
                         "printed copy of that version. Cut each box out along its dashed border and paste it over "
                         "the text it replaces.") % {"version": version}
     none = lz.pgettext("errata: a sheet with no change", "No changes.")
+    head = lz.pgettext("errata: before the changes of an aid that have no box: its title, the names of sides and "
+                       "roles and their forms, which are printed at the head of the page and within other texts",
+                       "The title and names, printed at the head of the page and within the text, have no box:")
     epoch = int(dt.datetime.combine(then.date or dt.date(1980, 1, 1), dt.time(), dt.UTC).timestamp())
-    return render_errata({"title": title, "intro": intro, "aids": sheets, "none": none}, lz, epoch)
+    return render_errata({"title": title, "intro": intro, "aids": sheets, "none": none, "head": head}, lz, epoch)
 
 
 def write_errata(project: Project, game: Game, version: str, langs: list[str], pdfs: Path | None) -> list[str]:

@@ -22,10 +22,12 @@ def _stamp(snapshot: Snapshot) -> str:
     return f"{snapshot.date.isoformat()}T00:00:00Z" if snapshot.date else "1970-01-01T00:00:00Z"
 
 
-def summary(shown: Shown, changes: list[Change]) -> str:
-    """The changes of a release as lines of text, by aid: what, number, text."""
+def summary(shown: Shown, changes: list[Change], before: Snapshot, after: Snapshot) -> str:
+    """The changes of a release (`after`) since the one `before` as lines of text, by aid: what, number, text (as
+    that release printed it; a removed item as the one before did)."""
     lz = shown.lz
     log = changelog(changes, lz, aid_titles(shown.game_aids, lz), lambda aid, anchor: None,
+                    lambda change: shown.wording.change(change, before.version, after),
                     aid_numbers(shown.game_aids, lz))
     lines: list[str] = []
     for group in log:
@@ -45,7 +47,8 @@ def game_feed(shown: Shown) -> bytes:
     snaps = shown.snapshots
     for n, snapshot in enumerate(snaps):
         before = snaps[n - 1] if n else None
-        text = summary(shown, [c for c in compare(before, snapshot) if c.concerns(lz.lang)]) if before else \
+        text = summary(shown, [c for c in compare(before, snapshot) if c.concerns(lz.lang)], before, snapshot) \
+            if before else \
             lz.pgettext("the feed of a game's releases: the entry of its first release", "The first release.")
         link = since_path(game.id, shown.ed, lz.lang, before.version) if before else game_path(game.id, lz.lang)
         entries.append(Entry(_iri(game.id, lz.lang, snapshot.version),

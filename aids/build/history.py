@@ -1,26 +1,25 @@
 """The history of an aid's items across the releases of its game, in one language: for each item a release
-changed (added, reworded, moved, removed, retranslated in this language), its text as each release printed it,
-read from the release records, and what changed since the latest release, not released yet. A rules judge
-asked "what did 7.3 say at the tournament in March" reads it under 7.3's number (history/<aid>.html#<key>).
+changed (added, reworded, moved, removed, retranslated in this language), its text as each release printed it
+(from its snapshot, through the aid's own localizing: aids/build/wording.py), and what changed since the latest
+release, not released yet. A rules judge asked "what did 7.3 say at the tournament in March" reads it under 7.3's
+number (history/<aid>.html#<key>).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ..kind import Aid
-from ..localize.changes import short
-from ..localize.changes import shown as shown_now
+from ..localize.changes import change_words, short
 from ..localize.localizer import Localizer
-from ..model.release import ADDED, CHANGED, MOVED, REMOVED, TRANSLATION, Change, Snapshot, compare
+from ..model.release import REMOVED, Change, Snapshot, compare
 from ..render.html import render_template
 from .navigation import aid_numbers, aid_title, href
 from .outputs import aid_path
 from .release_pages import Shown, history_path, page_navigation, unpublished, versions_list
-
-KIND_WORDS = {"num", "frac", "percent", "range", "quantity", "signed", "-"}  # in a value as a release records it
 
 if TYPE_CHECKING:
     from .jobs import Loaded
@@ -31,7 +30,7 @@ class Event:
     version: str  # "" for the changes not released yet
     date: str
     what: str
-    text: str
+    quote: Callable[[], str]  # its text as that release printed it (as the sources print it now, for "")
 
 
 @dataclass
@@ -43,72 +42,40 @@ class Story:
 
 
 def words(lz: Localizer) -> dict[str, str]:
-    return {ADDED: lz.pgettext("a change in a changelog", "new"),
-            CHANGED: lz.pgettext("a change in a changelog", "changed"),
-            MOVED: lz.pgettext("a change in a changelog", "moved"),
-            REMOVED: lz.pgettext("a change in a changelog", "removed"),
-            TRANSLATION: lz.pgettext("a change in a changelog", "translation corrected"),
+    return {**change_words(lz),
             "": lz.pgettext("the history of a rule: its text in the first release recorded", "as released")}
 
 
-def cell(value: str, lz: Localizer) -> str:
-    """A value as a release recorded it ("num -2 signed", "range 4 6", "quantity num 12 cm"), as a reader reads
-    it: its numbers in the language's style, without the words that name its kind ("−2", "4–6", "12 cm")."""
-    shown = []
-    for word in value.split()[1:]:
-        try:
-            shown.append(lz.number(Decimal(word)))
-        except InvalidOperation:
-            if word not in KIND_WORDS:
-                shown.append(word)
-    return ("–" if value.startswith("range") else " ").join(shown) or "–"
-
-
-def with_values(text: str, values: tuple[str, ...], lz: Localizer) -> str:
-    return f"{text} ({'; '.join(cell(v, lz) for v in values)})" if values else text
-
-
-def text_in(snapshot: Snapshot, aid: str, key: str, lz: Localizer) -> str:
-    """An item's text in `lz`'s language as `snapshot` recorded it (the source text where it had no translation),
-    with the values printed with it."""
-    lang, state = lz.lang, snapshot.aids.get(aid)
-    item = next((i for i in state.items if i.key == key), None) if state else None
-    if state is None or item is None:
-        return ""
-    texts = item.texts if lang == snapshot.source_language else state.translations.get(lang, {}).get(key, item.texts)
-    return with_values(" ".join(texts) or key.rpartition("/")[2], item.values, lz)
-
-
-def stories(shown: Shown, ids: set[str], unreleased: list[Change],
-            values: dict[str, tuple[str, ...]]) -> dict[str, Story]:
+def stories(shown: Shown, ids: set[str], unreleased: list[Change]) -> dict[str, Story]:
     """Every item ever released of the aids `ids` (an aid and those it embeds), by key: its first text, then each
     change a release made to it in this language, then the change not released yet (`unreleased`: those since
-    the latest release; `values`: each item's values now)."""
-    lz, snaps = shown.lz, shown.snapshots
+    the latest release). Each text is quoted as its release printed it (Wording), when the page asks for it."""
+    lz, snaps, wording = shown.lz, shown.snapshots, shown.wording
     said = words(lz)
     out: dict[str, Story] = {}
 
-    def note(snapshot: Snapshot, change_what: str, aid: str, key: str, anchor: str, text: str) -> None:
+    def quoted(record: Snapshot, aid: str, key: str) -> Callable[[], str]:
+        return lambda: wording.released(record, aid, [key]).get(key) or key.rpartition("/")[2]
+
+    def note(snapshot: Snapshot, change_what: str, aid: str, key: str, anchor: str, then: Snapshot) -> None:
         date = lz.date(snapshot.date) if snapshot.date else ""
         story = out.setdefault(key, Story(aid, key, anchor))
-        story.events.append(Event(snapshot.version, date, said[change_what], text))
+        story.events.append(Event(snapshot.version, date, said[change_what], quoted(then, aid, key)))
         if change_what != REMOVED:
             story.anchor = anchor
 
     first = snaps[0]
     for aid_id in sorted(ids & set(first.aids)):
         for item in first.aids[aid_id].items:
-            note(first, "", aid_id, item.key, item.anchor, text_in(first, aid_id, item.key, lz))
+            note(first, "", aid_id, item.key, item.anchor, first)
     for before, after in zip(snaps, snaps[1:], strict=False):
         for c in compare(before, after):
             if c.aid in ids and c.concerns(lz.lang):
-                then = before if c.what == REMOVED else after
-                note(after, c.what, c.aid, c.key, c.anchor, text_in(then, c.aid, c.key, lz))
+                note(after, c.what, c.aid, c.key, c.anchor, before if c.what == REMOVED else after)
     for c in unreleased:
         if c.aid in ids and c.concerns(lz.lang):
             story = out.setdefault(c.key, Story(c.aid, c.key, c.anchor))
-            text = shown_now(c, lz) if c.what == REMOVED else with_values(shown_now(c, lz), values.get(c.key, ()), lz)
-            story.events.append(Event("", "", said[c.what], text))
+            story.events.append(Event("", "", said[c.what], partial(wording.change, c, snaps[-1].version)))
             if c.what != REMOVED:
                 story.anchor = c.anchor
     return out
@@ -127,12 +94,12 @@ def listed(shown: Shown, aid: Aid, found: dict[str, Story], page: str) -> list[d
             continue  # never changed since the first release
         item = now.get(key)
         anchor = item.anchor if item else story.anchor if story.events[-1].what != said[REMOVED] else ""
+        events = [{"version": e.version or lz.pgettext(
+            "the history of a rule: a change made since the latest release", "not released yet"),
+                   "date": e.date, "what": e.what, "text": e.quote()} for e in story.events]
         items.append({"id": key, "number": numbers.get((story.aid, anchor), "") if anchor else "",
-                      "title": short(story.events[-1].text, 80),
-                      "href": f"{page}#{quote(anchor)}" if anchor else None,
-                      "events": [{"version": e.version or lz.pgettext(
-                          "the history of a rule: a change made since the latest release", "not released yet"),
-                                  "date": e.date, "what": e.what, "text": e.text} for e in story.events]})
+                      "title": short(events[-1]["text"], 80), "href": f"{page}#{quote(anchor)}" if anchor else None,
+                      "events": events})
     return items
 
 
@@ -142,9 +109,7 @@ def aid_history(shown: Shown, aid: Aid, state: Loaded) -> bytes:
     here = history_path(game.id, shown.ed, lz.lang, aid.model.id)
     _, unreleased = state.changes(game)
     ids = {aid.model.id, *(part.id for part in aid.kind.parts(aid.model))}
-    values = {item.key: item.values for other in shown.game_aids if other.model.id in ids
-              for item in other.kind.items(other.model)}
-    found = stories(shown, ids, unreleased, values)
+    found = stories(shown, ids, unreleased)
     page = href(here, aid_path(game.id, shown.ed, lz.lang, aid.model.id))
     items = listed(shown, aid, found, page)
     title = lz.pgettext("web site: the title of an aid's history page; %(aid)s is its title",

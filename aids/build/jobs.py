@@ -10,7 +10,7 @@ earlier state of the sources.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ from ..write.files import CACHE
 from . import navigation, pipeline, release, release_pages, rulings
 from .fingerprint import sources_digest
 from .publishing import Publishing
+from .wording import Wording
 
 PARTS = "booklet_parts"  # a booklet's parts in it (render/parts.py): no game is named so (an id has no "_")
 
@@ -109,12 +110,14 @@ class Loaded:
             raise found
         return found
 
-    def marks(self, game: Game, aid: Aid, lz: Localizer, mode: str,
-              version: str | None = None) -> ChangesDocument | None:
-        """What the aid's page marks as changed since the game's release `version` or its last (page_marks);
-        raises AidsError for a game whose release or aids do not read."""
+    def marks(self, game: Game, aid: Aid, lz: Localizer, mode: str, version: str | None = None,
+              edition: Edition | None = None) -> ChangesDocument | None:
+        """What the aid's page in `edition` marks as changed since the game's release `version` or its last
+        (page_marks); raises AidsError for a game whose release or aids do not read."""
         since, changes = self.changes(game, version)
-        return page_marks(aid, self.game_aids[game.id], since, changes, mode, lz)
+        wording = Wording(self.project, game, self.game_aids[game.id], lz, edition)
+        return page_marks(aid, self.game_aids[game.id], since, changes, mode, lz,
+                          lambda change: wording.change(change, since or ""))
 
     def rulings(self, game: Game, aid: Aid, lz: Localizer) -> RulingsDocument | None:
         """What the aid's page prints of the game's rulings (rulings.page_rulings); raises AidsError for a
@@ -143,16 +146,17 @@ _LOADED: dict[str, Loaded] = {}  # project root -> what this process read of it,
 
 
 def page_marks(aid: Aid, game_aids: list[Aid], since: str | None, changes: list[Change], mode: str,
-               lz: Localizer) -> ChangesDocument | None:
+               lz: Localizer, said: Callable[[Change], str]) -> ChangesDocument | None:
     """What the page of `aid` marks as changed since the game's last release `since` in `lz`'s language, as
     localize_changes gives it: its own changes and its parts', the items citing a changed one, and a booklet's
-    changelog; None for a game never released. All it shows of the game's other aids (`game_aids`, every aid
-    of the game) is in it: which rules it cites changed, and a changelog's titles, numbers and texts."""
+    changelog (each change's item as `said` quotes it); None for a game never released. All it shows of the
+    game's other aids (`game_aids`, every aid of the game) is in it: which rules it cites changed, and a
+    changelog's titles, numbers and texts."""
     if not since:
         return None
     on_page = {aid.model.id, *(part.id for part in aid.kind.parts(aid.model))}
     log = changelog(changes, lz, navigation.aid_titles(game_aids, lz),
-                    lambda other, anchor: f"#{anchor}" if other in on_page and anchor else None,
+                    lambda other, anchor: f"#{anchor}" if other in on_page and anchor else None, said,
                     navigation.aid_numbers(game_aids, lz)) if aid.kind.changelog else None
     return localize_changes(since, pipeline.aid_changes(aid, changes), mode, lz, log,
                             pipeline.citing(aid, game_aids, changes, lz.lang))
@@ -215,8 +219,8 @@ def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: L
         # the same aid since each release of its game (aids/build/since.py), and its rules' history
         nav["since_versions"] = release_pages.aid_versions(game, edition, aid.model.id, lz.lang)
         nav["history"] = release_pages.aid_history_link(game, edition, aid.model.id, lz.lang)
-    doc = pipeline.document(game, aid, lz, edition, nav, state.marks(game, aid, lz, marks_style, since),
-                            state.rulings(game, aid, lz))
+    marks = state.marks(game, aid, lz, marks_style, since, edition)
+    doc = pipeline.document(game, aid, lz, edition, nav, marks, state.rulings(game, aid, lz))
     return {name: pipeline.render(doc, [name]) for name in formats}
 
 

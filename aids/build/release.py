@@ -18,11 +18,12 @@ from ..config import Game, Project
 from ..errors import AidsError, Position, Problem, Problems
 from ..files import Folder
 from ..kinds.reading import read_aids
-from ..localize.changes import awaited, short, shown, text_of
+from ..localize.changes import awaited, short, text_of
 from ..localize.localizer import Localizer
 from ..model.release import REMOVED, WHAT, AidState, Change, Snapshot, by_aid, compare, from_data, to_data, version_key
 from ..source.shape import name_fault
 from ..source.yamlfile import MAX_BYTES, Source, decode, load_yaml
+from .wording import Wording
 
 FOLDER = "releases"
 COMMAND_LINE = Position("command line")
@@ -214,10 +215,11 @@ def game_file_with(game: Game, version: str, date: dt.date) -> str:
 @dataclass
 class Printed:
     """How a game's items print in one language: the number of each (aid, anchor) and the title of each aid
-    (as the site's changelog shows them), and its texts (`text`)."""
+    (as the site's changelog shows them), and its texts (`text`, as the game's first edition prints them)."""
     lz: Localizer
     numbers: dict[tuple[str, str], str]
     titles: dict[str, str]
+    wording: Wording
 
     @classmethod
     def of(cls, project: Project, game: Game, lang: str | None) -> Printed:
@@ -225,14 +227,16 @@ class Printed:
         from .pipeline import chosen_languages, localizer
         lz = localizer(project, game, chosen_languages(project, [lang])[0] if lang else game.source_language)
         aids = read_aids(project, game)[0]
-        return cls(lz, aid_numbers(aids, lz), aid_titles(aids, lz))
+        wording = Wording(project, game, aids, lz, game.editions[0] if game.editions else None)
+        return cls(lz, aid_numbers(aids, lz), aid_titles(aids, lz), wording)
 
     def number(self, change: Change) -> str:
         """The printed number of a change's item ("3.2.2, krok 1"), none for a removed item or one without."""
         return "" if change.what == REMOVED else self.numbers.get((change.aid, change.anchor), "")
 
-    def text(self, change: Change) -> str:
-        return shown(change, self.lz)
+    def text(self, change: Change, since: str) -> str:
+        """A change's item as its aid prints it now (as release `since` did, for a removed item)."""
+        return self.wording.change(change, since)
 
     def listed(self, game: Game, found: list[Change]) -> list[Change]:
         """The changes its language's notes list: every one in the source language, else those concerning it
@@ -247,7 +251,7 @@ def changes_data(game: Game, since: str, found: list[Change], waiting: dict[tupl
     with its key, and its number and text as printed in `printed`'s language."""
     return {"game": game.id, "since": since, "lang": printed.lz.lang, "changes": [
         {"aid": c.aid, "what": c.what, "key": c.key, "anchor": c.anchor, "number": printed.number(c),
-         "text": printed.text(c), "texts": list(c.texts),
+         "text": printed.text(c, since), "texts": list(c.texts),
          **({"languages": list(c.langs)} if c.langs else {}), **({"was": c.was} if c.was else {}),
          **({"awaiting_translation": waiting[(c.aid, c.key)]} if (c.aid, c.key) in waiting else {})}
         for c in printed.listed(game, found)]}
@@ -266,7 +270,7 @@ def changes_markdown(game: Game, since: str, found: list[Change], waiting: dict[
         lines += [f"## {printed.titles.get(aid, aid)}", ""]
         for what in WHAT:
             for c in (c for c in items if c.what == what):
-                text = short(printed.text(c), 80) if c.texts else ""
+                text = short(printed.text(c, since), 80) if c.texts else ""
                 extra = f" (from {c.was})" if c.was and c.was != c.key else ""
                 langs = f" [{', '.join(c.langs)}]" if c.langs else ""
                 place = f"{aid}.html#{c.anchor}" if c.anchor else f"{aid}.html"

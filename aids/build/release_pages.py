@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..config import Edition, Game, Project
@@ -13,6 +14,7 @@ from ..model.release import Snapshot
 from . import navigation, release
 from .navigation import game_path, home_path, href, site_languages, site_title
 from .outputs import aid_path
+from .wording import Wording
 
 
 def folder_of(game_id: str, edition: str | None, lang: str) -> str:
@@ -45,6 +47,11 @@ class Shown:
     @property
     def ed(self) -> str | None:
         return self.edition.id if self.edition else None
+
+    @cached_property
+    def wording(self) -> Wording:
+        """How its items read, now and in each release, in this language and edition."""
+        return Wording(self.project, self.game, self.game_aids, self.lz, self.edition)
 
 
 def printed_aids(project: Project, game: Game, aids: Iterable[Aid], lang: str) -> list[Aid]:

@@ -147,7 +147,8 @@ def marked_aid(shown: Shown, state: Loaded, aid: Aid, version: str) -> bytes:
     nav["keep_hash"] = True
     nav["since_versions"] = aid_versions(game, shown.edition, aid.model.id, lz.lang, version)
     nav["history"] = href(here, history_path(game.id, shown.ed, lz.lang, aid.model.id))
-    doc = pipeline.document(game, aid, lz, shown.edition, nav, state.marks(game, aid, lz, "bars", version))
+    marks = state.marks(game, aid, lz, "bars", version, shown.edition)
+    doc = pipeline.document(game, aid, lz, shown.edition, nav, marks)
     doc.context["search_root"] = href(here, "/".join([game.id, *([shown.ed] if shown.ed else [])])) + "/"
     return pipeline.render(doc, ["html"])[".html"].data
 
@@ -165,7 +166,8 @@ def changes_page(shown: Shown, version: str, changes: list[Any]) -> bytes:
         target = href(here, since_path(game.id, shown.ed, lz.lang, version, aid_id))
         return target + (f"#{quote(anchor)}" if anchor else "")
 
-    log = changelog(changes, lz, aid_titles(shown.game_aids, lz), link, aid_numbers(shown.game_aids, lz))
+    log = changelog(changes, lz, aid_titles(shown.game_aids, lz), link,
+                    lambda change: shown.wording.change(change, version), aid_numbers(shown.game_aids, lz))
     title = changelog_title(version, lz)
     nav = page_navigation(shown, here, lambda lang: since_path(game.id, shown.ed, lang, version), [(title, None)])
     aids = [{"title": aid_title(aid, lz),

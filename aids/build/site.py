@@ -32,6 +32,7 @@ from ..kind import Aid
 from ..kinds.reading import Broken, read_game_aids
 from ..localize import rich, ui
 from ..localize.changes import changelog, changelog_title
+from ..localize.game import edition_name
 from ..localize.localizer import Localizer
 from ..localize.rich import Rich
 from ..model.release import Change
@@ -60,6 +61,7 @@ from .navigation import (
 )
 from .outputs import Pages, aid_path, failure, file_labels, identified, one_line
 from .publishing import Publishing
+from .wording import Wording
 
 if TYPE_CHECKING:
     from .pipeline import Options, Unit
@@ -215,7 +217,9 @@ def game_changes(project: Project, listed: Listed, lz: Localizer, here: str,
             return None
         return href(here, aid_path(game.id, edition, lz.lang, aid_id)) + (f"#{quote(anchor)}" if anchor else "")
 
-    log = changelog(changes, lz, aid_titles(listed.aids, lz), link, aid_numbers(listed.aids, lz))
+    wording = Wording(project, game, listed.aids, lz, game.editions[0] if game.editions else None)
+    log = changelog(changes, lz, aid_titles(listed.aids, lz), link, lambda change: wording.change(change, since),
+                    aid_numbers(listed.aids, lz))
     return {"title": changelog_title(since, lz), "log": log} if log else None
 
 
@@ -231,8 +235,7 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
                      game.source_language if game.source_language in langs else langs[0])
     nav.update(current_game_versions(project, game, lz))  # the archive's version switcher (archive_pages.py)
     editions = [{"id": edition.id if edition else None,
-                 "label": lz.pgettext("web site: an edition of a game", "Edition %(edition)s") % {
-                     "edition": edition.id} if edition else "",
+                 "label": edition_name(game, edition, lz) if edition else "",
                  "aids": aid_entries(project, listed, edition, lz, publishing, pages, here),
                  # in two languages as one, a packet per event (aids/build/tournament.py)
                  "tournament": tournament.site_files(project, game, listed.aids, edition.id if edition else None, lz,
@@ -241,21 +244,25 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
     # the releases: the changes since each, each aid's history, the feed (aids/build/since.py)
     releases = since.game_links(project, game, [aid for aid in listed.aids if publishing.published(game, aid, lz.lang)],
                                 lz, here)
+    searched = search_boxes([listed], lz, here, lambda game, lang: lz)
     context = {"site": nav, "page": "game", "page_title": f"{title} – {nav['title']}",
                "title": lz.rich(game.title_text, note=False),
-               "facts": game_facts(game, lz), "editions": editions, **search_boxes([listed], lz, here),
+               "facts": game_facts(game, lz), "editions": editions, **searched,
                "changes": game_changes(project, listed, lz, here, released),
                "releases": releases, "feed": since.feed_link(project, game, lz, here) if releases else None}
     return render_template("site-game.html", lz, context)
 
 
-def search_boxes(games: list[Listed], lz: Localizer, here: str) -> dict[str, Any]:
+def search_boxes(games: list[Listed], lz: Localizer, here: str,
+                 localizer: Callable[[Game, str], Localizer]) -> dict[str, Any]:
     """What a site page's search box searches: every edition of `games`, the first one's index with the others'
-    merged into it (templates/search.html), each edition's results under an "Edition" filter."""
+    merged into it (templates/search.html), each edition's results under an "Edition" filter, by its name in the
+    page's language (`localizer`: a game's, in a language)."""
     name = lz.pgettext("search: a filter of the results, by the edition of a game", "Edition")
     indexes: list[dict[str, Any]] = [
         {"bundle": href(here, "/".join([listed.game.id, *([ed.id] if ed else []), "pagefind"])) + "/",
-         "filters": {name: ed.id} if ed else {}} for listed in games for ed in listed.editions]
+         "filters": {name: edition_name(listed.game, ed, localizer(listed.game, lz.lang))} if ed else {}}
+        for listed in games for ed in listed.editions]
     if not indexes:
         return {}
     return {"search_root": indexes[0]["bundle"].removesuffix("pagefind/"), "search_filters": indexes[0]["filters"],
@@ -294,7 +301,7 @@ def home_page(project: Project, games: list[Listed], lz: Localizer, localizer: C
     missing = _missing([(listed.game, aid) for listed in games for aid in listed.aids], langs, publishing)
     nav = navigation(project, lz, here, lambda lang: home_path(project, lang), missing, [], langs[0])
     context = {"site": nav, "page": "home", "page_title": nav["title"], "title": nav["title"], "games": entries,
-               **search_boxes(games, lz, here)}  # one search across every game
+               **search_boxes(games, lz, here, localizer)}  # one search across every game
     return render_template("site-index.html", lz, context)
 
 

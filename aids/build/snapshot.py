@@ -22,7 +22,11 @@ from pathlib import Path
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem
 from ..files import Folder
+from ..kind import Aid
+from ..kinds.reading import read_aids
 from ..localize import domains
+from ..localize.localizer import Localizer
+from . import pipeline
 
 FOLDER = "releases"
 DIGESTS = "outputs.sha256"
@@ -88,6 +92,39 @@ def same_as_now(project: Project, game: Game, version: str) -> bool:
             and p.relative_to(folder).parts[0] in (game.id, CATALOGS)}
     now = take(project, game)
     return kept == set(now) and all((folder / name).read_bytes() == data for name, data in now.items())
+
+
+# --- a release read from its snapshot ---------------------------------------------------------------
+
+class ReleaseRead:
+    """A release as its snapshot holds it: its game, its aids (those that read), a localizer per language."""
+
+    def __init__(self, project: Project, game: Game, version: str):
+        self.project, self.version = project_of(project, game, version), version
+        self.game = self.project.read_game(game.id)
+        self.aids = read_aids(self.project, self.game)[0]
+        self._localizers: dict[str, Localizer] = {}
+        self.numbers: dict[str, dict[tuple[str, str], str]] = {}
+
+    def localizer(self, lang: str) -> Localizer:
+        if lang not in self._localizers:
+            self._localizers[lang] = pipeline.localizer(self.project, self.game, lang)
+        return self._localizers[lang]
+
+    def standalone(self) -> list[Aid]:
+        return [aid for aid in self.aids if aid.kind.standalone]
+
+
+_RELEASES: dict[tuple[str, str, int], ReleaseRead] = {}  # a snapshot is never rewritten: read once a process
+
+
+def released(project: Project, game: Game, version: str) -> ReleaseRead:
+    """A release as its snapshot holds it, read once (`snapshot.has_snapshot` first)."""
+    path = folder_of(game, version) / game.id / "game.yaml"
+    key = (str(path), str(project.output), path.stat().st_mtime_ns)
+    if key not in _RELEASES:
+        _RELEASES[key] = ReleaseRead(project, game, version)
+    return _RELEASES[key]
 
 
 # --- the digests of the outputs as released -------------------------------------------------------

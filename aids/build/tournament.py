@@ -113,8 +113,8 @@ class Tournament:
 
     def _document(self, game: Game, aid: Aid, edition: Edition | None, lang: str) -> Any:
         lz = self.state.localizer(game, lang, self.draft)
-        return pipeline.document(game, aid, lz, edition, None, self.state.marks(game, aid, lz, self.marks),
-                                 self.state.rulings(game, aid, lz))
+        marks = self.state.marks(game, aid, lz, self.marks, edition=edition)
+        return pipeline.document(game, aid, lz, edition, None, marks, self.state.rulings(game, aid, lz))
 
     def packets(self, games: list[Game], aids: dict[str, list[Aid]]) -> None:
         """Every packet of a game of the plan."""

@@ -35,8 +35,9 @@ class Edition:
     options["measure"] (model.quantity.Measure): the unit distances are printed in, scale and rounding.
     """
 
-    id: str
+    id: str  # the name of its output folder
     options: dict = field(default_factory=dict)
+    title: Text | None = None  # its name as readers read it (msgctxt game/edition/<id>); None: "Edition 2"
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,10 @@ class Print:
     gray: bool = False  # also <aid>-gray.pdf: every colour a gray (render/colours.py GRAY)
 
 
-EDITION = Shape("edition", (Field("id", string(pattern=ID_PATTERN), True), *MEASURE),
+EDITION = Shape("edition", (Field("id", string(pattern=ID_PATTERN), True),
+                            Field("title", text("its name as readers read it on the game's pages, in the game's "
+                                                "source language, translated through its catalog: \"For inch "
+                                                "rulers\" (none: \"Edition 2\", by its place)")), *MEASURE),
                 doc="one printing of the game's aids")
 GLOSSARY_TERM = Shape("glossary term", (Field("id", ident(), True), Field("term", text(), True),
                                         Field("forms", list_of(string()), doc="other forms of it in the source")))
@@ -102,6 +106,10 @@ class Game:
     theme: Theme | None = None  # its house style (config/theme.py): its own theme.yaml or the project's
     catalogs_per: str = "game"  # game.yaml's, else aids.yaml's: "aid" keeps a catalog per aid (localize/domains.py)
     icons: dict[str, Icon] = field(default_factory=dict)  # its icon set, by id (model/icons.py)
+
+    def edition_texts(self) -> list[Text]:
+        """The names of its editions that have one: translated as the game's other texts."""
+        return [edition.title for edition in self.editions if edition.title is not None]
 
     @property
     def title_text(self) -> Text:
@@ -219,7 +227,10 @@ def _read_editions(src: Source, data: Any, problems: Problems) -> list[Edition]:
         if any(e.id == str(ed["id"]) for e in editions):
             problems.add(src.at(ed, "id", value=True), f"duplicate edition id '{ed['id']}'", "unique edition ids")
             continue
-        editions.append(Edition(str(ed["id"]), {"measure": read_measure(src, ed, problems)}))
+        title = text_at(src, ed, "title", f"game/edition/{ed['id']}", "Name of an edition of the game, on its web "
+                        "pages (one printing of its aids: distances in other units, say)", problems) \
+            if "title" in ed else None
+        editions.append(Edition(str(ed["id"]), {"measure": read_measure(src, ed, problems)}, title))
     return editions
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,6 +51,10 @@ class SequenceKind(Kind[sequence.Sequence, SequenceDocument]):
     def display_name(self, lz: Localizer) -> str:
         return lz.pgettext("aid kind", "Sequence of play")
 
+    def item_texts(self, model: sequence.Sequence, lz: Localizer, edition: Edition | None,
+                   keys: Collection[str]) -> dict[str, str]:
+        return sequence_text.item_texts(model, lz, edition, keys)
+
     def anchors(self, model: sequence.Sequence) -> list[str]:
         return model.anchors()
 
@@ -88,6 +92,10 @@ class TableKind(Kind[table.Table, TableDocument]):
 
     def display_name(self, lz: Localizer) -> str:
         return lz.pgettext("aid kind", "Table")
+
+    def item_texts(self, model: table.Table, lz: Localizer, edition: Edition | None,
+                   keys: Collection[str]) -> dict[str, str]:
+        return table_text.item_texts(model, lz, edition, keys)
 
     def anchors(self, model: table.Table) -> list[str]:
         return [model.id, *(f"{model.id}/{row.id}" for row in model.rows)]
@@ -173,6 +181,10 @@ class CardKind(Kind[card.Card, "ArrangedCard"]):  # named: render/card_fit.py is
 
     def display_name(self, lz: Localizer) -> str:
         return lz.pgettext("aid kind", "Referee card")
+
+    def item_texts(self, model: card.Card, lz: Localizer, edition: Edition | None,
+                   keys: Collection[str]) -> dict[str, str]:
+        return card_text.item_texts(model, lz, keys)
 
     def render_pdf(self, model: card.Card, localized: ArrangedCard, lz: Localizer,
                    context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
@@ -261,6 +273,10 @@ class BookletKind(Kind[booklet.Booklet, BookletDocument]):
 
     def display_name(self, lz: Localizer) -> str:
         return lz.pgettext("aid kind", "Rule booklet")
+
+    def item_texts(self, model: booklet.Booklet, lz: Localizer, edition: Edition | None,
+                   keys: Collection[str]) -> dict[str, str]:
+        return booklet_text.item_texts(model, lz, edition, keys)
 
     def page_size(self, model: booklet.Booklet) -> str:
         return model.page_size

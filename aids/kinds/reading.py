@@ -102,8 +102,9 @@ def _declared_id(path: Path) -> str | None:
 
 
 def game_texts(game: Game, aids: Iterable[Aid]) -> list[Text]:
-    """Every translatable text of a game: its title, its aids', its glossary's terms, its icons' names, its rulings'."""
-    texts = [game.title_text]
+    """Every translatable text of a game: its title, its editions' names, its aids', its glossary's terms, its icons'
+    names, its rulings'."""
+    texts = [game.title_text, *game.edition_texts()]
     for aid in aids:
         texts.extend(aid.kind.messages(aid.model))
     return (texts + [term.name for term in game.glossary] + [icon.name for icon in game.icons.values()]

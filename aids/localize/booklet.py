@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from decimal import Decimal
+from functools import partial
 
 from ..config import Edition
 from ..model.booklet import (
@@ -40,7 +42,7 @@ from .documents import (
 )
 from .localizer import Localizer
 from .ordinals import ordinal
-from .rich import Link, Marked, Rich, Span
+from .rich import Link, Marked, Rich, Span, item_lines
 
 
 def box_label(lz: Localizer, kind: str) -> str:
@@ -215,3 +217,14 @@ def localize(booklet: Booklet, lz: Localizer, edition: Edition | None = None) ->
         "contents": booklet.contents if booklet.contents is not None else numbered, "numbered": numbered,
         "index_section": index or "",
     }
+
+
+def item_texts(booklet: Booklet, lz: Localizer, edition: Edition | None, keys: Collection[str]) -> dict[str, str]:
+    """The texts of each item of `keys` as the booklet prints them, on one line: references by their numbers,
+    terms by their names (without the original name of a first use), a footnote's call left out (the footnote is
+    an item of its own)."""
+    doing = _Localizing(booklet, lz, edition)
+
+    def resolve(kind: str, target: str) -> Rich:
+        return Rich() if kind == "note" else doing.resolve(kind, target, first_use=False)
+    return item_lines(((text.context, partial(lz.rich, text, resolve)) for text in booklet.messages()), keys)

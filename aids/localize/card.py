@@ -1,6 +1,9 @@
 """A referee card in one language: its faces and sections, numbers, dates and labels made per locale."""
 from __future__ import annotations
 
+from collections.abc import Collection
+from functools import partial
+
 from ..config import Edition
 from ..model.card import Card
 from ..model.card_sections import Item, Section
@@ -8,19 +11,30 @@ from ..model.text import Text, as_date, as_number
 from . import rich
 from .documents import CardDocument, CardSection, Signature
 from .localizer import Localizer
-from .rich import Rich
+from .rich import Rich, item_lines
 from .table import localize as localize_table
 
 
-def localize(card: Card, lz: Localizer, edition: Edition | None = None) -> CardDocument:
-    """The card in the language of `lz`: text as runs, numbers and labels made per locale."""
-
+def resolver(lz: Localizer) -> rich.Resolve:
+    """What a card's placeholders print: {num:} a number, {date:} a day of the year, in the reader's style."""
     def resolve(kind: str, arg: str) -> Rich:
         if kind == "num":
             return rich.text(lz.number(as_number(arg)))
         day = as_date(arg)
         assert day is not None  # the model checked it
         return rich.text(lz.day(day))
+    return resolve
+
+
+def item_texts(card: Card, lz: Localizer, keys: Collection[str]) -> dict[str, str]:
+    """The texts of each item of `keys` as the card prints them, on one line (its numbers and days per locale)."""
+    resolve = resolver(lz)
+    return item_lines(((text.context, partial(lz.rich, text, resolve)) for text in card.messages()), keys)
+
+
+def localize(card: Card, lz: Localizer, edition: Edition | None = None) -> CardDocument:
+    """The card in the language of `lz`: text as runs, numbers and labels made per locale."""
+    resolve = resolver(lz)
 
     def runs(text: Text | None) -> Rich | None:
         return lz.rich(text, resolve) if text else None

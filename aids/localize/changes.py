@@ -64,21 +64,17 @@ def changelog_title(since: str, lz: Localizer) -> str:
 
 
 def changelog(changes: Iterable[Change], lz: Localizer, titles: Mapping[str, str],
-              link: Callable[[str, str], str | None],
+              link: Callable[[str, str], str | None], said: Callable[[Change], str],
               numbers: Mapping[tuple[str, str], str] | None = None) -> list[ChangelogGroup]:
     """Every change of the game in `lz`'s language, grouped by aid (titled by `titles`) in the order of
     WHAT: its kind in words, its number (`numbers`: (aid, anchor) -> number, where the item has one), its
-    text as printed (as it was, for a removed item), and a link to its place, `link(aid, anchor)`, where
-    there is one (None: that aid is not printed where the changelog is)."""
+    text as its aid prints it (`said`: as it was, for a removed item), and a link to its place,
+    `link(aid, anchor)`, where there is one (None: that aid is not printed where the changelog is)."""
     numbers = numbers or {}
-    words = {ADDED: lz.pgettext("a change in a changelog", "new"),
-             CHANGED: lz.pgettext("a change in a changelog", "changed"),
-             MOVED: lz.pgettext("a change in a changelog", "moved"),
-             REMOVED: lz.pgettext("a change in a changelog", "removed"),
-             TRANSLATION: lz.pgettext("a change in a changelog", "translation corrected")}
+    words = change_words(lz)
     groups: list[ChangelogGroup] = []
     for aid, items in by_aid(changes).items():
-        entries: list[ChangelogEntry] = [{"what": words[c.what], "text": short(shown(c, lz)),
+        entries: list[ChangelogEntry] = [{"what": words[c.what], "text": short(said(c)),
                     "number": numbers.get((aid, c.anchor), "") if c.what != REMOVED else "",
                     "href": link(aid, c.anchor) if c.what != REMOVED else None,
                     "awaiting": c.what != REMOVED and not awaited(c, lz), "lang": lz.source_lang.replace("_", "-")}
@@ -86,6 +82,15 @@ def changelog(changes: Iterable[Change], lz: Localizer, titles: Mapping[str, str
         if entries:
             groups.append({"id": aid, "title": titles.get(aid, aid), "entries": entries})
     return groups
+
+
+def change_words(lz: Localizer) -> dict[str, str]:
+    """What each kind of change is called in a changelog, in `lz`'s language."""
+    return {ADDED: lz.pgettext("a change in a changelog", "new"),
+            CHANGED: lz.pgettext("a change in a changelog", "changed"),
+            MOVED: lz.pgettext("a change in a changelog", "moved"),
+            REMOVED: lz.pgettext("a change in a changelog", "removed"),
+            TRANSLATION: lz.pgettext("a change in a changelog", "translation corrected")}
 
 
 def text_of(key: str, msgid: str) -> Text:
@@ -96,15 +101,6 @@ def text_of(key: str, msgid: str) -> Text:
 def awaited(change: Change, lz: Localizer) -> bool:
     """Whether every text of a changed item is translated into `lz`'s language (not awaiting its translator)."""
     return all(lz.translated(text_of(change.key, msgid)) for msgid in change.texts)
-
-
-def shown(change: Change, lz: Localizer) -> str:
-    """An item's text in `lz`'s language: as printed now, or as the release recorded it (a removed item)."""
-    if not change.texts:
-        return change.key.rpartition("/")[2]
-    if change.what == REMOVED:
-        return " ".join(change.translations.get(lz.lang, change.texts))
-    return " ".join(lz.shown(text_of(change.key, msgid)) for msgid in change.texts)
 
 
 def short(text: str, limit: int = 90) -> str:

@@ -1,7 +1,7 @@
 """The game an aid belongs to, in one language: what every page shows of it (title, version or copyright, date)."""
 from __future__ import annotations
 
-from ..config import Game
+from ..config import Edition, Game
 from ..model.text import plain_text
 from . import rich
 from .documents import GameDocument
@@ -37,3 +37,13 @@ def imprint(version: str, copyright: str, lz: Localizer) -> list[str]:
     (a game without a version of its own prints none: a copyright year is not one)."""
     marks = [lz.pgettext("colophon", "Version %(version)s") % {"version": version}] if version else []
     return [*marks, f"© {copyright}"] if copyright else marks
+
+
+def edition_name(game: Game, edition: Edition, lz: Localizer) -> str:
+    """An edition of `game` by the name readers read (its `title`, in this language), else by its place among the
+    game's editions ("Edition 2"); never its id, which names a folder."""
+    if edition.title is not None:
+        return lz.shown(edition.title)
+    number = next((n for n, e in enumerate(game.editions, 1) if e.id == edition.id), 1)
+    return lz.pgettext("web site: an edition of a game that gives it no title; %(number)s is its place among the "
+                       "game's editions (1, 2, ...)", "Edition %(number)s") % {"number": lz.number(number)}

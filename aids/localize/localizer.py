@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 import gettext
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from babel import Locale
@@ -86,6 +86,11 @@ class Localizer:
         self.locale = Locale.parse(self.style or LOCALES.get(self.lang, self.lang))
         self._seen: set[tuple[str, str]] = set()
         self._recent: dict[tuple[str, str], Fallback] = {}  # since the last `recent()`: what one render used
+
+    def quiet(self) -> Localizer:
+        """The same language with nothing noted or marked: for quoting an aid's texts on another page (a changelog,
+        an errata sheet), where a text left in the source language is its own aid's to report, not that page's."""
+        return replace(self, fallbacks=[], draft=False, context=False)
 
     # -- game text ---------------------------------------------------------------------------
     def text(self, t: Text) -> str:

@@ -4,7 +4,7 @@ markup of them (render/html.py for HTML, render/card_pdf.py for ReportLab); noth
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 
 from ..model.icons import Icon as IconSource
@@ -251,3 +251,18 @@ def fill(template: str, values: dict[str, Rich | str]) -> Rich:
     if pos < len(template):
         out.append(Span(template[pos:]))
     return Rich(out)
+
+
+Printed = Callable[[], "Rich | str | None"]  # what a page prints of one text (None: nothing), made when asked for
+
+
+def item_lines(printed: Iterable[tuple[str, Printed]], keys: Collection[str]) -> dict[str, str]:
+    """The texts of each item of `keys` (their msgctxt) as one line of words, as a changelog, an errata sheet or a
+    feed quotes them: `printed` gives every text of an aid, by the key of its item, with what its page prints of
+    it; only those of `keys` are made."""
+    out: dict[str, list[str]] = {}
+    for key, made in printed:
+        if key in keys:
+            value = made()
+            out.setdefault(key, []).append(value.plain() if isinstance(value, Rich) else str(value or ""))
+    return {key: " ".join(part for part in parts if part) for key, parts in out.items()}

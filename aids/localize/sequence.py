@@ -1,17 +1,18 @@
 """A sequence of play in one language: step labels, sides and roles, references, repeats and mirrors."""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
+from functools import partial
 
 from ..config import Edition
 from ..model.quantity import QUANTITY, Value, convert, measure_of
-from ..model.sequence import ALTERNATE, CHAPTER, RULE, SIMULTANEOUS, Phase, Sequence, Step, path_of
+from ..model.sequence import ALTERNATE, CHAPTER, RULE, SIMULTANEOUS, Phase, Sequence, Step, path_of, walk
 from ..model.text import Text, as_date, as_number, with_form
 from . import rich, ui
 from .documents import PhaseDocument, SequenceDocument, StepDocument
 from .localizer import Localizer
 from .quantity import format_value
-from .rich import Link, Rich, capitalized
+from .rich import Link, Printed, Rich, capitalized, item_lines
 
 
 def side_name(seq: Sequence, lz: Localizer, side_id: str | None) -> str | None:
@@ -129,6 +130,12 @@ def numbers(seq: Sequence, lz: Localizer) -> dict[str, str]:
     return {path_of(node): refs.ref_label(path_of(node))[0] for node in seq.nodes()}
 
 
+def item_texts(seq: Sequence, lz: Localizer, edition: Edition | None, keys: Collection[str]) -> dict[str, str]:
+    """The texts of each item of `keys` as its page prints them (sides named, quantities in `edition`'s units,
+    references numbered), on one line: what a changelog, an errata sheet or a feed quotes of it."""
+    return item_lines(_Localized(seq, lz, edition, {}).printed(), keys)
+
+
 class _Localized:
     def __init__(self, seq: Sequence, lz: Localizer, edition: Edition | None, rules: Mapping[str, str]):
         self.seq, self.lz, self.rules = seq, lz, rules
@@ -228,17 +235,19 @@ class _Localized:
         return lz.ui_rich("a step that repeats earlier ones; %(what)s is e.g. 'steps 2–4' or '3.2.4, step 3'",
                           "Repeat %(what)s.", what=what)
 
-    def step(self, s: Step) -> StepDocument:
+    def step_text(self, s: Step) -> Rich:
+        """A step's text, after the steps it repeats."""
         text = self.sentence(s.text, s.values, s.swapped) if s.text is not None else Rich()
-        if s.repeats:
-            text = self.repeat(s) + (rich.text(" ") + text if text else Rich())
+        return self.repeat(s) + (rich.text(" ") + text if text else Rich()) if s.repeats else text
+
+    def step(self, s: Step) -> StepDocument:
         return {
             "anchor": path_of(s),
             "label": self.labels.mark(len(s.index) - 1, s.index[-1]),
             "marker": self.labels.marker(s.index),
             "level": len(s.index),
             "actor": self.actor(s),
-            "text": text,
+            "text": self.step_text(s),
             "bullets": [self.sentence(b.text, b.values, s.swapped) for b in s.bullets],
             "note": self.sentence(s.note, s.values, s.swapped) if s.note else None,
             "see": self.see_list(s.see),
@@ -272,6 +281,26 @@ class _Localized:
             "see": self.see_list(phase.see),
             "steps": [self.step(s) for s in phase.steps],
         }
+
+    def printed(self) -> Iterator[tuple[str, Printed]]:
+        """Every text of the sequence (as `Sequence.messages` gives them), by its msgctxt, with what the page
+        prints of it, made when asked for."""
+        seq, lz = self.seq, self.lz
+        yield seq.title.context, partial(lz.text, seq.title)
+        for side in seq.sides:
+            yield from ((name.context, partial(lz.text, name)) for name in (side.name, *side.forms.values()))
+        for phase in seq.phases:
+            if phase.title:
+                yield phase.title.context, partial(self.title, phase)
+            for said in (*phase.rules, *phase.notes):
+                yield said.text.context, partial(self.sentence, said.text, said.values)
+            for s in (s for s in walk(phase.steps) if not s.swapped):  # a mirror's texts are its model's
+                if s.text is not None:
+                    yield s.text.context, partial(self.step_text, s)
+                for b in s.bullets:
+                    yield b.text.context, partial(self.sentence, b.text, b.values, s.swapped)
+                if s.note is not None:
+                    yield s.note.context, partial(self.sentence, s.note, s.values, s.swapped)
 
     def context(self) -> SequenceDocument:
         return {"title": self.lz.text(self.seq.title), "section": self.seq.section,

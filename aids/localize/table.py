@@ -2,7 +2,9 @@
 and converted per edition."""
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from ..config import Edition
 from ..model.quantity import DISTANCE_UNITS, Measure, Quantity, Value, convert, measure_of
@@ -11,7 +13,7 @@ from . import rich
 from .documents import BodyCell, BodyRow, HeaderCell, LocalizedTable, TableDocument
 from .localizer import Localizer
 from .quantity import format_value, unit_name
-from .rich import Rich
+from .rich import Printed, Rich, item_lines
 
 
 def localize_label(label: Label | None, lz: Localizer, measure: Measure) -> Rich | None:
@@ -219,3 +221,39 @@ def column_widths(table: Table) -> list[float]:
 
 def localize(table: Table, lz: Localizer, edition: Edition | None = None) -> TableDocument:
     return {"title": lz.text(table.title), "table": localize_table(table, lz, edition)}
+
+
+def item_texts(table: Table, lz: Localizer, edition: Edition | None, keys: Collection[str]) -> dict[str, str]:
+    """The texts of each item of `keys` as the table prints them in `edition`, on one line: a row as it reads
+    (its label, then each cell after its column's label), a column's key as its header prints it."""
+    return item_lines(_printed(table, lz, measure_of(edition)), keys)
+
+
+def _printed(table: Table, lz: Localizer, measure: Measure) -> Iterator[tuple[str, Printed]]:
+    """Every item of the table by its key (Kind.items: its texts' msgctxt, a row's and a column key's values),
+    with what the table prints of it, made when asked for."""
+    cells = _Cells(table, lz, measure)
+    yield table.title.context, partial(_title, table, lz, measure)
+    for label in (table.intro, table.corner, *(g.label for g in table.groups), *(c.label for c in table.columns)):
+        if label is not None:
+            yield label.text.context, partial(cells.label, label)
+    for column in table.columns:
+        if column.key is not None:
+            yield f"{table.id}/{column.id}", partial(cells.value, column.key, column)
+    has_labels = any(r.label is not None or r.key is not None for r in table.rows)
+    head = _head(cells, cells.label(table.corner) or "")
+    for row in table.rows:
+        yield f"{table.id}/{row.id}", partial(_row_reading, cells, head, row, has_labels)
+        for column, cell in zip(table.columns, row.cells, strict=False):
+            if cell.text is not None:
+                yield cell.text.text.context, partial(_cell_text, cells, column, cell)
+    for note in table.notes:
+        yield note.text.context, partial(cells.label, note)
+
+
+def _row_reading(cells: _Cells, head: list[list[HeaderCell]], row: Row, has_labels: bool) -> str:
+    return row_reading(head, _body_row(cells, row, has_labels))
+
+
+def _cell_text(cells: _Cells, column: Column, cell: Cell) -> Rich | str | None:
+    return _cell(cells, column, cell)["text"]
