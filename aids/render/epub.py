@@ -17,6 +17,7 @@ anchors as the web page and the PDF), packaged by EbookLib:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import io
 import itertools
 import mimetypes
@@ -29,7 +30,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
-from . import colours
+from . import colours, xhtml
 from .html import render_template
 from .pdf import FONTS, fonts_dir
 from .rendered import Rendered
@@ -80,10 +81,13 @@ def book(doc: Document) -> bytes:
     text = [title, contents]
     spine = []
     for n, part in enumerate(parts):
-        body = _serialized(part, doc.kind.name)
-        text.append(body)
-        chapter = epub.EpubHtml(uid=f"c{n:02d}", title=named.get(files[n], title) if n else title, file_name=files[n],
-                                lang=lang, content=body)
+        body = wrapped(part, doc.kind.name)
+        text.append(body.text_content())
+        chapter = chapter_type()(uid=f"c{n:02d}", title=named.get(files[n], title) if n else title,
+                                 file_name=files[n], lang=lang)
+        chapter.body = body
+        if xhtml.has_svg([body]):
+            chapter.properties.append("svg")  # as EPUB 3 asks of a file that draws inline SVG (an icon)
         chapter.add_item(style)
         out.add_item(chapter)
         spine.append(chapter)
@@ -126,13 +130,12 @@ def described(doc: Document, title: str) -> Any:
 # --- the page, in chapters ------------------------------------------------------------------------
 
 def page(doc: Document) -> HtmlElement:
-    """The aid's page as the web has it (its figures linked beside it), without what serves a browser only."""
-    import lxml.html
-
+    """The aid's page as the web has it (its figures linked beside it), without what serves a browser only; read
+    as a browser reads it (xhtml.py: an icon's SVG as SVG spells it)."""
     folder = doc.kind.template_folder
     html = render_template(doc.kind.template, doc.lz, {**doc.context, "web": True},
                            (str(folder),) if folder else ())
-    root = lxml.html.document_fromstring(html)
+    root = xhtml.parsed(html)
     for el in root.xpath("//style | //script | //link | //a[contains(concat(' ', @class, ' '), ' permalink ')]"):
         el.drop_tree()
     for el in root.iter():
@@ -197,12 +200,30 @@ def relink(el: HtmlElement, here: str, where: dict[str, str]) -> None:
                 link.attrib.pop(name, None)
 
 
-def _serialized(part: list[HtmlElement], kind: str) -> str:
-    """A chapter's body as EbookLib takes it: its elements inside the page's classes (the stylesheet's)."""
+def wrapped(part: list[HtmlElement], kind: str) -> HtmlElement:
+    """A chapter's body: its elements inside the page's classes (the stylesheet's)."""
     import lxml.html
 
-    inner = "".join(lxml.html.tostring(el, encoding="unicode") for el in part)
-    return f'<html><body><div class="aid aid-{kind}">{inner}</div></body></html>'
+    div = lxml.html.html_parser.makeelement("div", {"class": f"aid aid-{kind}"})
+    div.extend(part)
+    return div
+
+
+@functools.cache
+def chapter_type() -> Any:
+    """EbookLib's chapter (EpubHtml) written from its `body` as XHTML (xhtml.py): EbookLib's own would parse it
+    as HTML again, lower-casing an icon's `viewBox`. (A class made once EbookLib is imported, as aids imports it
+    only to make a book.)"""
+    from ebooklib import epub
+
+    class Chapter(epub.EpubHtml):
+        body: HtmlElement
+
+        def get_content(self, default: Any = None) -> bytes:
+            self.content = "<html><body><p></p></body></html>"  # EbookLib's head (title, stylesheet); a body it
+            # takes (an empty one is "Document is empty" to lxml), which the chapter's replaces
+            return xhtml.document(super().get_content(default), [self.body])
+    return Chapter
 
 
 # --- the contents ----------------------------------------------------------------------------------

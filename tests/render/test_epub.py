@@ -240,3 +240,27 @@ def test_a_booklet_s_figures_are_inside_its_epub_and_epubcheck_passes_it(tmp_pat
     if JAVA and EPUBCHECK.is_file():
         counts, said = epubcheck(path)
         assert counts == "Messages: 0 fatals / 0 errors / 0 warnings", said
+
+
+SVG = {"s": "http://www.w3.org/2000/svg"}
+
+
+def test_an_icon_in_an_e_book_keeps_its_view_box_and_its_file_says_it_draws_svg(tmp_path):
+    """An HTML parser wrote an icon's `viewBox` as `viewbox` (an e-reader then draws it at no size), and the
+    manifest left out the `svg` property of a file with inline SVG: EPUBCheck errors on every book with icons."""
+    from .test_icons import icon_project
+    root = icon_project(tmp_path)
+    summary = build(read_project(root), Options(langs=["pl"], formats=["epub"]))
+    assert not summary.failed, summary.failed
+    path = root / "build/demo/pl/seq.epub"
+    with zipfile.ZipFile(path) as book:
+        opf = lxml.etree.fromstring(book.read("EPUB/content.opf"))
+        (item,) = [i for i in opf.iter("{http://www.idpf.org/2007/opf}item") if i.get("href") == "seq-00.xhtml"]
+        (icon,) = documents(book)["seq-00.xhtml"].xpath("//s:svg", namespaces=SVG)
+    assert item.get("properties") == "svg"
+    assert (icon.get("viewBox"), icon.get("role"), icon.get("aria-label")) == ("0 0 24 24", "img", "kostka")
+    assert icon.xpath("s:circle", namespaces=SVG)
+    if JAVA and EPUBCHECK.is_file():
+        counts, said = epubcheck(path)
+        assert counts == "Messages: 0 fatals / 0 errors / 0 warnings", said
+
