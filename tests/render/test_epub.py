@@ -242,6 +242,9 @@ def test_a_booklet_s_figures_are_inside_its_epub_and_epubcheck_passes_it(tmp_pat
         assert counts == "Messages: 0 fatals / 0 errors / 0 warnings", said
 
 
+ICONS = {"en": {"infantry", "cavalry", "artillery", "clear terrain", "woods", "village", "stone building", "ford"},
+         "pl": {"piechota", "kawaleria", "artyleria", "teren otwarty", "las", "wieś", "budynek murowany", "bród"},
+         "ru": {"пехота", "кавалерия", "артиллерия", "открытая местность", "лес", "деревня", "каменное здание", "брод"}}
 SVG = {"s": "http://www.w3.org/2000/svg"}
 
 
@@ -263,4 +266,27 @@ def test_an_icon_in_an_e_book_keeps_its_view_box_and_its_file_says_it_draws_svg(
     if JAVA and EPUBCHECK.is_file():
         counts, said = epubcheck(path)
         assert counts == "Messages: 0 fatals / 0 errors / 0 warnings", said
+
+
+@pytest.mark.parametrize("lang", ["pl", "en", "ru"])
+def test_the_scenario_books_icons_are_svg_as_svg_spells_it_named_in_the_book_s_language(sample, lang):
+    """An HTML parser wrote an icon's `viewBox` as `viewbox` (an e-reader then draws it at no size), and the
+    manifest left out the `svg` property of a file with inline SVG: 37 EPUBCheck errors a book (issue 44)."""
+    project, _ = sample
+    names, drawn = set(), 0
+    for aid in ("ford", "rules"):
+        with zipfile.ZipFile(project.output / "valmora-scenarios" / lang / f"{aid}.epub") as book:
+            opf = lxml.etree.fromstring(book.read("EPUB/content.opf"))
+            properties = {item.get("href"): (item.get("properties") or "").split()
+                          for item in opf.iter("{http://www.idpf.org/2007/opf}item")}
+            for name, doc in documents(book).items():
+                icons = doc.xpath("//s:svg", namespaces=SVG)
+                assert ("svg" in properties[name]) == bool(icons), (aid, name, properties[name])
+                for icon in icons:
+                    assert (icon.get("viewBox"), icon.get("viewbox"), icon.get("role")) == ("0 0 24 24", None, "img")
+                    assert icon.findtext("s:title", namespaces=SVG) == icon.get("aria-label")
+                    assert icon.xpath("s:path | s:rect | s:circle | s:polygon", namespaces=SVG)
+                    names.add(icon.get("aria-label"))
+                drawn += len(icons)
+    assert names == ICONS[lang] and drawn == 15  # 7 in the scenario, 8 in the rules
 
