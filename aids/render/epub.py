@@ -17,21 +17,20 @@ anchors as the web page and the PDF), packaged by EbookLib:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import io
 import itertools
 import mimetypes
 import os
 import re
-import string
 import uuid
 import zipfile
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
-from . import colours
+from . import epub_fonts, xhtml
 from .html import render_template
-from .pdf import FONTS, fonts_dir
 from .rendered import Rendered
 
 if TYPE_CHECKING:
@@ -40,9 +39,6 @@ if TYPE_CHECKING:
     from .formats import Document
 
 STYLE = "style/epub.css"
-FACES = {"booklet": ("Aids Sans", "Aids Serif")}  # the families each kind's sheets name; other kinds: Aids Sans
-# what an e-reader may draw besides the text: list numbers, punctuation, the marks the stylesheets add (boxes, rulings)
-BASICS = string.printable + "–—…«»„”“’\u25B6\u2139\u2606\u270E\u26A0\u2192\u21A9"
 NOT_BEFORE_1980 = 315532800  # the first time a ZIP entry can hold
 
 
@@ -71,31 +67,28 @@ def book(doc: Document) -> bytes:
             relink(el, files[n], where)
     title = " ".join((root.findtext(".//title") or doc.model.id).split())
     contents = doc.lz.pgettext("rule booklet", "Contents")
-
     out = described(doc, title)
-    style = epub.EpubItem(uid="style", file_name=STYLE, media_type="text/css", content=stylesheet(doc).encode())
+    bodies = [wrapped(part, doc.kind.name) for part in parts]
+    drawn = epub_fonts.drawn([_html(body, lang) for body in bodies], stylesheet(doc),
+                             epub_fonts.available(doc.game.theme))
+    style = epub.EpubItem(uid="style", file_name=STYLE, media_type="text/css",
+                          content=stylesheet(doc, drawn).encode())
     out.add_item(style)
     entries = outline(parts, files)
     named = {href.partition("#")[0]: label for _, label, href in reversed(entries)}  # a chapter's first heading
-    text = [title, contents]
     spine = []
-    for n, part in enumerate(parts):
-        body = _serialized(part, doc.kind.name)
-        text.append(body)
-        chapter = epub.EpubHtml(uid=f"c{n:02d}", title=named.get(files[n], title) if n else title, file_name=files[n],
-                                lang=lang, content=body)
+    for n, body in enumerate(bodies):
+        chapter = chapter_type()(uid=f"c{n:02d}", title=named.get(files[n], title) if n else title,
+                                 file_name=files[n], lang=lang)
+        chapter.body = body
+        if xhtml.has_svg([body]):
+            chapter.properties.append("svg")  # as EPUB 3 asks of a file that draws inline SVG (an icon)
         chapter.add_item(style)
         out.add_item(chapter)
         spine.append(chapter)
     out.toc = toc(entries)
-    for name, data in fonts("".join(text), FACES.get(doc.kind.name, ("Aids Sans",))).items():
-        out.add_item(epub.EpubItem(uid=name.rsplit("/", 1)[-1].split(".")[0], file_name=name, media_type="font/ttf",
-                                   content=data))
-    for suffix, figure in doc.figure_files().items():  # beside the chapters, as beside the web page
-        name = doc.model.id + suffix
-        out.add_item(epub.EpubImage(uid="img-" + re.sub(r"\W", "-", name), file_name=name,
-                                    media_type=mimetypes.guess_type(name)[0] or "application/octet-stream",
-                                    content=figure.data))
+    for item in resources(doc, drawn):
+        out.add_item(item)
     out.add_item(epub.EpubNcx())  # for readers of EPUB 2 only
     nav = epub.EpubNav(uid="nav", file_name="nav.xhtml", title=contents)
     nav.add_item(style)
@@ -105,6 +98,22 @@ def book(doc: Document) -> bytes:
     epub.write_epub(stream, out, {"mtime": dt.datetime.fromtimestamp(epoch(doc), dt.UTC), "raise_exceptions": True,
                                   "epub3_landmark": False, "spine_direction": False})
     return fixed(stream.getvalue(), epoch(doc))
+
+
+def resources(doc: Document, drawn: dict[epub_fonts.Face, set[str]]) -> Iterator[Any]:
+    """The book's fonts (each face that draws some of its text, subset to what it draws), then its figures."""
+    from ebooklib import epub
+
+    for face, chars in drawn.items():  # in the order of their @font-face rules
+        yield epub.EpubItem(uid="font-" + re.sub(r"\W", "-", face.path.stem), file_name=face.name,
+                            media_type=face.media_type, content=epub_fonts.subset(face, chars))
+    for suffix, figure in doc.figure_files().items():  # beside the chapters, as beside the web page
+        if suffix in doc.faces:
+            continue  # the web page's copy of a theme's font: the book has its own, subset (above)
+        name = doc.model.id + suffix
+        yield epub.EpubImage(uid="img-" + re.sub(r"\W", "-", name), file_name=name,
+                             media_type=mimetypes.guess_type(name)[0] or "application/octet-stream",
+                             content=figure.data)
 
 
 def described(doc: Document, title: str) -> Any:
@@ -126,13 +135,12 @@ def described(doc: Document, title: str) -> Any:
 # --- the page, in chapters ------------------------------------------------------------------------
 
 def page(doc: Document) -> HtmlElement:
-    """The aid's page as the web has it (its figures linked beside it), without what serves a browser only."""
-    import lxml.html
-
+    """The aid's page as the web has it (its figures linked beside it), without what serves a browser only; read
+    as a browser reads it (xhtml.py: an icon's SVG as SVG spells it)."""
     folder = doc.kind.template_folder
     html = render_template(doc.kind.template, doc.lz, {**doc.context, "web": True},
                            (str(folder),) if folder else ())
-    root = lxml.html.document_fromstring(html)
+    root = xhtml.parsed(html)
     for el in root.xpath("//style | //script | //link | //a[contains(concat(' ', @class, ' '), ' permalink ')]"):
         el.drop_tree()
     for el in root.iter():
@@ -197,12 +205,37 @@ def relink(el: HtmlElement, here: str, where: dict[str, str]) -> None:
                 link.attrib.pop(name, None)
 
 
-def _serialized(part: list[HtmlElement], kind: str) -> str:
-    """A chapter's body as EbookLib takes it: its elements inside the page's classes (the stylesheet's)."""
+def wrapped(part: list[HtmlElement], kind: str) -> HtmlElement:
+    """A chapter's body: its elements inside the page's classes (the stylesheet's)."""
     import lxml.html
 
-    inner = "".join(lxml.html.tostring(el, encoding="unicode") for el in part)
-    return f'<html><body><div class="aid aid-{kind}">{inner}</div></body></html>'
+    div = lxml.html.html_parser.makeelement("div", {"class": f"aid aid-{kind}"})
+    div.extend(part)
+    return div
+
+
+def _html(body: HtmlElement, lang: str) -> str:
+    """A chapter as an HTML page, for the cascade that tells which face draws what (epub_fonts.py)."""
+    import lxml.html
+
+    return f'<!DOCTYPE html><html lang="{lang}"><body>{lxml.html.tostring(body, encoding="unicode")}</body></html>'
+
+
+@functools.cache
+def chapter_type() -> Any:
+    """EbookLib's chapter (EpubHtml) written from its `body` as XHTML (xhtml.py): EbookLib's own would parse it
+    as HTML again, lower-casing an icon's `viewBox`. (A class made once EbookLib is imported, as aids imports it
+    only to make a book.)"""
+    from ebooklib import epub
+
+    class Chapter(epub.EpubHtml):
+        body: HtmlElement
+
+        def get_content(self, default: Any = None) -> bytes:
+            self.content = "<html><body><p></p></body></html>"  # EbookLib's head (title, stylesheet); a body it
+            # takes (an empty one is "Document is empty" to lxml), which the chapter's replaces
+            return xhtml.document(super().get_content(default), [self.body])
+    return Chapter
 
 
 # --- the contents ----------------------------------------------------------------------------------
@@ -272,55 +305,57 @@ def toc(entries: Iterable[tuple[int, str, str]]) -> list[Any]:
 
 # --- style, fonts, dates ---------------------------------------------------------------------------
 
-def stylesheet(doc: Document) -> str:
-    """templates/epub.css with its fonts, the palette's colours as they are (an e-reader may know no var())."""
-    faces = [(family, f"../fonts/{file}", weight, style) for family, file, weight, style in FONTS
-             if family in FACES.get(doc.kind.name, ("Aids Sans",))]
-    css = render_template("epub.css", doc.lz, {**doc.context, "fonts": faces})
-    css = re.sub(r"var\(--([a-z-]+)\)", lambda m: colours.rgb(m.group(1)), css)
-    return without_print(css)
+def stylesheet(doc: Document, faces: Iterable[epub_fonts.Face] = ()) -> str:
+    """templates/epub.css with the `faces` the book embeds, every colour as it is (an e-reader may know no var())."""
+    fonts = [(face.family, f"../{face.name}", face.weight, face.style) for face in faces]
+    return for_reader(render_template("epub.css", doc.lz, {**doc.context, "fonts": fonts}))
 
 
-def without_print(css: str) -> str:
-    """The sheet without its rules for paper (`@media print`: pages, columns, a title page) and without the
-    palette's variables (`:root`), which it no longer uses."""
+def for_reader(css: str) -> str:
+    """The sheet without its rules for paper (`@media print`: pages, columns, a title page) and without custom
+    properties: each var() is the value the `:root` rules give it (the palette's, the theme's colours), or its
+    fallback."""
     import tinycss2
 
+    values: dict[str, list[Any]] = {}
     kept = []
-    for rule in tinycss2.parse_stylesheet(css, skip_comments=True):
-        if rule.type == "at-rule" and rule.lower_at_keyword == "media" and \
-                tinycss2.serialize(rule.prelude).strip().lower() == "print":
+    for rule in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
+        prelude = tinycss2.serialize(rule.prelude).strip().lower() if rule.type != "error" else ""
+        if rule.type == "at-rule" and rule.lower_at_keyword == "media" and prelude == "print":
             continue
-        if rule.type == "qualified-rule" and tinycss2.serialize(rule.prelude).strip() == ":root":
+        if rule.type == "qualified-rule" and prelude == ":root":
+            values.update((d.name, d.value) for d in tinycss2.parse_blocks_contents(rule.content, True, True)
+                          if d.type == "declaration" and d.name.startswith("--"))
             continue
         kept.append(rule)
-    return "\n".join(tinycss2.serialize([rule]).strip() for rule in kept if rule.type != "whitespace") + "\n"
+    for rule in kept:
+        if getattr(rule, "content", None):
+            rule.content = _resolved(rule.content, values)
+    return "\n".join(tinycss2.serialize([rule]).strip() for rule in kept) + "\n"
 
 
-def fonts(text: str, families: Iterable[str]) -> dict[str, bytes]:
-    """The e-reader sheet's faces, each subset to the characters of `text` (and of list numbers, punctuation)."""
-    from fontTools import subset
-
-    wanted = sorted(set(text) | set(BASICS))
-    out = {}
-    for family, file, _, _ in FONTS:
-        if family not in families:
+def _resolved(tokens: list[Any], values: dict[str, list[Any]], depth: int = 0) -> list[Any]:
+    """`tokens` with every var(--name, fallback) replaced by the value of --name, or by its fallback."""
+    out: list[Any] = []
+    for token in tokens:
+        if token.type == "function" and token.lower_name == "var" and depth < 8:  # a cycle stops
+            arguments = token.arguments
+            comma = next((i for i, t in enumerate(arguments) if t.type == "literal" and t.value == ","), len(arguments))
+            name = next((t.value for t in arguments[:comma] if t.type == "ident"), "")
+            out.extend(_resolved(_trimmed(values.get(name, arguments[comma + 1:])), values, depth + 1))
             continue
-        options = subset.Options()
-        options.name_IDs = ["*"]  # the font's names and its licence, as DejaVu's licence asks
-        options.notdef_outline = True
-        options.drop_tables += ["FFTM"]  # FontForge's timestamps, which no reader needs
-        options.hinting = False  # an e-reader draws outlines unhinted: two fifths of the size saved
-        font = subset.load_font(io.BytesIO((fonts_dir() / file).read_bytes()), options)  # no file left open
-        font.recalcTimestamp = False  # its head table keeps DejaVu's date: the same bytes every build
-        subsetter = subset.Subsetter(options)
-        subsetter.populate(text="".join(wanted))
-        subsetter.subset(font)
-        data = io.BytesIO()
-        subset.save_font(font, data, options)
-        font.close()
-        out[f"fonts/{file}"] = data.getvalue()
+        if token.type == "function":
+            token.arguments = _resolved(token.arguments, values, depth)
+        elif token.type in ("() block", "[] block", "{} block"):
+            token.content = _resolved(token.content, values, depth)
+        out.append(token)
     return out
+
+
+def _trimmed(tokens: list[Any]) -> list[Any]:
+    """`tokens` without the white space before and after them."""
+    kept = [i for i, t in enumerate(tokens) if t.type not in ("whitespace", "comment")]
+    return tokens[kept[0]:kept[-1] + 1] if kept else []
 
 
 def identifier(doc: Document) -> str:

@@ -4,6 +4,7 @@ ends a run before an element are avoided where the markup is made (render/html.p
 
 - A word joined by a hyphen in a table's cell ("Schofield-A", "built-up") kept whole: a line of a cell may
   break before it or after it, never at its hyphen, so its column's narrowest width holds the whole word.
+- An ordered list numbered from its `start` ("7. ..." in Markdown), as a browser and an e-reader number it.
 """
 from __future__ import annotations
 
@@ -17,6 +18,19 @@ LONGEST_COMPOUND = 30  # characters: a longer one may still break at its hyphen 
 
 def prepare(root: Any) -> None:
     keep_compounds_whole(root)
+    numbered_from_start(root)
+
+
+def numbered_from_start(root: Any) -> None:
+    """Every `<ol start="N">` given the style WeasyPrint's own reading of the attribute gives it (its
+    css/__init__.py, after CSS Lists 3's UA sheet): WeasyPrint reads `start` only among the presentational hints,
+    which aids leaves off (they bring a stylesheet of HTML 4 attributes with them), so a list began at 1."""
+    for ol in root.iter("ol"):
+        start = (ol.get("start") or "").strip()
+        if re.fullmatch(r"[+-]?\d+", start):
+            own = ol.get("style")
+            ol.set("style", f"counter-reset: list-item {int(start)}; counter-increment: list-item -1"
+                   + (f"; {own}" if own else ""))
 
 
 def keep_compounds_whole(root: Any) -> None:

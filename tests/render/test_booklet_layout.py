@@ -4,6 +4,9 @@ what it is (`label:`, translated), keeps or drops its title page (`title_page:`)
 default only when a heading is numbered), and places page and column breaks (`::: break page|column`)."""
 from __future__ import annotations
 
+import re
+import zipfile
+
 import pytest
 from pypdf import PdfReader
 
@@ -12,6 +15,7 @@ from aids.build.pipeline import Options
 from aids.config import read_project
 
 from ..model.test_booklet import BOOKLET, error_of, project
+from . import lines
 
 SCENARIO = """\
 # Most na Narwi {#bridge .unnumbered}
@@ -81,3 +85,32 @@ def test_by_default_a_title_page_and_contents_only_where_a_heading_is_numbered(t
 ])
 def test_layout_mistakes_are_reported(tmp_path, changes, message):
     assert message in error_of(tmp_path, **changes)
+
+
+LEGEND = """\
+# Mapa {#map .unnumbered}
+
+Pola od pierwszego do szóstego opisuje poprzednia strona.
+
+7. Bród przez rzekę.
+8. Młyn nad brodem.
+9. Most na drodze.
+10. Las na grzbiecie.
+11. Wieś za lasem.
+"""
+
+
+def test_an_ordered_list_keeps_its_first_number_in_the_pdf_as_on_the_web_and_in_the_e_book(tmp_path):
+    """A legend numbered 7-11 printed 1-5 (issue 44): WeasyPrint reads an <ol>'s `start` only among the HTML
+    attributes it takes as style hints, which aids leaves off."""
+    root = project(tmp_path, one_md=LEGEND, two_md="", rules_yaml=BOOKLET.replace("files: [one.md, two.md]",
+                                                                                   "files: [one.md]"))
+    summary = builder.build(read_project(root), Options(langs=["pl"], formats=["pdf", "html", "epub"]))
+    assert not summary.failed, summary.failed
+    shown = [line.text for page in lines.pages(root / "build/demo/pl/rules.pdf") for block in page for line in block]
+    numbered = [m.groups() for m in map(re.compile(r"(\d+)\. (Bród|Młyn|Most|Las|Wieś)").match, shown) if m]
+    assert numbered == [("7", "Bród"), ("8", "Młyn"), ("9", "Most"), ("10", "Las"), ("11", "Wieś")], shown
+    html = (root / "build/demo/pl/rules.html").read_text(encoding="utf-8")
+    assert '<ol start="7">' in html
+    with zipfile.ZipFile(root / "build/demo/pl/rules.epub") as book:
+        assert any(b'<ol start="7">' in book.read(n) for n in book.namelist() if n.endswith(".xhtml"))

@@ -4,9 +4,11 @@ language, its contents equal to its PDF's bookmarks, its cross-references leadin
 embedded, the same bytes from a second build."""
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import zipfile
+from collections import Counter
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -23,6 +25,7 @@ from aids.kinds.reading import read_game_aids
 from aids.render import epub
 
 from ..reading import EPUBCHECK, JAVA, epubcheck
+from ..test_browser import browser  # noqa: F401 (the module's fixture: Chromium, as test_browser.py starts it)
 
 XHTML = {"x": "http://www.w3.org/1999/xhtml"}
 # every booklet and sequence of the samples, by edition; the card and the playsheet make no e-book
@@ -125,12 +128,14 @@ def test_each_epub_has_its_language_its_pdf_s_contents_working_links_and_its_fon
             for _, _, href in entries:
                 file, _, anchor = href.partition("#")
                 assert file in ids and (not anchor or unquote(anchor) in ids[file]), (path, href)
-            # the fonts: DejaVu, subset, each named by an @font-face of the stylesheet
+            # the fonts: DejaVu's or the theme's, subset, each named by an @font-face of the stylesheet (and each
+            # drawing some text: test_every_font_of_every_sample_e_book_draws_some_of_its_text_and_no_text_lacks_one)
             css = book.read("EPUB/style/epub.css").decode()
-            fonts = [n for n in book.namelist() if n.endswith(".ttf")]
-            assert "EPUB/fonts/DejaVuSans.ttf" in fonts and all(f'url("../fonts/{Path(f).name}")' in css for f in fonts)
+            fonts = [n for n in book.namelist() if n.endswith((".ttf", ".otf"))]
+            assert fonts and all(n.startswith("EPUB/fonts/") for n in fonts), path
+            assert all(f'url("../fonts/{Path(f).name}")' in css for f in fonts)
             assert all(book.getinfo(f).file_size < 100_000 for f in fonts)  # subset: the full face is 700 kB
-            assert "@page" not in css and "http" not in css
+            assert "@page" not in css and "http" not in css and "var(" not in css
             # nothing fetched from the network: a link to a web page the reader may follow, never a resource
             assert not re.search(rb'src="https?:|<link [^>]*href="https?:|url\(["\']?https?:',
                                  b"".join(book.read(n) for n in book.namelist() if n.endswith((".xhtml", ".opf", ".css"))))
@@ -212,3 +217,123 @@ def test_a_booklet_s_figures_are_inside_its_epub_and_epubcheck_passes_it(tmp_pat
     if JAVA and EPUBCHECK.is_file():
         counts, said = epubcheck(path)
         assert counts == "Messages: 0 fatals / 0 errors / 0 warnings", said
+
+
+def test_an_icon_in_an_e_book_keeps_its_view_box_and_its_file_says_it_draws_svg(tmp_path):
+    """An HTML parser wrote an icon's `viewBox` as `viewbox` (an e-reader then draws it at no size), and the
+    manifest left out the `svg` property of a file with inline SVG: EPUBCheck errors on every book with icons."""
+    from .test_icons import icon_project
+    root = icon_project(tmp_path)
+    summary = build(read_project(root), Options(langs=["pl"], formats=["epub"]))
+    assert not summary.failed, summary.failed
+    path = root / "build/demo/pl/seq.epub"
+    with zipfile.ZipFile(path) as book:
+        opf = lxml.etree.fromstring(book.read("EPUB/content.opf"))
+        (item,) = [i for i in opf.iter("{http://www.idpf.org/2007/opf}item") if i.get("href") == "seq-00.xhtml"]
+        (icon,) = documents(book)["seq-00.xhtml"].xpath("//s:svg", namespaces=SVG)
+    assert item.get("properties") == "svg"
+    assert (icon.get("viewBox"), icon.get("role"), icon.get("aria-label")) == ("0 0 24 24", "img", "kostka")
+    assert icon.xpath("s:circle", namespaces=SVG)
+    if JAVA and EPUBCHECK.is_file():
+        counts, said = epubcheck(path)
+        assert counts == "Messages: 0 fatals / 0 errors / 0 warnings", said
+
+
+ICONS = {"en": {"infantry", "cavalry", "artillery", "clear terrain", "woods", "village", "stone building", "ford"},
+         "pl": {"piechota", "kawaleria", "artyleria", "teren otwarty", "las", "wieś", "budynek murowany", "bród"},
+         "ru": {"пехота", "кавалерия", "артиллерия", "открытая местность", "лес", "деревня", "каменное здание", "брод"}}
+SVG = {"s": "http://www.w3.org/2000/svg"}
+FONT_FILES = (".ttf", ".otf", ".woff", ".woff2")
+
+
+@pytest.mark.parametrize("lang", ["pl", "en", "ru"])
+def test_the_scenario_books_icons_are_svg_as_svg_spells_it_named_in_the_book_s_language(sample, lang):
+    """An HTML parser wrote an icon's `viewBox` as `viewbox` (an e-reader then draws it at no size), and the
+    manifest left out the `svg` property of a file with inline SVG: 37 EPUBCheck errors a book (issue 44)."""
+    project, _ = sample
+    names, drawn = set(), 0
+    for aid in ("ford", "rules"):
+        with zipfile.ZipFile(project.output / "valmora-scenarios" / lang / f"{aid}.epub") as book:
+            opf = lxml.etree.fromstring(book.read("EPUB/content.opf"))
+            properties = {item.get("href"): (item.get("properties") or "").split()
+                          for item in opf.iter("{http://www.idpf.org/2007/opf}item")}
+            for name, doc in documents(book).items():
+                icons = doc.xpath("//s:svg", namespaces=SVG)
+                assert ("svg" in properties[name]) == bool(icons), (aid, name, properties[name])
+                for icon in icons:
+                    assert (icon.get("viewBox"), icon.get("viewbox"), icon.get("role")) == ("0 0 24 24", None, "img")
+                    assert icon.findtext("s:title", namespaces=SVG) == icon.get("aria-label")
+                    assert icon.xpath("s:path | s:rect | s:circle | s:polygon", namespaces=SVG)
+                    names.add(icon.get("aria-label"))
+                drawn += len(icons)
+    assert names == ICONS[lang] and drawn == 15  # 7 in the scenario, 8 in the rules
+
+
+# --- the fonts, as an e-reader's engine draws the chapters ---------------------------------------------------------
+
+def fonts_drawing(driver, url: str) -> Counter:
+    """{(PostScript name, embedded): glyphs} of the fonts Chromium drew the page at `url` with (CDP's
+    CSS.getPlatformFontsForNode over every element with text of its own or a ::before/::after)."""
+    driver.get(url)
+    driver.execute_script("return document.fonts.ready")
+    driver.execute_cdp_cmd("DOM.enable", {})
+    driver.execute_cdp_cmd("CSS.enable", {})
+    pending, used = [driver.execute_cdp_cmd("DOM.getDocument", {"depth": -1})["root"]], Counter()
+    while pending:
+        node = pending.pop()
+        children = node.get("children", [])
+        if node.get("pseudoType") or any(c["nodeType"] == 3 and c["nodeValue"].strip() for c in children):
+            for font in driver.execute_cdp_cmd("CSS.getPlatformFontsForNode", {"nodeId": node["nodeId"]})["fonts"]:
+                used[font["postScriptName"], font["isCustomFont"]] += font["glyphCount"]
+        pending += children + node.get("pseudoElements", [])
+    return used
+
+
+def postscript_name(data: bytes) -> str:
+    from fontTools.ttLib import TTFont
+    with TTFont(io.BytesIO(data)) as font:
+        return font["name"].getDebugName(6)
+
+
+def test_every_font_of_every_sample_e_book_draws_some_of_its_text_and_no_text_lacks_one(sample, browser, tmp_path):  # noqa: F811
+    """The e-book shipped every face its stylesheet named, 8 DejaVu files a booklet, and the scenario books the
+    theme's own 300 kB besides, unused (issue 44). Chromium, the engine of many reading systems, draws each
+    chapter: every font file of the book is named by an @font-face of its stylesheet and draws some of the text,
+    and no text falls to a font of the system (a character its subset lacks)."""
+    project, _ = sample
+    themed = 0
+    for path in books(project):
+        folder = tmp_path / path.relative_to(project.output).with_suffix("")
+        with zipfile.ZipFile(path) as book:
+            book.extractall(folder)
+            css = book.read("EPUB/style/epub.css").decode()
+            fonts = {postscript_name(book.read(n)): n for n in book.namelist() if n.endswith(FONT_FILES)}
+            chapters = [n for n in book.namelist() if re.fullmatch(r"EPUB/.*-\d\d\.xhtml", n)]
+        assert all(f'url("../{n.removeprefix("EPUB/")}")' in css for n in fonts.values()), (path, fonts)
+        used = Counter()
+        for chapter in chapters:
+            used.update(fonts_drawing(browser, (folder / chapter).as_uri()))
+        assert {name for name, embedded in used if embedded} == set(fonts), (path, used, fonts)
+        assert not [name for name, embedded in used if not embedded], (path, used)
+        themed += any("Garamond" in name for name in fonts)
+    assert themed == 6  # the scenario and the rules of the Valmora scenario books, in pl, en and ru
+
+
+def test_the_scenario_e_book_wears_its_theme_as_far_as_an_e_reader_shows_one(sample, browser, tmp_path):  # noqa: F811
+    """The e-book ignored the game's theme (issue 44): the theme's face sets the text and the headings, its
+    colours the heading banners and table heads, its own sheet its touches (small capitals); the paper tone and
+    the margins of its printed page are not the e-reader's, whose page is its reader's (night mode, margins)."""
+    project, _ = sample
+    with zipfile.ZipFile(project.output / "valmora-scenarios" / "en" / "ford.epub") as book:
+        book.extractall(tmp_path)
+    browser.get((tmp_path / "EPUB" / "ford-00.xhtml").as_uri())
+    browser.execute_script("return document.fonts.ready")
+    look = browser.execute_script("""
+        const style = (selector, property) => getComputedStyle(document.querySelector(selector))[property];
+        return [style('.rules h2', 'fontFamily'), style('.rules h2', 'backgroundColor'), style('.rules h2', 'color'),
+                style('.rules h2', 'fontVariantCaps'), style('.rules p', 'fontFamily'),
+                style('.rules-table th', 'backgroundColor'), style('html', 'backgroundImage'),
+                style('body', 'backgroundImage')];""")
+    assert look[0].startswith('"Valmora Garamond"') and look[4].startswith('"Valmora Garamond"'), look
+    assert look[1:4] == ["rgb(140, 28, 19)", "rgb(255, 250, 240)", "small-caps"], look  # theme.yaml, valmora.css
+    assert look[5] == "rgb(216, 196, 154)" and look[6:] == ["none", "none"], look

@@ -143,3 +143,19 @@ def test_a_flex_heading_at_a_pages_end_loses_its_words_and_the_layout_check_says
                           'flex box)')] if lost else [])
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(document.write_pdf())).pages)
     assert ("Two" in text) is not lost
+
+
+def test_the_cascade_epub_fonts_reads():
+    """aids/render/epub_fonts.py asks weasyprint.css.get_all_computed_styles(html, user_stylesheets=[...]) for the
+    computed style of each element of an e-book's chapter and of its ::before, and reads these properties."""
+    import weasyprint
+    from weasyprint.css import get_all_computed_styles
+    html = weasyprint.HTML(string='<p class="x"><b>a</b></p>', media_type="screen")
+    sheet = weasyprint.CSS(string='.x::before { content: "\\25B6"; font-family: "A", serif; text-transform: uppercase }')
+    style_for = get_all_computed_styles(html, user_stylesheets=[sheet])
+    p = html.etree_element.find(".//p")
+    assert p is not None, "aids/render/epub_fonts.py: WeasyPrint's tree no longer has HTML elements without a namespace"
+    bold, before = style_for(p.find("b")), style_for(p, "before")
+    assert bold["font_weight"] == 700 and bold["font_style"] == "normal" and bold["display"] != ("none",)
+    assert before["content"] == (("string", "\u25b6"),) and before["font_family"] == ("A", "serif")
+    assert before["text_transform"] == "uppercase" and before["font_variant_caps"] == "normal"
