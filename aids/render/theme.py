@@ -13,7 +13,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from ..errors import AidsError, Position, Problem
-from . import colours
+from . import colours, sheet
 
 if TYPE_CHECKING:
     from ..config.theme import Theme
@@ -81,25 +81,18 @@ def print_context(theme: Theme | None, press: bool, page_size: str, margins: Mar
             "colours": View(theme, press).colours if press else []}
 
 
-SIZES = {"a4": (210.0, 297.0), "a5": (148.0, 210.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}
-
-
 def background(art: Path, page_size: str, margins: Margins, bleed: float) -> str:
     """@page rules that lay `art` over the whole sheet (and its bleed): WeasyPrint positions a page's background
     in the page area, inside the margins, so the image is as large as the sheet and moved out by the margin of
     each side (the inner one on a right-hand page, the outer one on a left-hand page)."""
-    words = page_size.lower().split()
-    width, height = SIZES.get(words[0] if words else "a4", SIZES["a4"])
-    if "landscape" in words:
-        width, height = height, width
+    width, height = sheet.sheet(page_size)
     url = f'url("{art.as_uri()}") no-repeat'
     size = f"background-size: {width + 2 * bleed:g}mm {height + 2 * bleed:g}mm;"
     if isinstance(margins, tuple):
         top, outer, _, inner = margins
         return "".join(f"@page :{side} {{ background: {url}; {size} background-position: -{left + bleed:g}mm "
                        f"-{top + bleed:g}mm; }}\n" for side, left in (("right", inner), ("left", outer)))
-    parts = [float(p[:-2]) if p.endswith("mm") else 0.0 for p in (margins or "14mm 14mm 16mm 14mm").split()]
-    top, left = parts[0], parts[3 if len(parts) == 4 else 1 if len(parts) > 1 else 0]
+    top, _, _, left = sheet.margins_mm(margins)
     return f"@page {{ background: {url}; {size} background-position: -{left + bleed:g}mm -{top + bleed:g}mm; }}\n"
 
 
