@@ -242,3 +242,21 @@ def test_the_projects_theme_is_every_games_own_unless_it_names_one(tmp_path):
     before = sources_digest(project)  # what a build's stamp and its workers key on
     (root / "themes" / "house" / "valmora.css").write_text("h2 { color: green; }\n")
     assert sources_digest(project) != before
+
+
+CALLED = {"en": "one less strength point", "pl": "mniejszą o jeden punkt", "ru": "на одно очко меньше"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_full_stop_after_a_footnote_call_is_printed(built, lang):
+    """ford.md's `point[^ford].`: the sentence's full stop was taken for the note's own (which ends in one, and
+    prints at the foot of the page or in the list of notes), and dropped after the call."""
+    import lxml.html
+    page = lxml.html.parse(str(built.output / GAME / lang / "ford.html")).getroot()
+    [call] = page.xpath("//a[@class='footnote-call']")
+    note = call.getnext()
+    assert "footnote" in note.get("class") and NOTES[lang] in " ".join(note.text_content().split())
+    paragraph = " ".join(call.getparent().text_content().replace(note.text_content(), "").split())
+    assert f"{CALLED[lang]}1." in paragraph, paragraph
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(pdf(built, lang)).pages)
+    assert f"{CALLED[lang]}1." in text, text[text.find(CALLED[lang]):][:60]
