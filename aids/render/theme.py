@@ -4,15 +4,18 @@ sees only the documented variables."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, urlparse
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from ..errors import AidsError, Position, Problem
+from ..source.stylesheet import rewritten
 from . import colours, sheet
 
 if TYPE_CHECKING:
@@ -47,10 +50,18 @@ class View:
     tables = property(lambda self: self.theme.tables)
     highlight = property(lambda self: self.theme.highlight)
 
-    @property
-    def css(self) -> Markup:
-        """The theme's own stylesheet, appended after aids' (never one that could end the page's <style>)."""
-        return Markup(own_css(self.theme.css, self.theme.show(self.theme.css))) if self.theme.css else Markup("")
+    def stylesheet(self, copies: Mapping[str, str] | None = None) -> Markup:
+        """The theme's own stylesheet, appended after aids' (never one that could end the page's <style>), each
+        url() pointing at the file of the project it names, found from the stylesheet's folder (config/theme.py):
+        its file URI, which the PDF reads through the project's fetcher, or on the web page (`copies`: each file,
+        by its path, -> the name of its copy beside the page) its copy."""
+        if not self.theme.css:
+            return Markup("")
+        where = {address: (quote(copies[str(path)]) if copies is not None else path.as_uri())
+                 + (f"#{urlparse(address).fragment}" if urlparse(address).fragment else "")
+                 for address, path in self.theme.assets}
+        text = own_css(self.theme.css, self.theme.show(self.theme.css))
+        return Markup(rewritten(text, lambda address: where.get(address, address)))
 
 
 @functools.cache

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from aids.build import builder
+from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.errors import AidsError
 
@@ -260,3 +260,44 @@ def test_the_full_stop_after_a_footnote_call_is_printed(built, lang):
     assert f"{CALLED[lang]}1." in paragraph, paragraph
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(pdf(built, lang)).pages)
     assert f"{CALLED[lang]}1." in text, text[text.find(CALLED[lang]):][:60]
+
+
+# --- the files a theme's stylesheet names by url() (issue 44) ---------------------------------------------------
+
+def test_a_stylesheets_url_is_found_from_its_folder_in_the_pdf_too(tmp_path):
+    """A url() the PDF prints (a mark beside every chapter's heading): from the stylesheet's folder, read through
+    the project's fetcher; before, from the game folder, where it is not (a warning, nothing drawn)."""
+    from .test_figures import png
+    root = scenario_project(tmp_path)
+    theme = root / "games" / GAME / "theme"
+    (theme / "art" / "mark.png").write_bytes(png(40, 40, (0x20, 0xA0, 0x30)))
+    with (theme / "valmora.css").open("a") as css:
+        css.write('.rules h2::before { content: ""; display: inline-block; width: 6mm; height: 6mm; '
+                  'background: url("art/mark.png"); }\n')
+    summary = builder.build(read_project(root), pipeline.Options(langs=["en"], formats=["pdf"], games=[GAME]))
+    assert not summary.failed and [b.warnings for b in summary.built] == [[], []], summary.built
+    assert any(near(c, (0x20, 0xA0, 0x30), 2) for c in pixel_colours(root / "build" / GAME / "en" / "ford.pdf"))
+
+
+@pytest.mark.parametrize("rule, expected", [
+    ('.a { background: url("../../../../secret.png"); }', "valmora.css:10:18: url(../../../../secret.png) is outside "
+     "the project (expected: an image or font file inside the project, its path relative to the stylesheet)"),
+    (".a { background: url(https://example.org/x.png); }", "valmora.css:10:18: url(https://example.org/x.png) is not "
+     "a file of the project (aids renders offline)"),
+    (".a { background: url(/etc/x.png); }", "valmora.css:10:18: url(/etc/x.png) is not a path relative to the "
+     "stylesheet"),
+    (".a { background: url(nowhere.png); }", "valmora.css:10:18: url(nowhere.png) not found (looked for "
+     "games/valmora-scenarios/theme/nowhere.png)"),
+    ('@import "other.css";', "valmora.css:10:1: @import 'other.css' in a theme stylesheet (expected: the rules of one "
+     "stylesheet, css: in theme.yaml)"),
+    (".a { background: url(blocks/colophon.html); }", "valmora.css:10:18: url(blocks/colophon.html) is not an image "
+     "or a font"),
+])
+def test_what_a_stylesheet_names_is_a_file_of_the_project_or_an_error_at_its_line(tmp_path, rule, expected):
+    (tmp_path / "secret.png").write_bytes(b"\x89PNG")
+    root = scenario_project(tmp_path / "p")
+    with (root / "games" / GAME / "theme" / "valmora.css").open("a") as css:
+        css.write(rule + "\n")
+    with pytest.raises(AidsError) as error:
+        read_project(root).read_game(GAME)
+    assert f"games/valmora-scenarios/theme/{expected}" in str(error.value)
