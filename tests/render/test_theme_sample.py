@@ -264,6 +264,21 @@ def test_the_full_stop_after_a_footnote_call_is_printed(built, lang):
 
 # --- the files a theme's stylesheet names by url() (issue 44) ---------------------------------------------------
 
+TILE = REPO / "games" / GAME / "theme" / "art" / "paper-tile.png"  # valmora.css: url("art/paper-tile.png")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_web_page_links_a_copy_of_each_file_its_themes_stylesheet_names(built, lang):
+    """valmora.css (in theme/) names art/paper-tile.png: found from the stylesheet's folder, as CSS finds it (it was
+    looked for from the game's folder), and copied beside each web page (it was not copied at all)."""
+    for aid in ("ford", "rules"):
+        html = (built.output / GAME / lang / f"{aid}.html").read_text(encoding="utf-8")
+        [copy] = re.findall(r'body\.aid \{ background: #faf4e6 url\("([^"]+)"\); \}', html)
+        assert re.fullmatch(rf"{aid}-theme-[0-9a-f]{{8}}-paper-tile\.png", copy), copy
+        assert (built.output / GAME / lang / copy).read_bytes() == TILE.read_bytes()
+        assert "art/paper-tile.png" not in html and "file:" not in html
+
+
 def test_a_stylesheets_url_is_found_from_its_folder_in_the_pdf_too(tmp_path):
     """A url() the PDF prints (a mark beside every chapter's heading): from the stylesheet's folder, read through
     the project's fetcher; before, from the game folder, where it is not (a warning, nothing drawn)."""
