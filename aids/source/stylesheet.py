@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import tinycss2
-from tinycss2.ast import URLToken
 from tinycss2.serializer import serialize_string_value
 
 BLOCKS = ("() block", "[] block", "{} block")
@@ -41,28 +40,40 @@ def named(text: str) -> list[Named]:
 
 
 def rewritten(text: str, to: Callable[[str], str]) -> str:
-    """The stylesheet with each url(address) made url(to(address)); as it is, byte for byte, when none changes."""
-    nodes = tinycss2.parse_component_value_list(text, skip_comments=False)
-    if not _replace(nodes, to):
-        return text
-    return tinycss2.serialize(nodes)
-
-
-def _replace(nodes: list[Any], to: Callable[[str], str]) -> bool:
-    changed = False
-    for n, node in enumerate(nodes):
+    """The stylesheet with each url(address) made url("to(address)"), every other character as written (an escape
+    stays an escape: `\\3c/` is never made `</`); as it is when no address changes."""
+    text = normalized(text)
+    starts = [0] + [n + 1 for n, char in enumerate(text) if char == "\n"]  # where each line begins
+    out, at = [], 0
+    for node in _values(tinycss2.parse_component_value_list(text)):
         address = _address(node)
-        if address is not None:
-            new = to(address)
-            if new != address:
-                nodes[n] = URLToken(node.source_line, node.source_column, new,
-                                    f'url("{serialize_string_value(new)}")')
-                changed = True
-        elif node.type in BLOCKS:
-            changed = _replace(node.content, to) or changed
-        elif node.type == "function":
-            changed = _replace(node.arguments, to) or changed
-    return changed
+        new = to(address) if address is not None else None
+        if new is not None and new != address:
+            start = starts[node.source_line - 1] + node.source_column - 1
+            out += [text[at:start], f'url("{serialize_string_value(new)}")']
+            at = _url_end(text, start)
+    return "".join(out) + text[at:] if out else text
+
+
+def normalized(text: str) -> str:
+    """`text` with its line ends as tinycss2 counts lines and columns (CR LF, CR and FF read as LF)."""
+    return text.replace("\0", "\uFFFD").replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n")
+
+
+def _url_end(text: str, start: int) -> int:
+    """Where the url() token or function that begins at `start` ends: after its `)` (CSS Syntax: an unquoted
+    address ends at an unescaped `)`, a quoted one at its closing quote)."""
+    at = text.index("(", start) + 1
+    while at < len(text) and text[at] in " \t\n":
+        at += 1
+    quote = text[at] if at < len(text) and text[at] in "\"'" else ""
+    at += bool(quote)
+    while at < len(text) and text[at] != (quote or ")"):
+        at += 2 if text[at] == "\\" else 1
+    if quote:
+        at = text.find(")", at)
+        at = len(text) - 1 if at < 0 else at
+    return min(at + 1, len(text))
 
 
 def _values(nodes: list[Any]) -> Iterator[Any]:

@@ -316,3 +316,17 @@ def test_what_a_stylesheet_names_is_a_file_of_the_project_or_an_error_at_its_lin
     with pytest.raises(AidsError) as error:
         read_project(root).read_game(GAME)
     assert f"games/valmora-scenarios/theme/{expected}" in str(error.value)
+
+
+def test_a_stylesheet_whose_urls_are_rewritten_keeps_every_escape_as_written(tmp_path):
+    """Pointing its url()s at their files changes nothing else of it: an escape that reads `</` stays an escape,
+    never a `</style>` ending the page's <style> (a stylesheet re-serialized whole would write it so)."""
+    import lxml.html
+    root = scenario_project(tmp_path)
+    with (root / "games" / GAME / "theme" / "valmora.css").open("a") as css:
+        css.write('.subtitle::after { content: "\\3c/style><script>alert(1)\\3c/script>"; }\n')
+    summary = builder.build(read_project(root), pipeline.Options(langs=["en"], formats=["html"], games=[GAME]))
+    assert not summary.failed, summary.failed
+    html = (root / "build" / GAME / "en" / "ford.html").read_text(encoding="utf-8")
+    assert 'content: "\\3c/style><script>alert(1)\\3c/script>"' in html and 'url("ford-theme-' in html
+    assert not [s for s in lxml.html.fromstring(html).iter("script") if "alert" in (s.text or "")]
