@@ -51,8 +51,8 @@ class Document:
 
     @property
     def page(self) -> str:
-        """Its HTML page: `html` with the site's navigation, its figures and its theme's fonts linked to their
-        copies beside it."""
+        """Its HTML page: `html` with the site's navigation, its figures, its theme's fonts and the files its
+        theme's stylesheet names linked to their copies beside it."""
         if not self.site and not self.figures and not self.faces and not self.assets:
             return self.html
         folder = self.kind.template_folder
