@@ -110,11 +110,16 @@ def _built(project: Project, game: Game) -> bool:
                for path in (project.output / aid_path(game.id, ed.id if ed else None, lang, "-")).parent.glob("*.html"))
 
 
-def _snapshot_digest(game: Game, version: str) -> str:
+def _snapshot_digest(project: Project, game: Game, version: str) -> str:
+    """What a release's pages are made from: aids, the release's snapshot, and the project's own settings and theme
+    as they are now (snapshot.project_of: aids.yaml's languages, print settings, date styles; the theme of a game
+    that has none of its own)."""
     folder = snapshot.folder_of(game, version)
     h = hashlib.sha256(tool_digest().encode())
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        h.update(path.relative_to(folder).as_posix().encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    own = [project.root / "aids.yaml", *(project.theme.files if project.theme else ())]
+    for name, path in [*((p.relative_to(folder).as_posix(), p) for p in sorted(folder.rglob("*")) if p.is_file()),
+                       *((f"project:{project.show(p)}", p) for p in own)]:
+        h.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes() if path.is_file() else b"").digest())
     return h.hexdigest()
 
 
@@ -158,7 +163,7 @@ def _publish_release(project: Project, game: Game, version: str, outcome: Outcom
     snap = state.games[game.id]
     site = archive_pages.SiteOf(project, game, version)
     record = _Record(project, game.id, version)
-    base = _snapshot_digest(game, version)
+    base = _snapshot_digest(project, game, version)
     expected = snapshot.read_digests(game, version)
     files: dict[str, bytes] = {}
     for aid in state.standalone(game.id):

@@ -1,15 +1,18 @@
 """A house style: `theme.yaml`, named by a game (`theme:` in game.yaml) or by the project for every game
 (`theme:` in aids.yaml). Its fonts (checked for the letters of every language the project publishes), colours,
 heading and table styles, page art and margins, a stylesheet appended after aids' own, and the documented
-template blocks it may fill (docs/guide/themes.md). Every file it names is inside the project."""
+template blocks it may fill (docs/guide/themes.md). Every file it names is inside the project, and so is every
+file its stylesheet names by url(), found from the stylesheet's folder as CSS finds it."""
 from __future__ import annotations
 
 import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from ..errors import Position, Problems
+from ..source import stylesheet
 from ..source.shape import Field, Shape, choice, list_of, num, string
 from ..source.yamlfile import Source, check_map, read_yaml
 
@@ -17,6 +20,7 @@ THEME_FILE = "theme.yaml"
 THEME_PATH = r"\.ya?ml$"  # `theme:` names a YAML file (theme.yaml, or house.yaml)
 FONT_TYPES = (".ttf", ".otf")
 IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".svg")
+NAMED = "an image or font file inside the project, its path relative to the stylesheet"  # what a url() of its CSS is
 COLOUR = {"anyOf": [{"type": "string", "pattern": r"^#[0-9a-fA-F]{6}$"},
                     {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1},
                      "minItems": 4, "maxItems": 4}],
@@ -87,6 +91,7 @@ class Theme:
     background: Path | None = None
     margins: tuple[tuple[str, float], ...] = ()  # top, bottom, inner, outer (mm), those it sets
     css: Path | None = None
+    assets: tuple[tuple[str, Path], ...] = ()  # what the stylesheet's url()s name: each address, as written -> file
     templates: tuple[tuple[str, Path], ...] = ()
     files: tuple[Path, ...] = field(default=())
     root: Path | None = None  # the project's folder: what its paths are shown from in a message
@@ -117,12 +122,13 @@ def read_theme(path: Path, root: Path, shown: str, languages: list[str], problem
     page = reader.mapping(data, "page", PAGE)
     background = reader.file(data["page"], "background", IMAGE_TYPES) if "background" in page else None
     css = reader.file(data, "css", (".css",)) if "css" in data else None
+    assets = reader.stylesheet(css) if css else ()
     blocks = reader.mapping(data, "templates", TEMPLATES)
     templates = tuple((key, p) for key in blocks if (p := reader.file(data["templates"], key, (".html",))))
     styles = reader.styles(data)
     return Theme(path, faces, tuple(fonts.items()), tuple((k, v) for k, v in colours.items() if v),
                  styles["headings"], styles["tables"], styles["highlight"], background, reader.margins(data, page),
-                 css, templates, tuple(reader.read), root.resolve())
+                 css, assets, templates, tuple(dict.fromkeys(reader.read)), root.resolve())
 
 
 class _Reader:
@@ -191,6 +197,50 @@ class _Reader:
                               "a file beside " + self.src.shown)
         else:
             self.read.append(path)
+            return path
+        return None
+
+    def stylesheet(self, css: Path) -> tuple[tuple[str, Path], ...]:
+        """The files the stylesheet names by url(), each found from the stylesheet's folder (as CSS finds it): an
+        image or a font inside the project; an @import, an address of the network or outside the project refused,
+        at its line and column. A url() of data or of a fragment (#id) names no file."""
+        shown = css.relative_to(self.root).as_posix()
+        try:
+            named = stylesheet.named(css.read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            self.problems.add(Position(shown, 1, 1), "a stylesheet that is not UTF-8 text", "CSS in UTF-8")
+            return ()
+        found = []
+        for item in named:
+            where, address = Position(shown, item.line, item.column), item.address
+            if item.imported:
+                self.problems.add(where, f"@import '{address}' in a theme stylesheet",
+                                  "the rules of one stylesheet, css: in theme.yaml")
+            elif address and not address.startswith("#") and not address.lower().startswith("data:"):
+                path = self.named(where, address, css.parent)
+                if path is not None:
+                    self.read.append(path)
+                    found.append((address, path))
+        return tuple(found)
+
+    def named(self, where: Position, address: str, folder: Path) -> Path | None:
+        """The file of the project a stylesheet's url(address) names, from the stylesheet's `folder`; None (and a
+        problem) where it names none."""
+        url = urlparse(address)
+        name = unquote(url.path)
+        path = (folder / name).resolve()
+        if url.scheme or url.netloc:
+            self.problems.add(where, f"url({address}) is not a file of the project (aids renders offline)", NAMED)
+        elif not name or name.startswith(("/", "\\")) or Path(name).is_absolute():
+            self.problems.add(where, f"url({address}) is not a path relative to the stylesheet", NAMED)
+        elif not path.is_relative_to(self.root):
+            self.problems.add(where, f"url({address}) is outside the project", NAMED)
+        elif path.suffix.lower() not in IMAGE_TYPES + FONT_TYPES:
+            self.problems.add(where, f"url({address}) is not an image or a font", NAMED)
+        elif not path.is_file():
+            self.problems.add(where, f"url({address}) not found (looked for {path.relative_to(self.root).as_posix()})",
+                              NAMED)
+        else:
             return path
         return None
 

@@ -166,7 +166,7 @@ class _Localizing:
         """A figure in this language: its own variant of the image where it has one, its description, its caption."""
         file, name = b.variants.get(self.lz.lang, (b.file, b.name))
         return {"type": "image", "src": Figure(file, name), "alt": self.lz.text(b.alt) if b.alt else "",
-                "caption": self.text(b.caption) if b.caption else ""}
+                "caption": self.text(b.caption) if b.caption else "", "at": b.where}
 
     def table(self, b: Table) -> RuleTableBlock:
         head = [self.cell(c) for c in b.head]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal, NotRequired, TypedDict
 
+from ..errors import Position
 from .rich import Rich
 
 # --- sequence -----------------------------------------------------------------------------------
@@ -219,6 +220,7 @@ class ImageBlock(TypedDict):
     src: Figure  # the language's own variant of the image where it has one
     alt: str
     caption: Rich | str  # "" for none
+    at: Position | None  # where its source is, for a warning about its printing (render/laid_out.py)
 
 
 class RuleListBlock(TypedDict):

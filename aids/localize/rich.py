@@ -184,12 +184,19 @@ def _placeholders(content: str, style: Span, resolve: Resolve, capital: Capital 
             value = capitalize(value)
         out.extend(value)
         pos = m.end()
-        if value and value.plain().endswith(".") and content[pos:pos + 1] == ".":
+        if ends_in_period(value) and content[pos:pos + 1] == ".":
             pos += 1  # "20 мая 1809 г." ending a sentence: its period is the full stop
 
     if pos < len(content):
         out.append(replace(style, text=content[pos:]))
     return out
+
+
+def ends_in_period(value: Rich) -> bool:
+    """Whether `value` ends in a period printed where it stands (an abbreviated date's "г."): not a footnote's
+    call, whose text (which ends a sentence of its own) prints at the foot of the page or in the notes' list."""
+    last = value[-1] if value else None
+    return not (isinstance(last, Marked) and last.role == "footnote") and value.plain().endswith(".")
 
 
 def styled(rich: Rich, style: Span) -> Rich:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
-from ..errors import AidsError
+from ..errors import AidsError, Position
 from ..files import Folder
 from .text import Text
 
@@ -37,6 +37,7 @@ class Image:
     alt: Text | None
     caption: Text | None = None
     variants: dict[str, tuple[str, str]] = field(default_factory=dict)  # language -> its (file, name)
+    where: Position | None = None  # its `![` in the Markdown: what a warning about its printing points at
 
 
 def read_image(reader: RulesReader, node, para) -> Image | None:
@@ -65,7 +66,8 @@ def read_image(reader: RulesReader, node, para) -> Image | None:
     alt = reader.inline(node, para).strip()
     caption = str(node.attrs.get("title", "") or "").strip()
     return Image(*named, reader.message(alt, para, "Image description") if alt else None,
-                 reader.message(caption, para, "Figure caption") if caption else None, _variants(reader, folder, path))
+                 reader.message(caption, para, "Figure caption") if caption else None, _variants(reader, folder, path),
+                 reader.at(para, "!["))
 
 
 def _named(reader: RulesReader, folder: Folder, path: Path) -> tuple[str, str] | None:

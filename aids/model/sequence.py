@@ -159,7 +159,7 @@ class Step:
 class Phase:
     id: str
     index: int
-    title: Text | None  # None: the phase is printed by its number only
+    title: Text | None  # None: its number only, printed beside its text (templates/aids.css)
     side: str | None  # a side id or BOTH, as declared; None: no side label
     steps: list[Step]
     mirror_of: Phase | None = None

@@ -10,7 +10,7 @@ import functools
 import hashlib
 from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import AidsError, Position, Problem
@@ -51,14 +51,16 @@ class Document:
 
     @property
     def page(self) -> str:
-        """Its HTML page: `html` with the site's navigation, its figures and its theme's fonts linked to their
-        copies beside it."""
-        if not self.site and not self.figures and not self.faces:
+        """Its HTML page: `html` with the site's navigation, its figures, its theme's fonts and the files its
+        theme's stylesheet names linked to their copies beside it."""
+        if not self.site and not self.figures and not self.faces and not self.assets:
             return self.html
         folder = self.kind.template_folder
         faces = [(face.family, self.model.id + suffix, face.weight, face.style) for suffix, face in self.faces.items()]
+        assets = {str(path): self.model.id + suffix for suffix, path in self.assets.items()}
         return render_template(self.kind.template, self.lz, {**self.context, "site": self.site, "web": True,
-                                                             "web_faces": faces}, (str(folder),) if folder else ())
+                                                             "web_faces": faces, "web_assets": assets},
+                               (str(folder),) if folder else ())
 
     @functools.cached_property
     def faces(self) -> dict[str, Face]:
@@ -67,6 +69,18 @@ class Document:
         theme = self.game.theme
         return {f"-theme-{hashlib.sha256(face.file.read_bytes()).hexdigest()[:8]}-{face.file.name}": face
                 for face in (theme.faces if theme else ())}
+
+    @functools.cached_property
+    def assets(self) -> dict[str, Path]:
+        """The files the game's theme's stylesheet names by url() (its images), by the suffix of their copies
+        beside the web page (<aid>-theme-<digest>-<file>), as its fonts are."""
+        theme = self.game.theme
+        return {f"-theme-{hashlib.sha256(path.read_bytes()).hexdigest()[:8]}-{path.name}": path
+                for path in dict.fromkeys(path for _, path in (theme.assets if theme else ()))}
+
+    def asset_files(self) -> dict[str, Rendered]:
+        """{suffix: bytes} of the copies of `assets` its web page links, beside it."""
+        return {suffix: Rendered(path.read_bytes()) for suffix, path in self.assets.items()}
 
     @functools.cached_property
     def figures(self) -> list[Figure]:
@@ -153,7 +167,7 @@ class Html:
     summary = "a web page (<aid>.html), with the site's navigation"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
-        return {".html": Rendered(doc.page.encode("utf-8")), **doc.figure_files()}
+        return {".html": Rendered(doc.page.encode("utf-8")), **doc.figure_files(), **doc.asset_files()}
 
 
 class Pdf:

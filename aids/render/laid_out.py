@@ -4,13 +4,18 @@
   after its title (table.css, from the title's data-continued), which the first part of the table, where it
   starts, does not show.
 - A table wider than the column or box it is in is a warning.
+- A figure that does not print whole with its caption under it, inside its page's area (an image the print sheet
+  scales to its column, but with a caption too long to fit beside it), is a warning at its source.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import unquote
 
 CONTINUED = "data-continued"  # the attribute of a table's title whose ::after is the mark
+SOURCE = "data-source"  # the attribute of a printed figure: where its source is (path:line:col)
+PX_MM = 25.4 / 96
 
 
 def boxes(document: Any) -> Iterator[tuple[Any, Any]]:
@@ -82,3 +87,32 @@ def _words(element: Any) -> str:
 
 def _id(element: Any) -> str:
     return f' id="{element.get("id")}"' if element.get("id") else ""
+
+
+def figures_apart(document: Any) -> list[str]:
+    """A figure whose image runs past the foot of its page's area, or whose caption is not under it (on another
+    page, or atop the next column), once each, as a warning at its source (its `data-source`)."""
+    placed: dict[Any, tuple[int, float]] = {}  # figure -> the page its image is on, the foot of the image
+    faults: dict[Any, str] = {}
+    for number, page in enumerate(document.pages):
+        area = page._page_box
+        foot = area.content_box_y() + area.height
+        for figure, _ in _descendants(area):
+            if figure.element_tag != "figure" or figure.element.get(SOURCE) is None or figure.element in faults:
+                continue
+            element = figure.element
+            for box, _ in _descendants(figure):
+                if box.element_tag == "img" and element not in placed:
+                    placed[element] = (number, box.position_y + box.margin_height())
+                    if placed[element][1] - foot > 0.5:  # CSS px
+                        faults[element] = f"runs {(placed[element][1] - foot) * PX_MM:.1f} mm past the foot of its page"
+                elif box.element_tag == "figcaption" and element in placed and (
+                        placed[element][0] != number or box.position_y < placed[element][1] - 0.5):
+                    faults.setdefault(element, "and its caption do not fit one column: the caption is printed apart")
+    return [f"{element.get(SOURCE)}: the figure '{_image(element)}' {what} (expected: a figure that fits its column "
+            "with its caption: a shorter caption, or a wider and lower image)" for element, what in faults.items()]
+
+
+def _image(figure: Any) -> str:
+    img = figure.find("img")
+    return unquote(img.get("src", "")) if img is not None else ""

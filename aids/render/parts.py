@@ -10,8 +10,9 @@ on pages that begin right-hand, and turned once its first page is known to be ev
 are joined into one (join.py).
 
 A part's PDF is kept in the output folder's `.aids-cache/booklet_parts/`, under the digest of all it was made
-from: its HTML as cut, its stylesheet, the images it shows, the fonts, the numbers it was told, the versions of
-WeasyPrint and pydyf. An edit lays out its own part again, and the parts after it only if its page count changed.
+from: its HTML as cut, its stylesheet, the images it shows, the files its stylesheets name (a theme's fonts, page
+art and images), the package's fonts, the numbers it was told, the versions of the libraries that render
+(render/versions.py). An edit lays out its own part again, and the parts after it only if its page count changed.
 A record read back is JSON and a PDF whose sha256 the record holds, under the key it names, else it is not used.
 """
 from __future__ import annotations
@@ -29,6 +30,8 @@ from urllib.parse import unquote, urlparse
 from xml.etree import ElementTree
 
 from ..files import Folder
+from ..source import stylesheet
+from . import versions
 from .pagination import CHARACTERS_A_PAGE, Numbers
 from .pdf import fonts_dir
 
@@ -130,6 +133,7 @@ def describe(root: Any, parts: list[Part], css: str, base: Path) -> None:
     body, main, rules = root.find("body"), root.find("body/main"), rules_of(root)
     shell = [ElementTree.tostring(root.find("head")), repr(sorted(root.attrib.items())).encode(),
              repr(sorted(body.attrib.items())).encode(), repr(sorted(rules.attrib.items())).encode()]
+    shell.extend(named_files([css, *(style.text or "" for style in root.find("head").iter("style"))]))
     first, last = _around(body, main, rules)
     running = title(root)
     for part in parts:
@@ -192,13 +196,25 @@ def images(elements: list[Any], base: Path) -> Iterator[bytes]:
                 yield f"missing {src}".encode()
 
 
+def named_files(stylesheets: list[str]) -> Iterator[bytes]:
+    """The digest of every file the stylesheets name by a file URL (a theme's fonts, page art and images), but the
+    package's fonts (`environment`): what a part's layout reads besides its page and its images."""
+    fonts = fonts_dir().resolve()
+    for text in stylesheets:
+        for named in stylesheet.named(text):
+            url = urlparse(named.address)
+            path = Path(unquote(url.path)) if url.scheme == "file" else None
+            if path is not None and not path.resolve().is_relative_to(fonts):
+                try:
+                    yield hashlib.sha256(path.read_bytes()).digest()
+                except OSError:
+                    yield f"missing {named.address}".encode()
+
+
 @functools.cache
 def environment() -> str:
     """What every part's PDF depends on besides its own sources: the libraries that make it, the fonts."""
-    import pydyf
-    import weasyprint
-
-    digest = hashlib.sha256(f"{FORMAT} {weasyprint.__version__} {pydyf.__version__}".encode())
+    digest = hashlib.sha256(f"{FORMAT} {versions.libraries()} {versions.system()}".encode())
     for path in sorted(fonts_dir().glob("*")):
         if path.is_file():
             digest.update(path.name.encode() + hashlib.sha256(path.read_bytes()).digest())

@@ -19,7 +19,7 @@ from ..files import Folder
 from ..localize.documents import Figure
 from ..localize.rich import Rich
 from ..localize.typography import typeset
-from . import footnote_area, laid_out, tagging, tree
+from . import footnote_area, laid_out, sheet, tagging, tree
 from . import theme as themes
 from .html import colour_functions, render_template
 from .pagination import PASSES, Numbers, Pagination, Settle
@@ -266,6 +266,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     laid_out.finish(document)
     warnings.extend(laid_out.wide_tables(document))
     warnings.extend(laid_out.lost_text(document))
+    warnings.extend(laid_out.figures_apart(document))
     return Layout(document, warnings, epoch, tagged, press, fonts)
 
 
@@ -371,7 +372,8 @@ def print_css(lz: Localizer, game_ctx: dict[str, Any], page_size: str, margins: 
                                       art=not gray),
         "fonts": [(fam, (fonts_dir() / f).as_uri(), w, s) for fam, f, w, s in FONTS],
         "page_size": page_size,
-        "margins": margins if isinstance(margins, str) else "14mm 14mm 16mm 14mm",
+        "figure_room": sheet.area_height(page_size, margins),
+        "margins": margins if isinstance(margins, str) else sheet.DEFAULT_MARGINS,
         "facing": margins if isinstance(margins, tuple) else None,
         "press": {"bleed": press.bleed} if press else None,
         "kind": kind,

@@ -4,16 +4,19 @@ sees only the documented variables."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, urlparse
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from ..errors import AidsError, Position, Problem
-from . import colours
+from ..source.stylesheet import rewritten
+from . import colours, sheet
 
 if TYPE_CHECKING:
     from ..config.theme import Theme
@@ -47,10 +50,18 @@ class View:
     tables = property(lambda self: self.theme.tables)
     highlight = property(lambda self: self.theme.highlight)
 
-    @property
-    def css(self) -> Markup:
-        """The theme's own stylesheet, appended after aids' (never one that could end the page's <style>)."""
-        return Markup(own_css(self.theme.css, self.theme.show(self.theme.css))) if self.theme.css else Markup("")
+    def stylesheet(self, copies: Mapping[str, str] | None = None) -> Markup:
+        """The theme's own stylesheet, appended after aids' (never one that could end the page's <style>), each
+        url() pointing at the file of the project it names, found from the stylesheet's folder (config/theme.py):
+        its file URI, which the PDF reads through the project's fetcher, or on the web page (`copies`: each file,
+        by its path, -> the name of its copy beside the page) its copy."""
+        if not self.theme.css:
+            return Markup("")
+        where = {address: (quote(copies[str(path)]) if copies is not None else path.as_uri())
+                 + (f"#{urlparse(address).fragment}" if urlparse(address).fragment else "")
+                 for address, path in self.theme.assets}
+        text = own_css(self.theme.css, self.theme.show(self.theme.css))
+        return Markup(rewritten(text, lambda address: where.get(address, address)))
 
 
 @functools.cache
@@ -81,25 +92,18 @@ def print_context(theme: Theme | None, press: bool, page_size: str, margins: Mar
             "colours": View(theme, press).colours if press else []}
 
 
-SIZES = {"a4": (210.0, 297.0), "a5": (148.0, 210.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}
-
-
 def background(art: Path, page_size: str, margins: Margins, bleed: float) -> str:
     """@page rules that lay `art` over the whole sheet (and its bleed): WeasyPrint positions a page's background
     in the page area, inside the margins, so the image is as large as the sheet and moved out by the margin of
     each side (the inner one on a right-hand page, the outer one on a left-hand page)."""
-    words = page_size.lower().split()
-    width, height = SIZES.get(words[0] if words else "a4", SIZES["a4"])
-    if "landscape" in words:
-        width, height = height, width
+    width, height = sheet.sheet(page_size)
     url = f'url("{art.as_uri()}") no-repeat'
     size = f"background-size: {width + 2 * bleed:g}mm {height + 2 * bleed:g}mm;"
     if isinstance(margins, tuple):
         top, outer, _, inner = margins
         return "".join(f"@page :{side} {{ background: {url}; {size} background-position: -{left + bleed:g}mm "
                        f"-{top + bleed:g}mm; }}\n" for side, left in (("right", inner), ("left", outer)))
-    parts = [float(p[:-2]) if p.endswith("mm") else 0.0 for p in (margins or "14mm 14mm 16mm 14mm").split()]
-    top, left = parts[0], parts[3 if len(parts) == 4 else 1 if len(parts) > 1 else 0]
+    top, _, _, left = sheet.margins_mm(margins)
     return f"@page {{ background: {url}; {size} background-position: -{left + bleed:g}mm -{top + bleed:g}mm; }}\n"
 
 

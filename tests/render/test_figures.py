@@ -17,7 +17,7 @@ from aids.build.pipeline import Options
 from aids.commands.cli import main
 from aids.config import read_project
 
-from ..helpers import text_runs
+from ..helpers import MM, text_runs
 from ..model.test_booklet import project
 
 
@@ -174,3 +174,92 @@ def test_a_wide_block_inside_a_box_is_an_error(tmp_path):
     from ..model.test_booklet import error_of
     assert "games/demo/two.md:4:1: ::: wide inside a box (note)" in error_of(
         tmp_path, two_md="# A {#a}\n\n::: note\n::: wide\nx\n:::\n:::\n")
+
+
+# --- a figure taller than its column (issue 44) -----------------------------------------------------------
+
+def image_placements(path: Path) -> list[tuple[int, float, float, float, float, tuple[int, int]]]:
+    """(page, x, y, width, height, its pixels) of every image drawn, in mm from the page's lower left."""
+    found = []
+    for number, page in enumerate(PdfReader(path).pages):
+        xobjects = {str(k): v.get_object() for k, v in (page["/Resources"].get("/XObject") or {}).items()}
+        images = {name: x for name, x in xobjects.items() if x.get("/Subtype") == "/Image"}
+
+        def visit(op, args, cm, tm, number=number, images=images):
+            if op == b"Do" and args and str(args[0]) in images:
+                pixels = int(images[str(args[0])]["/Width"]), int(images[str(args[0])]["/Height"])
+                found.append((number, cm[4] / MM, cm[5] / MM, cm[0] / MM, cm[3] / MM, pixels))
+        page.extract_text(visitor_operand_before=visit)
+    return found
+
+
+TALL = {  # a page size and columns -> an image (pixels) as wide as the column is and 5 mm taller than it
+    "A5": ("page_size: A5", (480, 724)),  # a column 120 x 176 mm: at 120 mm wide, 181 mm tall
+    "A4, two columns": ("page_size: A4\ncolumns: 2", (400, 1225)),  # a column 87.5 x 263 mm: 268 mm tall
+}
+PAGE_AREA = (16, 18)  # mm above and below the text of a booklet's page (kinds/__init__.py, Booklet.margins)
+SECTION = "Akapit o ukształtowaniu terenu, rzekach i drogach, który poprzedza mapę. " * 6
+
+
+def tall_figure(tmp_path, layout: str, caption: str = "Pole bitwy o świcie, widok od północy") -> Path:
+    from ..model.test_booklet import BOOKLET
+    two = (f"# Mapa {{#map}}\n\n{SECTION}\n\n## Pole bitwy {{#field}}\n\n![Pole bitwy](figures/tall.png \"{caption}\")"
+           f"\n\n{SECTION}\n")
+    root = with_figures(tmp_path, two)
+    (root / "games/demo/rules.yaml").write_text(BOOKLET.replace("page_size: A5", TALL[layout][0]), encoding="utf-8")
+    (root / "games/demo/figures/tall.png").write_bytes(png(*TALL[layout][1], (90, 120, 60)))
+    return root
+
+
+@pytest.mark.parametrize("layout", list(TALL))
+def test_a_figure_a_few_mm_taller_than_its_column_is_scaled_to_fit_it_with_its_caption(tmp_path, layout):
+    """It printed alone on a page it ran past the foot of, its caption on the next page, the pages before it
+    nearly blank (its heading and the section before it pushed along): scaled to its column, proportions kept."""
+    root = tall_figure(tmp_path, layout)
+    summary = builder.build(read_project(root), Options(langs=["pl"], formats=["pdf"]))
+    assert not summary.failed, summary.failed
+    assert next(b for b in summary.built if b.aid == "rules").warnings == []
+    pdf = root / "build/demo/pl/rules.pdf"
+    reader = PdfReader(pdf)
+    height = float(reader.pages[0].mediabox.height) / MM
+    [(page, _, y, width, drawn, pixels)] = [p for p in image_placements(pdf) if p[5] == TALL[layout][1]]
+    assert abs(width / drawn - pixels[0] / pixels[1]) < 0.005, (width, drawn)  # its proportions kept
+    assert y >= PAGE_AREA[1] - 0.2 and y + drawn <= height - PAGE_AREA[0] + 0.2, (y, drawn)  # inside the page area
+    caption = [run for run in text_runs(reader.pages[page]) if "Pole bitwy o" in run[4]]
+    assert caption and caption[0][1] / MM < y, (page, caption)  # under it, on its page
+    for number, sheet in enumerate(reader.pages):  # no page without text of its own (its heads and feet aside)
+        body = [r for r in text_runs(sheet) if PAGE_AREA[1] * MM < r[1] < (height - PAGE_AREA[0]) * MM]
+        assert body or any(p[0] == number for p in image_placements(pdf)), f"page {number + 1} is blank"
+
+
+def test_a_figure_whose_caption_cannot_fit_under_it_is_a_warning_at_its_source(tmp_path):
+    root = tall_figure(tmp_path, "A5", "Pole bitwy o świcie, widok od północy, z brodem i młynem. " * 12)
+    summary = builder.build(read_project(root), Options(langs=["pl"], formats=["pdf"]))
+    assert not summary.failed, summary.failed
+    assert next(b for b in summary.built if b.aid == "rules").warnings == [
+        "games/demo/two.md:7:1: the figure 'figures/tall.png' and its caption do not fit one column: the caption is "
+        "printed apart (expected: a figure that fits its column with its caption: a shorter caption, or a wider and "
+        "lower image)"]
+
+
+def test_every_figure_of_every_sample_pdf_ends_above_its_pages_foot(sample, for_print):
+    """Every tagged PDF the samples make (home, gray, press; every language): each figure (its /Figure structure
+    element's box, as a screen reader or a reflow tool finds it) ends above the running foot of its page (the
+    lowest line of text), and no build said a figure does not fit its column."""
+    import pikepdf
+
+    from .test_lines import every_pdf
+    seen = set()
+    for path, output in every_pdf(sample, for_print):
+        pages = PdfReader(path).pages
+        with pikepdf.open(path) as pdf:
+            numbers = {page.objgen: n for n, page in enumerate(pdf.pages)}
+            figures = [(numbers[o.Pg.objgen], [float(v) for v in o.A.BBox]) for o in pdf.objects
+                       if isinstance(o, pikepdf.Dictionary) and o.get("/S") == "/Figure" and "/A" in o
+                       and "/BBox" in o.A and "/Pg" in o]
+        for number, (_, bottom, _, top) in figures:
+            seen.add(path.name)
+            foot = min(run[1] for run in text_runs(pages[number]))
+            assert bottom > foot, f"{path.relative_to(output)}, page {number + 1}: a figure over the page's foot"
+    assert {"ford.pdf", "ford-press.pdf"} <= seen  # the scenario's map
+    assert not [w for b in sample[1].built for w in b.warnings if "figure" in w]

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from aids.build import builder
+from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.errors import AidsError
 
@@ -242,3 +242,91 @@ def test_the_projects_theme_is_every_games_own_unless_it_names_one(tmp_path):
     before = sources_digest(project)  # what a build's stamp and its workers key on
     (root / "themes" / "house" / "valmora.css").write_text("h2 { color: green; }\n")
     assert sources_digest(project) != before
+
+
+CALLED = {"en": "one less strength point", "pl": "mniejszą o jeden punkt", "ru": "на одно очко меньше"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_full_stop_after_a_footnote_call_is_printed(built, lang):
+    """ford.md's `point[^ford].`: the sentence's full stop was taken for the note's own (which ends in one, and
+    prints at the foot of the page or in the list of notes), and dropped after the call."""
+    import lxml.html
+    page = lxml.html.parse(str(built.output / GAME / lang / "ford.html")).getroot()
+    [call] = page.xpath("//a[@class='footnote-call']")
+    note = call.getnext()
+    assert "footnote" in note.get("class") and NOTES[lang] in " ".join(note.text_content().split())
+    paragraph = " ".join(call.getparent().text_content().replace(note.text_content(), "").split())
+    assert f"{CALLED[lang]}1." in paragraph, paragraph
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(pdf(built, lang)).pages)
+    assert f"{CALLED[lang]}1." in text, text[text.find(CALLED[lang]):][:60]
+
+
+# --- the files a theme's stylesheet names by url() (issue 44) ---------------------------------------------------
+
+TILE = REPO / "games" / GAME / "theme" / "art" / "paper-tile.png"  # valmora.css: url("art/paper-tile.png")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_web_page_links_a_copy_of_each_file_its_themes_stylesheet_names(built, lang):
+    """valmora.css (in theme/) names art/paper-tile.png: found from the stylesheet's folder, as CSS finds it (it was
+    looked for from the game's folder), and copied beside each web page (it was not copied at all)."""
+    for aid in ("ford", "rules"):
+        html = (built.output / GAME / lang / f"{aid}.html").read_text(encoding="utf-8")
+        [copy] = re.findall(r'body\.aid \{ background: #faf4e6 url\("([^"]+)"\); \}', html)
+        assert re.fullmatch(rf"{aid}-theme-[0-9a-f]{{8}}-paper-tile\.png", copy), copy
+        assert (built.output / GAME / lang / copy).read_bytes() == TILE.read_bytes()
+        assert "art/paper-tile.png" not in html and "file:" not in html
+
+
+def test_a_stylesheets_url_is_found_from_its_folder_in_the_pdf_too(tmp_path):
+    """A url() the PDF prints (a mark beside every chapter's heading): from the stylesheet's folder, read through
+    the project's fetcher; before, from the game folder, where it is not (a warning, nothing drawn)."""
+    from .test_figures import png
+    root = scenario_project(tmp_path)
+    theme = root / "games" / GAME / "theme"
+    (theme / "art" / "mark.png").write_bytes(png(40, 40, (0x20, 0xA0, 0x30)))
+    with (theme / "valmora.css").open("a") as css:
+        css.write('.rules h2::before { content: ""; display: inline-block; width: 6mm; height: 6mm; '
+                  'background: url("art/mark.png"); }\n')
+    summary = builder.build(read_project(root), pipeline.Options(langs=["en"], formats=["pdf"], games=[GAME]))
+    assert not summary.failed and [b.warnings for b in summary.built] == [[], []], summary.built
+    assert any(near(c, (0x20, 0xA0, 0x30), 2) for c in pixel_colours(root / "build" / GAME / "en" / "ford.pdf"))
+
+
+@pytest.mark.parametrize("rule, expected", [
+    ('.a { background: url("../../../../secret.png"); }', "valmora.css:10:18: url(../../../../secret.png) is outside "
+     "the project (expected: an image or font file inside the project, its path relative to the stylesheet)"),
+    (".a { background: url(https://example.org/x.png); }", "valmora.css:10:18: url(https://example.org/x.png) is not "
+     "a file of the project (aids renders offline)"),
+    (".a { background: url(/etc/x.png); }", "valmora.css:10:18: url(/etc/x.png) is not a path relative to the "
+     "stylesheet"),
+    (".a { background: url(nowhere.png); }", "valmora.css:10:18: url(nowhere.png) not found (looked for "
+     "games/valmora-scenarios/theme/nowhere.png)"),
+    ('@import "other.css";', "valmora.css:10:1: @import 'other.css' in a theme stylesheet (expected: the rules of one "
+     "stylesheet, css: in theme.yaml)"),
+    (".a { background: url(blocks/colophon.html); }", "valmora.css:10:18: url(blocks/colophon.html) is not an image "
+     "or a font"),
+])
+def test_what_a_stylesheet_names_is_a_file_of_the_project_or_an_error_at_its_line(tmp_path, rule, expected):
+    (tmp_path / "secret.png").write_bytes(b"\x89PNG")
+    root = scenario_project(tmp_path / "p")
+    with (root / "games" / GAME / "theme" / "valmora.css").open("a") as css:
+        css.write(rule + "\n")
+    with pytest.raises(AidsError) as error:
+        read_project(root).read_game(GAME)
+    assert f"games/valmora-scenarios/theme/{expected}" in str(error.value)
+
+
+def test_a_stylesheet_whose_urls_are_rewritten_keeps_every_escape_as_written(tmp_path):
+    """Pointing its url()s at their files changes nothing else of it: an escape that reads `</` stays an escape,
+    never a `</style>` ending the page's <style> (a stylesheet re-serialized whole would write it so)."""
+    import lxml.html
+    root = scenario_project(tmp_path)
+    with (root / "games" / GAME / "theme" / "valmora.css").open("a") as css:
+        css.write('.subtitle::after { content: "\\3c/style><script>alert(1)\\3c/script>"; }\n')
+    summary = builder.build(read_project(root), pipeline.Options(langs=["en"], formats=["html"], games=[GAME]))
+    assert not summary.failed, summary.failed
+    html = (root / "build" / GAME / "en" / "ford.html").read_text(encoding="utf-8")
+    assert 'content: "\\3c/style><script>alert(1)\\3c/script>"' in html and 'url("ford-theme-' in html
+    assert not [s for s in lxml.html.fromstring(html).iter("script") if "alert" in (s.text or "")]

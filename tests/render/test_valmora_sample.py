@@ -175,3 +175,30 @@ def test_a_role_that_begins_a_sentence_is_capitalized(sample, lang, sentence):
 def test_own_words_around_a_chapter_reference_in_the_case_the_catalog_gives(sample, lang, words):
     assert words in text_of(sample[0], "cm", lang)
     assert words in html_text(sample[0], lang)
+
+
+def test_a_phase_its_source_does_not_name_prints_its_number_beside_its_text(sample):
+    """The end of turn has a number (4.6) and no title, as its source means (docs/guide/sequences.md): it printed
+    as a heading line holding "4.6" alone, in every language and edition, PDF, HTML and EPUB. Its number now stands
+    beside its first line and its text under it, as a step's label does: in the PDF read back, on the web page and
+    in the e-book by the same markup and stylesheet (templates/aids.css)."""
+    import zipfile
+
+    import lxml.html
+    project = sample[0]
+    for edition in EDITIONS:
+        for lang in LANGS:
+            lines = lines_of(project, edition, lang)
+            assert not [line for line in lines if re.fullmatch(r"\d+(\.\d+)+", line)], (edition, lang)
+            assert [line for line in lines if re.match(r"4\.6\s+1\.\s+\S", line)], (edition, lang)
+            folder = project.output / GAME / edition / lang
+            page = lxml.html.parse(str(folder / "turn-sequence.html")).getroot()
+            with zipfile.ZipFile(folder / "turn-sequence.epub") as book:
+                chapter = next(book.read(n) for n in book.namelist() if b'id="end-of-turn"' in book.read(n))
+                sheet = book.read(next(n for n in book.namelist() if n.endswith(".css"))).decode()
+            for root, css in ((page, "".join(page.xpath("//style/text()"))),
+                              (lxml.html.fromstring(chapter), sheet)):
+                [heading] = root.xpath("//*[@id='end-of-turn']")
+                assert "".join(heading.itertext()).strip("#\xa0 ") == "4.6"
+                assert "untitled" in heading.getparent().get("class", "").split()
+                assert ".phase.untitled > .phase-title { display: block; position: absolute;" in css
