@@ -17,7 +17,7 @@ from ..errors import AidsError, Position, Problem
 from ..files import Folder
 from ..localize.documents import Figure
 from ..localize.typography import typeset
-from . import grayscale, impose
+from . import impose, recolour
 from .html import render_template
 from .pdf import check_glyphs, figures_of, long_words
 from .printing import print_pdf
@@ -100,7 +100,17 @@ class Document:
     @functools.cached_property
     def press(self) -> dict[str, Rendered]:
         """Its press PDF(s) (the game's print settings), printed once however many formats use them (the
-        press imposition of a booklet, say)."""
+        press imposition of a booklet, say), in CMYK and gray only (render/recolour.py)."""
+        try:
+            made = self._press()
+        except recolour.Unconvertible as exc:
+            raise AidsError(Problem(Position(str(self.model.source.shown)), f"{self.kind.name} '{self.model.id}' "
+                                    f"({self.lz.lang}), its press PDF: {exc}",
+                                    "colours, images and gradients a press PDF can hold in CMYK "
+                                    "(docs/guide/printing.md), or no press profile")) from None
+        return made
+
+    def _press(self) -> dict[str, Rendered]:
         settings = self.game.printing
         printer = Pdf.printer(self, settings)
         localized = self.context["aid"]
@@ -125,8 +135,8 @@ class Document:
         if made is None:
             page = printer(self.html, self.kind.page_size(self.model), self.kind.margins(self.model))
             made = {".pdf": page.rendered()}
-        # what a theme or a figure still paints in colour, in its gray (render/grayscale.py)
-        return {suffix.removesuffix(".pdf") + "-gray.pdf": replace(rendered, data=grayscale.grayed(rendered.data))
+        # what a theme or a figure still paints in colour, in its gray (render/recolour.py)
+        return {suffix.removesuffix(".pdf") + "-gray.pdf": replace(rendered, data=recolour.grayed(rendered.data))
                 for suffix, rendered in made.items()}
 
     def locate(self, fragment: str) -> Position:
