@@ -17,9 +17,9 @@ from ..errors import AidsError, Position, Problem
 from ..files import Folder
 from ..localize.documents import Figure
 from ..localize.typography import typeset
-from . import impose, recolour
+from . import impose, preflight, recolour
 from .html import render_template
-from .pdf import check_glyphs, figures_of, long_words
+from .pdf import RASTER, check_glyphs, figures_of, long_words
 from .printing import print_pdf
 from .rendered import Printed, Rendered
 
@@ -100,7 +100,8 @@ class Document:
     @functools.cached_property
     def press(self) -> dict[str, Rendered]:
         """Its press PDF(s) (the game's print settings), printed once however many formats use them (the
-        press imposition of a booklet, say), in CMYK and gray only (render/recolour.py)."""
+        press imposition of a booklet, say), in CMYK and gray only (render/recolour.py) and each checked as a
+        print shop's preflight checks it (render/preflight.py)."""
         try:
             made = self._press()
         except recolour.Unconvertible as exc:
@@ -108,7 +109,30 @@ class Document:
                                     f"({self.lz.lang}), its press PDF: {exc}",
                                     "colours, images and gradients a press PDF can hold in CMYK "
                                     "(docs/guide/printing.md), or no press profile")) from None
-        return made
+        return {suffix: self.preflighted(suffix, rendered) for suffix, rendered in made.items()}
+
+    def preflighted(self, suffix: str, rendered: Rendered) -> Rendered:
+        """A press PDF with what a print shop's preflight flags in it (an image below the press's resolution)
+        as warnings, which --strict makes the aid's failure."""
+        found = preflight.findings(rendered.data, self.model.id + suffix, self.images)
+        return replace(rendered, warnings=[*rendered.warnings, *found], preflight=found) if found else rendered
+
+    @functools.cached_property
+    def images(self) -> dict[tuple[int, int], str]:
+        """The raster images of the game its pages may place (its figures, its theme's page art) by their pixels:
+        how the preflight names an image it finds in a PDF."""
+        from PIL import Image
+        game = Folder(self.game.folder, str(PurePosixPath(self.game.source.shown).parent))
+        theme = self.game.theme
+        files = [(self.game.folder / figure.file, game.show(figure.file)) for figure in self.figures]
+        if theme is not None and theme.background is not None:
+            files.append((theme.background, theme.show(theme.background)))
+        found: dict[tuple[int, int], str] = {}
+        for path, shown in files:
+            if path.suffix.lower() in RASTER:
+                with Image.open(path) as image:
+                    found.setdefault(image.size, shown)
+        return found
 
     def _press(self) -> dict[str, Rendered]:
         settings = self.game.printing
@@ -243,7 +267,7 @@ class ImposedPress:
                                            impose.press_sheet(settings), doc.game.epoch())
         note = (f"imposed for the press: {sides // 2} sheets, saddle-stitched, bleed {settings.bleed:g} mm, "
                 f"marks {settings.marks}")
-        return {"-imposed-press.pdf": Rendered(data, sides, notes=[note])}
+        return {"-imposed-press.pdf": doc.preflighted("-imposed-press.pdf", Rendered(data, sides, notes=[note]))}
 
 
 def _titled(doc: Document, pattern: str) -> str:
