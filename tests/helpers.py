@@ -6,6 +6,7 @@ import io
 import textwrap
 from pathlib import Path
 
+import pikepdf
 from pypdf import PdfReader
 
 from aids.build import jobs, pipeline
@@ -222,6 +223,67 @@ def pdf_fonts(path: Path) -> dict[str, bool]:
             embedded = any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
             fonts[str(font["/BaseFont"])] = embedded
     return fonts
+
+
+RGB_SPACES = {"/DeviceRGB", "/CalRGB", "/RGB"}  # /RGB: an inline image's abbreviation
+
+
+def claims_pdf_x(path: Path) -> bool:
+    """Whether a PDF says it is PDF/X (its document information or its XMP metadata)."""
+    with pikepdf.open(path) as pdf:
+        metadata = pdf.Root.get("/Metadata")
+        return "/GTS_PDFXVersion" in pdf.docinfo or (metadata is not None and b"GTS_PDFXVersion" in metadata.read_bytes())
+
+
+def rgb_in(path: Path) -> list[str]:
+    """Everything RGB in a PDF, wherever it is: a colour space that names DeviceRGB or CalRGB or an ICC profile of
+    three components (an image's, a resource's, a transparency group's, a shading's, an Indexed or Pattern
+    space's base), and an rg or RG operator or an RGB inline image in any content stream (pages, forms, patterns,
+    Type 3 glyphs). Read with pikepdf, independently of aids' own pass (render/recolour.py)."""
+    with pikepdf.open(path) as pdf:
+        found: list[str] = []
+        for obj in pdf.objects:
+            if obj is not None:
+                _rgb_spaces(obj, f"object {obj.objgen[0]}", found)
+        return found + _rgb_operators(pdf)
+
+
+def _rgb_spaces(obj, where: str, found: list[str]) -> None:
+    """The RGB colour spaces `obj` names, itself or any direct object inside it."""
+    if isinstance(obj, pikepdf.Name) and str(obj) in RGB_SPACES:
+        found.append(f"{where}: {obj}")
+    elif isinstance(obj, pikepdf.Array):
+        if len(obj) == 2 and obj[0] == "/ICCBased" and int(obj[1].get("/N", 0)) == 3:
+            found.append(f"{where}: ICCBased, 3 components")
+        for i, item in enumerate(obj):
+            if not (isinstance(item, (pikepdf.Array, pikepdf.Dictionary)) and item.is_indirect):
+                _rgb_spaces(item, f"{where}[{i}]", found)
+    elif isinstance(obj, (pikepdf.Dictionary, pikepdf.Stream)):
+        for key in set(obj.keys()) - {"/Metadata", "/OutputIntents", "/Parent", "/P", "/K"}:  # no colour under these
+            value = obj.get(key)
+            indirect = isinstance(value, (pikepdf.Array, pikepdf.Dictionary, pikepdf.Stream)) and value.is_indirect
+            if key == "/DefaultRGB" or not indirect:
+                _rgb_spaces(value, f"{where}{key}", found)
+
+
+def _rgb_operators(pdf) -> list[str]:
+    """The rg and RG operators and RGB inline images of every content stream of `pdf`."""
+    streams = [(f"page {n}", page.obj) for n, page in enumerate(pdf.pages, 1)]
+    for obj in pdf.objects:
+        if isinstance(obj, pikepdf.Stream) and (obj.get("/Subtype") == "/Form" or obj.get("/PatternType") == 1):
+            streams.append((f"object {obj.objgen[0]}", obj))
+        elif isinstance(obj, pikepdf.Dictionary) and obj.get("/Subtype") == "/Type3":
+            streams += [(f"glyph of object {obj.objgen[0]}", glyph) for glyph in obj.CharProcs.values()]
+    found = []
+    for where, owner in streams:
+        for instruction in pikepdf.parse_content_stream(owner):
+            if isinstance(instruction, pikepdf.ContentStreamInlineImage):
+                space = instruction.iimage.obj.get("/CS", instruction.iimage.obj.get("/ColorSpace"))
+                if str(space) in RGB_SPACES:
+                    found.append(f"{where}: an inline image in {space}")
+            elif str(instruction.operator) in ("rg", "RG"):
+                found.append(f"{where}: {instruction.operator} {' '.join(map(str, instruction.operands))}")
+    return found
 
 
 def page_sizes_mm(path: Path) -> list[tuple[float, float]]:

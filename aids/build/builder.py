@@ -288,7 +288,7 @@ def _finish(project: Project, unit: Unit, results: list[Result], options: Option
     """Write one aid's new files, all or none; False when it failed (its previous files are kept)."""
     errors = [r.error for r in results if r.error]
     if options.strict:
-        errors += [AidsError(_strict(project, unit, r)) for r in results if r.fallbacks and not r.error]
+        errors += _refused(project, unit, results)
     if errors:
         summary.failed.extend(dict.fromkeys(errors))
         summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id}: not written, previous outputs kept")
@@ -344,6 +344,15 @@ def _strict(project: Project, unit: Unit, result: Result) -> list[Problem]:
     po = project.show(catalogs.po_path(project.catalogs, job.lang, domain))
     return [Problem(fb.text.where, f"{where}: [{fb.text.context}] {fb.reason} (--strict)", "a translation in " + po)
             for fb in result.fallbacks]
+
+
+def _refused(project: Project, unit: Unit, results: list[Result]) -> list[AidsError]:
+    """What --strict refuses: text that fell back to the source language, a press PDF a print shop's preflight
+    flags."""
+    source = Position(project.show(unit.aid.path))
+    return [*(AidsError(_strict(project, unit, r)) for r in results if r.fallbacks and not r.error),
+            *(AidsError(flagged) for r in results
+              if not r.error and (flagged := pipeline.preflighted(source, r.job.lang, r.by_format.values())))]
 
 
 def _note_fallbacks(summary: Summary, game: str, lang: str, fallbacks: Iterable[Fallback]) -> None:

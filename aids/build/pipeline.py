@@ -26,6 +26,7 @@ from ..localize.game import localize_game
 from ..localize.localizer import PSEUDO, Fallback, Localizer, PseudoTranslations
 from ..localize.rulings import RulingsDocument
 from ..model.release import REMOVED, Change
+from ..render import preflight
 from ..render.formats import Document, registry
 from ..render.rendered import Rendered
 from ..translating.translators import complete
@@ -41,7 +42,8 @@ class Options:
     langs: list[str] | None = None
     formats: Iterable[str] | None = None  # None: the project's (aids.yaml's `formats:`, else html and pdf)
     editions: list[str] | None = None
-    strict: bool = False  # fail an aid, unwritten, when any of its text falls back to the source language
+    strict: bool = False  # fail an aid, unwritten, when any of its text falls back to the source language, or when
+    # a print shop's preflight flags its press PDF (render/preflight.py)
     debug: bool = False  # let an internal error (a bug of aids) through, with its traceback
     jobs: int | None = None  # worker processes (None: one a core; 1: this process only)
     shard: tuple[int, int] | None = None  # (K, N): build only the K-th of N parts of the units, of about one cost
@@ -85,14 +87,24 @@ class Built:
 
 def made(files: list[str], rendered: dict[str, Rendered]) -> dict[str, Any]:
     """What one format of an aid made, as the summary and the cache keep it: its files, pages, warnings,
-    notes and remarks, the type size it was fitted at, how full its last page is."""
+    notes and remarks, the type size it was fitted at, how full its last page is, what a print shop's preflight
+    flags."""
     pdf = rendered.get(".pdf")
     return {"files": files, "pages": pdf.pages if pdf else 0,
             "warnings": [w for item in rendered.values() for w in item.warnings],
             "notes": [n for item in rendered.values() for n in item.notes],
             "remarks": [r for item in rendered.values() for r in item.remarks],
             "fitted": {k: v for item in rendered.values() for k, v in item.fitted.items()},
-            "last_page": pdf.last_page if pdf else None}
+            "last_page": pdf.last_page if pdf else None,
+            "preflight": [p for item in rendered.values() for p in item.preflight]}
+
+
+def preflighted(source: Position, lang: str, made: Iterable[dict[str, Any]]) -> list[Problem]:
+    """What a print shop's preflight flags in the press PDFs of an aid (each format's `made`), as --strict refuses
+    it, at the aid's `source`."""
+    expected = (f"every image at the resolution the press asks at the size it prints ({preflight.CONTONE_PPI} ppi, "
+                f"line art {preflight.LINE_ART_PPI}; docs/guide/printing.md)")
+    return [Problem(source, f"{lang}: {found} (--strict)", expected) for m in made for found in m.get("preflight", [])]
 
 
 @dataclass

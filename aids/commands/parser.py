@@ -78,7 +78,9 @@ def build_options(p: argparse.ArgumentParser) -> None:
                    help="also each booklet imposed 2-up for saddle stitching: <booklet>-imposed.pdf for a duplex "
                         "printer, and <booklet>-imposed-press.pdf from the press PDF with --profile press")
     p.add_argument("--edition", action="append", metavar="E", help="only this edition (repeatable)")
-    p.add_argument("--strict", action="store_true", help="fail when a string falls back to the source language")
+    p.add_argument("--strict", action="store_true",
+                   help="fail when a string falls back to the source language, or when a print shop's preflight "
+                        "flags a press PDF (an image below the press's resolution)")
     p.add_argument("--jobs", "-j", type=positive, metavar="N", help="worker processes (default: one a core)")
     p.add_argument("--force", action="store_true", help="render everything, even what is up to date")
     p.add_argument("--quiet", "-q", action="store_true",

@@ -95,6 +95,8 @@ class Theme:
     templates: tuple[tuple[str, Path], ...] = ()
     files: tuple[Path, ...] = field(default=())
     root: Path | None = None  # the project's folder: what its paths are shown from in a message
+    rgb: tuple[tuple[str, str], ...] = ()  # name -> "#rrggbb" of the colours given so: what the press converts
+    # through its profile (render/theme.py), where `colours` has the naive CMYK that turns back into it on screen
 
     def show(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix() if self.root and path.is_relative_to(self.root) else str(path)
@@ -126,9 +128,10 @@ def read_theme(path: Path, root: Path, shown: str, languages: list[str], problem
     blocks = reader.mapping(data, "templates", TEMPLATES)
     templates = tuple((key, p) for key in blocks if (p := reader.file(data["templates"], key, (".html",))))
     styles = reader.styles(data)
+    rgb = tuple((k, str(data["colours"][k])) for k, v in colours.items() if v and isinstance(data["colours"][k], str))
     return Theme(path, faces, tuple(fonts.items()), tuple((k, v) for k, v in colours.items() if v),
                  styles["headings"], styles["tables"], styles["highlight"], background, reader.margins(data, page),
-                 css, assets, templates, tuple(dict.fromkeys(reader.read)), root.resolve())
+                 css, assets, templates, tuple(dict.fromkeys(reader.read)), root.resolve(), rgb)
 
 
 class _Reader:

@@ -17,9 +17,9 @@ from ..errors import AidsError, Position, Problem
 from ..files import Folder
 from ..localize.documents import Figure
 from ..localize.typography import typeset
-from . import grayscale, impose
+from . import impose, preflight, recolour
 from .html import render_template
-from .pdf import check_glyphs, figures_of, long_words
+from .pdf import RASTER, check_glyphs, figures_of, long_words
 from .printing import print_pdf
 from .rendered import Printed, Rendered
 
@@ -114,7 +114,41 @@ class Document:
     @functools.cached_property
     def press(self) -> dict[str, Rendered]:
         """Its press PDF(s) (the game's print settings), printed once however many formats use them (the
-        press imposition of a booklet, say)."""
+        press imposition of a booklet, say), in CMYK and gray only (render/recolour.py) and each checked as a
+        print shop's preflight checks it (render/preflight.py)."""
+        try:
+            made = self._press()
+        except recolour.Unconvertible as exc:
+            raise AidsError(Problem(Position(str(self.model.source.shown)), f"{self.kind.name} '{self.model.id}' "
+                                    f"({self.lz.lang}), its press PDF: {exc}",
+                                    "colours, images and gradients a press PDF can hold in CMYK "
+                                    "(docs/guide/printing.md), or no press profile")) from None
+        return {suffix: self.preflighted(suffix, rendered) for suffix, rendered in made.items()}
+
+    def preflighted(self, suffix: str, rendered: Rendered) -> Rendered:
+        """A press PDF with what a print shop's preflight flags in it (an image below the press's resolution)
+        as warnings, which --strict makes the aid's failure."""
+        found = preflight.findings(rendered.data, self.model.id + suffix, self.images)
+        return replace(rendered, warnings=[*rendered.warnings, *found], preflight=found) if found else rendered
+
+    @functools.cached_property
+    def images(self) -> dict[tuple[int, int], str]:
+        """The raster images of the game its pages may place (its figures, its theme's page art) by their pixels:
+        how the preflight names an image it finds in a PDF."""
+        from PIL import Image
+        game = Folder(self.game.folder, str(PurePosixPath(self.game.source.shown).parent))
+        theme = self.game.theme
+        files = [(self.game.folder / figure.file, game.show(figure.file)) for figure in self.figures]
+        if theme is not None and theme.background is not None:
+            files.append((theme.background, theme.show(theme.background)))
+        found: dict[tuple[int, int], str] = {}
+        for path, shown in files:
+            if path.suffix.lower() in RASTER:
+                with Image.open(path) as image:
+                    found.setdefault(image.size, shown)
+        return found
+
+    def _press(self) -> dict[str, Rendered]:
         settings = self.game.printing
         printer = Pdf.printer(self, settings)
         localized = self.context["aid"]
@@ -139,8 +173,8 @@ class Document:
         if made is None:
             page = printer(self.html, self.kind.page_size(self.model), self.kind.margins(self.model))
             made = {".pdf": page.rendered()}
-        # what a theme or a figure still paints in colour, in its gray (render/grayscale.py)
-        return {suffix.removesuffix(".pdf") + "-gray.pdf": replace(rendered, data=grayscale.grayed(rendered.data))
+        # what a theme or a figure still paints in colour, in its gray (render/recolour.py)
+        return {suffix.removesuffix(".pdf") + "-gray.pdf": replace(rendered, data=recolour.grayed(rendered.data))
                 for suffix, rendered in made.items()}
 
     def locate(self, fragment: str) -> Position:
@@ -249,7 +283,8 @@ class ImposedPress:
         note = (f"imposed for the press: {sides // 2} sheets, saddle-stitched, bleed {settings.bleed:g} mm, "
                 f"marks {settings.marks}")
         remarks = _padded(doc, "-imposed-press.pdf", doc.press["-press.pdf"].pages)
-        return {"-imposed-press.pdf": Rendered(data, sides, notes=[note], remarks=remarks)}
+        return {"-imposed-press.pdf": doc.preflighted("-imposed-press.pdf",
+                                                       Rendered(data, sides, notes=[note], remarks=remarks))}
 
 
 def _padded(doc: Document, suffix: str, pages: int) -> list[str]:

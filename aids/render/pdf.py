@@ -70,12 +70,11 @@ FONTS = [
 ]
 
 
-RASTER = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff")  # images a gray profile makes gray
+RASTER = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff")  # images of pixels (not SVG)
 
 
-def make_fetcher(allowed: list[Path], gray: bool = False):
-    """A URL fetcher that serves data: URLs and files below `allowed` folders, and refuses the rest; for the
-    gray profile (`gray`), a raster image as its gray (the luminance, ITU-R 601-2, its transparency kept)."""
+def make_fetcher(allowed: list[Path]):
+    """A URL fetcher that serves data: URLs and files below `allowed` folders, and refuses the rest."""
     wp: Any = weasyprint()
     roots = [p.resolve() for p in allowed]
 
@@ -86,9 +85,6 @@ def make_fetcher(allowed: list[Path], gray: bool = False):
                 return super().fetch(url, headers)
             if scheme == "file":
                 path = Path(unquote(urlparse(url).path)).resolve()
-                if gray and path.suffix.lower() in RASTER and any(path.is_relative_to(root) for root in roots):
-                    return wp.urls.URLFetcherResponse(url, gray_image(path.read_bytes()),
-                                                      headers={"Content-Type": "image/png"})
                 if any(path.is_relative_to(root) for root in roots):
                     return super().fetch(url, headers)
                 raise ValueError(f"refused to read {path}: outside the project")
@@ -217,28 +213,18 @@ def page_references_once() -> None:
     pydyf.PDF.page_references = property(page_references)
 
 
-def gray_image(data: bytes) -> bytes:
-    """A raster image as a gray PNG (with its alpha, if it has one), the same bytes for the same image."""
-    from PIL import Image
-    with Image.open(io.BytesIO(data)) as image:
-        alpha = image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info)
-        out = io.BytesIO()
-        image.convert("LA" if alpha else "L").save(out, format="PNG")
-    return out.getvalue()
-
-
-def parsed(html: str, *, base: Path, allowed: list[Path], gray: bool = False) -> Any:
+def parsed(html: str, *, base: Path, allowed: list[Path]) -> Any:
     """WeasyPrint's HTML of `html`, reading only below `allowed` (and the package's fonts), its tree prepared for
-    print (tree.py); its raster images in gray for the gray profile."""
+    print (tree.py)."""
     page = weasyprint().HTML(string=html, base_url=str(base) + "/",
-                             url_fetcher=make_fetcher([fonts_dir(), *allowed], gray))
+                             url_fetcher=make_fetcher([fonts_dir(), *allowed]))
     tree.prepare(page.etree_element)
     return page
 
 
 def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool = True,
             press: Print | None = None, page: Any = None, numbers: Numbers | None = None,
-            settle: Settle | None = None, gray: bool = False) -> Layout:
+            settle: Settle | None = None) -> Layout:
     """Lay out `html` in pages with the extra print stylesheet `css`, reading only below `allowed` (and the
     package's fonts); page numbers of references and page-end hyphens settled in one layout (pagination.py).
     A part of a document (parts.py) comes parsed (`page`, its tree cut to the part), told its `numbers` and
@@ -251,7 +237,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     try:
         with collected_warnings() as warnings, source_date(epoch):
             stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
-            page = page if page is not None else parsed(html, base=base, allowed=allowed, gray=gray)
+            page = page if page is not None else parsed(html, base=base, allowed=allowed)
             pagination = Pagination(page.etree_element, numbers=numbers, settle=settle)
             with pagination.installed():
                 document = page.render(stylesheets=[stylesheet], font_config=fonts)

@@ -26,6 +26,7 @@ from pypdf.generic import (
 
 from ..config import Print
 from ..model.card import MM
+from . import recolour
 from .colours import CONDITION, PROFILE
 
 VERSION = "PDF/X-4"
@@ -67,6 +68,7 @@ def finish(data: bytes, settings: Print, epoch: int) -> bytes:
     identification added (WeasyPrint leaves the intent out when the profile comes with its user stylesheet,
     ReportLab has none); subset names made distinct; the XMP
     document id derived from the content, so that the same sources give the same bytes."""
+    data = recolour.recoloured(data, recolour.PRESS_TARGET)  # what is still RGB (an icon, a figure, page art)
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
     writer.pdf_header = b"%PDF-1.6"  # PDF/X-4 is based on PDF 1.6
     bleed, room = settings.bleed * MM, settings.bleed * MM + slug(settings)

@@ -17,12 +17,12 @@ if TYPE_CHECKING:
 def print_pdf(game: Game, lz: Localizer, game_ctx: dict[str, Any], html: str, page_size: str,
               margins: Margins = None, press: Print | None = None, kind: str = "", gray: bool = False) -> Printed:
     """`html` through WeasyPrint with print.css, reading nothing outside the game's folder (and its theme's); for
-    the press profile `press`, in CMYK with its bleed, written as PDF/X-4; for the gray profile (`gray`), in
-    grays."""
+    the press profile `press`, in CMYK with its bleed, written as PDF/X-4; for the gray profile (`gray`), with the
+    gray profile's colours (what still paints in colour, a figure say, is made gray after: render/recolour.py)."""
     css = print_css(lz, game_ctx, page_size, margins, press, kind, game.theme, gray)
     allowed = [game.folder, *theme.folders(game.theme)]  # and the theme's fonts and page art, inside the project
     if kind == "booklet" and press is None and not gray:  # a booklet that declares its chapter breaks: in parts
         found = parallel.lay_out(html, css, base=game.folder, allowed=allowed, epoch=game.epoch(), tagged=True)
         if found is not None:
             return found
-    return lay_out(html, css, base=game.folder, allowed=allowed, epoch=game.epoch(), press=press, gray=gray)
+    return lay_out(html, css, base=game.folder, allowed=allowed, epoch=game.epoch(), press=press)

@@ -16,6 +16,8 @@ class Rendered:
     fitted: dict[str, float] = field(default_factory=dict)  # type size (pt) fitted: a card's or a playsheet's as ""
     renders: int = 1  # layouts it took (a fitting loop tries several type sizes)
     last_page: float | None = None  # how full its last page is (0 to 1), for a PDF of pages of text
+    preflight: list[str] = field(default_factory=list)  # what a print shop's preflight flags (warnings too; --strict
+    # fails the aid): an image of a press PDF below the press's resolution (render/preflight.py)
 
 
 class Printed(Protocol):

@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from ..errors import AidsError, Position, Problem
 from ..source.stylesheet import rewritten
-from . import colours, sheet
+from . import colours, recolour, sheet
 
 if TYPE_CHECKING:
     from ..config.theme import Theme
@@ -34,7 +34,12 @@ class View:
 
     @property
     def colours(self) -> list[tuple[str, str]]:
-        return [(name, colours.css_of(cmyk, self.press)) for name, cmyk in self.theme.colours]
+        """Each colour as CSS: on screen as given; for the press, a colour given as #rrggbb in the output intent's
+        CMYK (render/recolour.py: what the screen shows, as near as the press prints it), one given as CMYK as it is."""
+        rgb = dict(self.theme.rgb)
+        return [(name, colours.css_of(recolour.PRESS_TARGET.colour(_parts(rgb[name]), recolour.RGB, None)
+                                      if self.press and name in rgb else cmyk, self.press))
+                for name, cmyk in self.theme.colours]
 
     def has(self, name: str) -> bool:
         return self.theme.colour(name) is not None
@@ -71,6 +76,11 @@ def _read_css(path: Path, stamp: float, shown: str) -> str:
         raise AidsError(Problem(Position(shown), "a theme stylesheet with '</' or '<!--' in it",
                                 "CSS only (it is set inside the page's <style>)"))
     return text
+
+
+def _parts(value: str) -> tuple[float, float, float]:
+    """#rrggbb as its parts from 0 to 1."""
+    return (int(value[1:3], 16) / 255, int(value[3:5], 16) / 255, int(value[5:7], 16) / 255)
 
 
 def own_css(path: Path, shown: str) -> str:

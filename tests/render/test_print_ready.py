@@ -2,6 +2,7 @@
 language, as a reader sees it in the text layer."""
 import re
 
+import pikepdf
 import pytest
 from babel.dates import get_month_names
 from pypdf import PdfReader
@@ -11,7 +12,7 @@ from aids.commands.report import summary_text
 from aids.config import Print
 from aids.localize.typography import RULES
 
-from ..helpers import pdf_fonts, text_runs
+from ..helpers import REPO, claims_pdf_x, pdf_fonts, rgb_in, text_runs
 
 NBSP = "\u00a0"
 
@@ -297,6 +298,53 @@ def test_press_colours_are_cmyk_and_text_black_only(press):
                     assert fill is not None and fill[:3] == (0, 0, 0), f"{path.name}: text in {fill}"
 
 
+GAMES = {"gcacw", "lwow-1920", "newbury-fast-play", "ostroleka-1831", "valmora-1809", "valmora-scenarios"}
+
+
+def test_no_file_that_claims_pdf_x_holds_rgb(for_print):
+    """A press file is CMYK and gray only: every press and imposed-press PDF of every game, edition and language,
+    read back object by object and content stream by content stream. Before: the referee card's icons, the
+    playsheets' icons and the themed scenario's figure painted in DeviceRGB, its transparency groups blended in
+    DeviceRGB and its page art an RGB image, in files that claim PDF/X-4."""
+    output = for_print.output
+    claimed = [path for path in sorted(output.rglob("*.pdf")) if claims_pdf_x(path)]
+    assert claimed == sorted(output.rglob("*-press.pdf"))  # every press file claims it, and no other file
+    assert {path.relative_to(output).parts[0] for path in claimed} == GAMES
+    assert {path.parent.name for path in claimed} == {"pl", "en", "ru"} and len(claimed) >= 39
+    assert {"referee-card-press.pdf", "playsheet-press.pdf", "rules-press.pdf", "rules-imposed-press.pdf",
+            "system-rules-imposed-press.pdf"} <= {path.name for path in claimed}
+    for path in claimed:
+        found = rgb_in(path)
+        assert not found, f"{path.relative_to(output)}: {len(found)} RGB, {found[:3]}"
+
+
+def test_the_themes_colours_and_page_art_print_as_they_look(for_print):
+    """The theme's red banners and sand table heads, given as #rrggbb, in the press's CMYK through its profile
+    (what the screen shows, as near as offset prints it), and its page art a CMYK image that looks as the PNG."""
+    from colorspacious import deltaE
+    from PIL import Image, ImageCms
+
+    from aids.render import recolour
+    from aids.render.colours import PROFILE
+    path = for_print.output / "valmora-scenarios" / "en" / "rules-press.pdf"
+    with pikepdf.open(path) as pdf:
+        painted = {tuple(round(float(v), 4) for v in i.operands) for i in pikepdf.parse_content_stream(pdf.pages[0])
+                   if str(i.operator) == "scn" and len(i.operands) == 4}
+        images = [pikepdf.PdfImage(obj) for obj in pdf.objects if isinstance(obj, pikepdf.Stream)
+                  and obj.get("/Subtype") == "/Image" and obj.get("/Width") == 420]
+        art = images[0].as_pil_image()
+    for name, value in (("banner", "#8c1c13"), ("table head", "#d8c49a")):
+        rgb = tuple(int(value[i:i + 2], 16) / 255 for i in (1, 3, 5))
+        assert recolour.PRESS_TARGET.colour(rgb, recolour.RGB, None) in painted, name
+    assert art.mode == "CMYK" and art.size == (420, 594)
+    back = ImageCms.buildTransform(ImageCms.ImageCmsProfile(str(PROFILE)), ImageCms.createProfile("sRGB"), "CMYK",
+                                   "RGB", renderingIntent=1)
+    seen = ImageCms.applyTransform(art, back).resize((1, 1), Image.Resampling.BOX).getpixel((0, 0))
+    with Image.open(REPO / "games/valmora-scenarios/theme/paper.png") as png:
+        given = png.convert("RGB").resize((1, 1), Image.Resampling.BOX).getpixel((0, 0))
+    assert deltaE(seen, given, input_space="sRGB255") < 2, (seen, given)  # its mean tone, within 2 ΔE (CAM02-UCS)
+
+
 def test_press_pdfs_pass_qpdf_and_are_reproducible(press, tmp_path):
     import shutil
     import subprocess
@@ -306,12 +354,15 @@ def test_press_pdfs_pass_qpdf_and_are_reproducible(press, tmp_path):
     project, paths = press
     imposed = pressed(project, "*-imposed*.pdf")
     assert len(imposed) == 4  # for a duplex printer and for the press, in pl and ru
+    every = sorted(project.output.rglob("*-press.pdf"))  # every game's, converted to CMYK where it had RGB
     if shutil.which("qpdf"):
-        for path in [*paths, *imposed]:
-            subprocess.run(["qpdf", "--check", str(path)], check=True, capture_output=True)
-    before = {p: p.read_bytes() for p in [*paths, *imposed] if p.parent.name == "pl"}
-    builder.build(project, Options(games=["lwow-1920", "gcacw"], langs=["pl"], formats=["press", "imposed"],
-                                   force=True))
+        for path in [*every, *imposed]:
+            done = subprocess.run(["qpdf", "--check", str(path)], capture_output=True, text=True)
+            assert done.returncode == 0 and "No syntax or stream encoding errors" in done.stdout, (path, done.stdout)
+    games = ["lwow-1920", "gcacw", "valmora-scenarios"]  # a card, a booklet, a theme's page art and a figure
+    before = {p: p.read_bytes() for p in [*every, *imposed] if p.parent.name == "pl" and p.parts[-3] in games}
+    assert len(before) == 9
+    builder.build(project, Options(games=games, langs=["pl"], formats=["press", "imposed"], force=True))
     assert all(p.read_bytes() == data for p, data in before.items())
 
 
