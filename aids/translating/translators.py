@@ -165,10 +165,10 @@ def check(project: Project, games: list[str] | None, langs: list[str] | None) ->
             terms = glossary(game, aids, table)
             for path, catalog in held:
                 found += _at_msgstr(project, path, checks.check_catalog(catalog, lang, game.source_language, terms))
-    if project.ui_domain:
+    if project.ui_domain:  # this tree's own catalogs, which `aids update` keeps (not those of an installed aids)
         for lang in langs or project.languages:
-            path = ui.catalog_path(lang)
-            if path.exists() and lang != ui.SOURCE_LANGUAGE:
+            path = catalogs.po_path(project.catalogs, lang, ui.DOMAIN)
+            if lang != ui.SOURCE_LANGUAGE and catalogs.present(project.catalogs, path, project.show(path)):
                 catalog = catalogs.read_catalog(path, project.show(path), project.catalogs)
                 found += _at_msgstr(project, path, checks.check_catalog(catalog, lang, ui.SOURCE_LANGUAGE, []))
     return found
