@@ -1,6 +1,6 @@
 """What aids sends a Weblate and how (aids/commands/weblate.py, weblate_api.py), against a small Weblate of the
 test's own (http.server on 127.0.0.1, the API's answers as Weblate 2026.10 gives them): budgets per language and
-none on the source (`aids budgets --weblate`), and a server
+none on the source (`aids budgets --weblate`), a screenshot per string (`aids context --weblate`), and a server
 that redirects, loops, trickles or answers garbage: the token goes to the address given and nowhere else, every
 call ends, every problem is one line."""
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 
 from aids.commands import weblate_api
 from aids.commands.cli import main
-from aids.commands.weblate import flag_budgets
+from aids.commands.weblate import flag_budgets, upload
 from aids.commands.weblate_api import Weblate
 from aids.errors import AidsError
 from aids.localize import po
@@ -238,6 +238,34 @@ def test_budgets_are_each_languages_own_and_none_is_on_the_source(tmp_path, fake
     assert all(token == f"Token {TOKEN}" for *_, token in fake.seen)
     assert (f"{fake.url}/projects/samples/lwow-1920/: max-length on {len(budgets['en'])} string(s) in en, "
             f"{len(budgets['ru'])} string(s) in ru") in out, out
+
+
+def shot_entries(tmp_path) -> dict[str, dict[str, str]]:
+    """index.json of `aids context` for a section of three paragraphs and a heading: a picture for each."""
+    entries = {}
+    for n, (context, msgid) in enumerate([("rules/a", "Heading"), ("rules/a/p", "First paragraph."),
+                                          ("rules/a/p", "Second paragraph."), ("rules/a/p", "Third paragraph.")]):
+        image = tmp_path / f"{n}.png"
+        image.write_bytes(b"\x89PNG picture %d" % n)
+        entries[context if n == 0 else f"{context}@{n}"] = {"image": image.name, "msgctxt": context, "msgid": msgid,
+                                                            "aid": "rules", "page": "rules.html#a"}
+    return entries
+
+
+def test_each_string_is_tied_to_its_own_screenshot_and_a_second_upload_replaces_them(tmp_path, fake):
+    entries = shot_entries(tmp_path)
+    for entry in entries.values():
+        fake.add("demo", "pl", entry["msgctxt"], entry["msgid"], entry["msgid"])
+    weblate = Weblate(fake.url, TOKEN)
+    assert upload(weblate, "p", "demo", "pl", tmp_path, entries) == 4
+    units = {(u["context"], u["source"][0]): u["id"] for u in fake.units[("demo", "pl")]}
+    tied = {shot["name"]: shot["units"] for shot in fake.shots}
+    assert tied == {name: [f"{fake.url}/api/units/{units[(e['msgctxt'], e['msgid'])]}/"]
+                    for name, e in entries.items()}
+    (tmp_path / "1.png").write_bytes(b"\x89PNG a new picture")
+    assert upload(weblate, "p", "demo", "pl", tmp_path, entries) == 4
+    assert len(fake.shots) == 4 and fake.images[2] == b"\x89PNG a new picture"
+    assert {shot["name"]: shot["units"] for shot in fake.shots} == tied
 
 
 def budgets_sent(fake: Fake, url: str | None = None) -> Any:

@@ -5,8 +5,9 @@ tied to its string, so that a translator sees where a text prints while translat
 Through Weblate's REST API (weblate_api.py), with the token in the environment variable WEBLATE_TOKEN (never on
 the command line, where other users of the machine could read it): for each game, its components in the Weblate
 project given (one per catalog, `components`: the game's id, and `<game>_<aid>` per aid with `catalogs_per:
-aid`); a screenshot named by each msgctxt, made or its image replaced (a second upload changes pictures, never
-adds duplicates), and tied to the source string of that msgctxt.
+aid`); a screenshot per string, named by its key in index.json (its msgctxt, with a digest of its msgid where
+several strings share the msgctxt), made or its image replaced (a second upload changes pictures, never adds
+duplicates), and tied to the source string of that msgctxt and msgid.
 """
 from __future__ import annotations
 
@@ -56,21 +57,22 @@ def components(project: Project, games: list[str] | None = None) -> list[Compone
 
 def upload(weblate: Weblate, project: str, component: str, source_lang: str, folder: Path,
            entries: dict[str, dict[str, str]]) -> int:
-    """The pictures of one game (`entries`, its index.json, pictures under `folder`) as screenshots of its
-    component, each tied to the source string of its msgctxt; the number tied."""
-    units = {unit["context"]: unit["id"]
+    """The pictures of one game (`entries`, its index.json: a picture per string, named by its key; pictures
+    under `folder`) as screenshots of its component, each tied to its own source string (msgctxt and msgid,
+    as Weblate tells strings apart: the paragraphs of a section share a msgctxt); the number tied."""
+    units = {_key(unit): unit["id"]
              for unit in weblate.pages(f"translations/{project}/{component}/{source_lang}/units/", **UNIT)}
     known = {shot["name"]: shot for shot in weblate.pages(f"components/{project}/{component}/screenshots/",
                                                           name=str)}
     tied = 0
-    for context, entry in sorted(entries.items()):
-        unit = units.get(context)
+    for name, entry in sorted(entries.items()):
+        unit = units.get((entry["msgctxt"], entry["msgid"]))
         if unit is None:
             continue  # not in Weblate yet (its catalogs not pushed): nothing to tie it to
         image = (folder / entry["image"]).read_bytes()
-        shot = known.get(context)
+        shot = known.get(name)
         if shot is None:
-            shot = weblate.call("POST", "screenshots/", {"name": context, "project_slug": project,
+            shot = weblate.call("POST", "screenshots/", {"name": name, "project_slug": project,
                                                          "component_slug": component, "language_code": source_lang},
                                 files={"image": (Path(entry["image"]).name, image)})
         else:
