@@ -160,11 +160,12 @@ class FakeWeblate:
     def __init__(self, units: dict[str, list[str]]):
         self.units, self.calls = units, []
 
-    def pages(self, path: str):
+    def pages(self, path: str, **fields):
         self.calls.append(("GET", path))
         component = path.split("/")[2]
         if path.endswith("/units/"):
-            return [{"id": f"{component}:{c}", "context": c, "extra_flags": ""} for c in self.units.get(component, [])]
+            return [{"id": f"{component}:{c}", "context": c, "source": [c.upper()], "extra_flags": ""}
+                    for c in self.units.get(component, [])]
         return []
 
     def call(self, method: str, path: str, data=None, files=None):
@@ -184,7 +185,8 @@ def test_pictures_and_budgets_go_to_the_component_of_their_catalog(tmp_path, mon
     (folder / "a.png").write_bytes(b"png")
 
     class Made:
-        made = {(GAME, "pl"): {"system-rules/intro": {"image": "a.png"}, "sequence/a": {"image": "a.png"}}}
+        made = {(GAME, "pl"): {name: {"image": "a.png", "msgctxt": name, "msgid": name.upper()}
+                               for name in ("system-rules/intro", "sequence/a")}}
     monkeypatch.setattr("aids.commands.context.context", lambda *a: Made)
     args = type("Args", (), {"game": [GAME], "lang": None, "weblate": "http://w", "weblate_project": "p"})
     assert tools.context_command(project, args) == 0
