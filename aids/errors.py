@@ -55,6 +55,18 @@ class AidsError(Exception):
         return type(self), (self.problems,)
 
 
+class DoesNotFit(AidsError):
+    """An aid fitted to a fixed space (a card, a playsheet) that does not fit it at its minimum type size in the
+    language `lang`: the build then names the translations over their budget (`aids budgets`), if any."""
+
+    def __init__(self, problems: list[Problem] | Problem, lang: str = ""):
+        super().__init__(problems)
+        self.lang = lang
+
+    def __reduce__(self):
+        return type(self), (self.problems, self.lang)
+
+
 class Problems:
     """Collects problems so that every one is reported before stopping (MkDocs-style)."""
 

@@ -66,3 +66,45 @@ def test_an_upload_without_a_token_or_a_project_is_one_line_before_any_picture(t
     assert main(args) == 1
     assert capsys.readouterr().err.strip() == "--weblate: no Weblate project named (expected: --weblate-project SLUG)"
     assert not (root / "build" / "context").exists()
+
+
+@pytest.fixture(scope="module")
+def booklet_pictured(tmp_path_factory):
+    """The demo booklet (a contents, sections of several paragraphs, lists and boxes, a reference to a heading)
+    pictured in its source language."""
+    from .model.test_booklet import BOOKLET, project
+    require(CHROMIUM and DRIVER, "chromium and chromium-driver")
+    root = project(tmp_path_factory.mktemp("booklet") / "project",
+                   rules_yaml=BOOKLET.replace("files: [one.md, two.md]", "files: [one.md, two.md]\ncontents: true"))
+    extract_update(root)
+    assert main(["--project", str(root), "context", "--lang", "pl"]) == 0
+    return root
+
+
+def test_every_string_of_a_booklet_has_its_own_picture_outlined_where_it_prints(booklet_pictured):
+    """A section's paragraphs share its msgctxt: each is a string of its own in the catalog and in Weblate, so
+    each has its own picture; a heading is pictured in its section, not at its entry in the contents (nor at a
+    reference to it), and its place in the page is its section."""
+    from PIL import Image
+
+    from aids.localize import catalogs, po
+    template = catalogs.read_catalog(booklet_pictured / "i18n/templates/demo.pot", "demo.pot")
+    strings = {po.key(e): e for e in po.entries(template)}
+    folder = booklet_pictured / "build/context/demo/pl"
+    index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
+    assert len(index) == len(strings), f"{len(strings) - len(index)} of {len(strings)} strings without a picture"
+    pictured = {(entry["msgctxt"], entry["msgid"]): entry for entry in index.values()}
+    assert set(pictured) == set(strings), set(pictured) ^ set(strings)
+    shared = [key for key in strings if sum(1 for k in strings if k[0] == key[0]) > 1]
+    assert len(shared) >= 10  # the paragraphs, items and boxes of a section
+    images = [(folder / entry["image"]).read_bytes() for entry in index.values()]
+    assert len(set(images)) == len(images), "a picture for each string, not one per msgctxt"
+    for key, entry in pictured.items():
+        image = Image.open(io.BytesIO((folder / entry["image"]).read_bytes())).convert("RGB")
+        data = image.tobytes()
+        outline = sum(1 for i in range(0, len(data), 3) if all(abs(a - b) < 40 for a, b in zip(data[i:i + 3], MAGENTA)))
+        assert outline >= 40, f"{key}: the text is not outlined in its picture"
+    headings = {key: entry for key, entry in pictured.items() if "heading" in strings[key].getnotes("developer").lower()}
+    assert len(headings) >= 4, [strings[k].getnotes("developer") for k in strings]
+    for (context, _), entry in headings.items():  # in its section: the anchor its msgctxt names
+        assert entry["page"] == f"rules.html#{context.split('/')[-1]}", (context, entry)

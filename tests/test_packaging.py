@@ -16,16 +16,22 @@ from packaging.utils import canonicalize_name
 from .helpers import REPO, make_project
 
 
-def test_wheel_install_builds_a_project_elsewhere(tmp_path):
-    # built from a copy, as `pip install ./aids` builds a clone: setuptools' own build folder is configured
-    # away from build/, the output folder
-    source = tmp_path / "source"
-    top = {".git", ".venv", "build", ".setuptools-build", ".cache"}  # the clone's own, at its top: aids/build/ is code
+def clone(source: Path) -> Path:
+    """This tree copied to `source` as a clone has it: without what is not committed at its top (aids/build/ is
+    code)."""
+    top = {".git", ".venv", "build", ".setuptools-build", ".cache"}
 
     def ignored(folder: str, names: list[str]) -> set[str]:
         here = {n for n in names if n.endswith(".egg-info") or n == "__pycache__"}
         return here | (top & set(names) if Path(folder) == REPO else set())
     shutil.copytree(REPO, source, ignore=ignored)
+    return source
+
+
+def test_wheel_install_builds_a_project_elsewhere(tmp_path):
+    # built from a copy, as `pip install ./aids` builds a clone: setuptools' own build folder is configured
+    # away from build/, the output folder
+    source = clone(tmp_path / "source")
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)],
                    check=True, capture_output=True)
@@ -87,3 +93,39 @@ def test_every_library_aids_imports_is_a_declared_dependency():
                 if not dists & (declared | extras):
                     missing[top] = str(path.relative_to(REPO))
     assert missing == {}
+
+
+def test_check_and_release_of_the_samples_with_aids_installed_by_pip(tmp_path):
+    """The README's install (`pip install ./aids`, not editable), then `aids check` and `aids release` in this
+    repository's own tree (ui_domain: its `aids` catalogs are the tree's, i18n/<lang>/LC_MESSAGES/aids.po, while
+    the build's words come from the installed package): no traceback, the tree's catalogs checked."""
+    env_dir = tmp_path / "env"
+    venv.create(env_dir, with_pip=False)
+    python = env_dir / "bin" / "python"
+    purelib = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                  check=True, capture_output=True, text=True).stdout.strip())
+    (purelib / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")  # the dependencies borrowed
+    source = clone(tmp_path / "source")
+    installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
+                                str(source)], capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr
+    assert (purelib / "aids" / "i18n" / "pl" / "LC_MESSAGES" / "aids.po").is_file()
+    # the repository as a user has it after `git clone`: its tree, with the package's sources beside the samples
+    root = tmp_path / "repository"
+    root.mkdir()
+    for name in ("aids", "games", "i18n", "aids.yaml"):
+        (shutil.copytree if (source / name).is_dir() else shutil.copy)(source / name, root / name)
+    catalog = root / "i18n/ru/LC_MESSAGES/aids.po"  # a fault in the tree's catalog, not in the installed one
+    text = catalog.read_text(encoding="utf-8")
+    catalog.write_text(text.replace('msgstr "текущая"', 'msgstr "текущая  "', 1), encoding="utf-8")
+
+    def aids(*args: str) -> subprocess.CompletedProcess:
+        # -I: the tree's aids/ (the sources) is not on the path, the installed package is
+        return subprocess.run([python, "-I", "-m", "aids", "--project", str(root), *args], capture_output=True,
+                              text=True, cwd=tmp_path)
+    checked = aids("check", "--lang", "ru")
+    assert "Traceback" not in checked.stderr and checked.returncode == 0, checked.stderr
+    assert "i18n/ru/LC_MESSAGES/aids.po:" in checked.stdout and "[spaces]" in checked.stdout, checked.stdout
+    released = aids("release", "--game", "lwow-1920", "--date", "2026-01-02", "9.9")
+    assert released.returncode == 0, released.stderr
+    assert (root / "games/lwow-1920/releases/9.9.yaml").is_file()

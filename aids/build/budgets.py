@@ -41,7 +41,7 @@ class Measured:
     shares: dict[str, float] = field(default_factory=dict)  # aid -> the share every text can grow by
     full: list[str] = field(default_factory=list)  # aids that do not fit even as they are
     budgets: int = 0  # entries given a budget
-    given: dict[str, int] = field(default_factory=dict)  # msgctxt -> its budget
+    given: dict[tuple[str, str], int] = field(default_factory=dict)  # (msgctxt, msgid) -> its budget
     written: bool = False
 
 
@@ -86,7 +86,7 @@ def _language(project: Project, game: Game, fitted: list[Aid], lang: str) -> Mea
             given = allowed.get(po.key(entry))
             if given is not None:
                 ours.append(f"# aids: budget {given[0]} characters ({given[1]})\n")
-                measured.given[po.key(entry)[0]] = given[0]
+                measured.given[po.key(entry)] = given[0]
                 counted.add(po.key(entry))
             entry.othercomments = ours
         measured.written |= po.save(path, catalog, project.catalogs, project.show(path))

@@ -4,7 +4,7 @@ nothing they are made of changed, and written an aid at a time.
     plan = pipeline.plan_build(...)          # every aid read and linked, once, in this process
     jobs = one per aid x edition x language  # each with a digest of what it is made of
     stale jobs -> executor -> results        # a worker renders one job: jobs.run_job, the one path
-    an aid's results -> write_all            # when all its languages are in: all of them, or none
+    an aid's results -> write_all            # when all its languages are in: those that rendered, all or none
     search.index(publications)               # then each publication's search index, if its pages changed
 
 A job (aids/build/jobs.py) names its project folder, ids and the digest of the sources it was planned from, so it
@@ -285,15 +285,18 @@ def _run(jobs: list[Job], options: Options, cache: Cache, watch: Watch) -> Itera
 
 def _finish(project: Project, unit: Unit, results: list[Result], options: Options, summary: Summary,
             cache: Cache, digests: dict[tuple[int, str], str], n: int) -> bool:
-    """Write one aid's new files, all or none; False when it failed (its previous files are kept)."""
-    errors = [r.error for r in results if r.error]
+    """Write one aid's new files, those of every language that rendered, all or none of them: a language that
+    failed (a Russian text too long for the card), or that --strict refuses, keeps its previous files, and fails
+    alone. False when its files could not be written."""
+    errors = {r.job.lang: r.error for r in results if r.error}
     if options.strict:
-        errors += _refused(project, unit, results)
+        errors = {**_refused(project, unit, results), **errors}
     if errors:
-        summary.failed.extend(dict.fromkeys(errors))
-        summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id}: not written, previous outputs kept")
-        _failed(cache, unit, results, errors[0])
-        return False
+        summary.failed.extend(dict.fromkeys(errors.values()))
+        summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id} {' '.join(errors)}: not written, previous "
+                               "outputs kept")
+        _failed(cache, unit, [r for r in results if r.job.lang in errors], errors)
+        results = [r for r in results if r.job.lang not in errors]
     files = {project.root / name: data for r in results for name, data in r.files.items()}
     started = time.perf_counter()
     try:
@@ -301,7 +304,7 @@ def _finish(project: Project, unit: Unit, results: list[Result], options: Option
     except AidsError as exc:  # a folder aids may not write to, a full disk, a link: this aid stays as it was
         what = f"the files of '{unit.aid.model.id}' not written"
         summary.failed.append(AidsError([Problem(p.where, f"{what}: {p.message}", p.expected) for p in exc.problems]))
-        _failed(cache, unit, results, summary.failed[-1])
+        _failed(cache, unit, results, {r.job.lang: summary.failed[-1] for r in results})
         return False
     writing = (time.perf_counter() - started) / max(len(results), 1)  # shared out: the aid's sum is exact
     for r in results:
@@ -329,12 +332,11 @@ def _recorded(project: Project, unit: Unit, result: Result, cache: Cache, digest
                 pass
 
 
-def _failed(cache: Cache, unit: Unit, results: list[Result], first: AidsError) -> None:
-    """Each language of a unit not written: its last good files are kept, marked with its error (or the unit's
-    first, when another language failed)."""
+def _failed(cache: Cache, unit: Unit, results: list[Result], errors: dict[str, AidsError]) -> None:
+    """Each language of a unit not written: its last good files are kept, marked with its error."""
     for r in results:
         outputs.mark_failed(cache, unit.game.id, unit.aid.model.id, edition_of(unit), r.job.lang,
-                            outputs.one_line(r.error or first))
+                            outputs.one_line(errors[r.job.lang]))
 
 
 def _strict(project: Project, unit: Unit, result: Result) -> list[Problem]:
@@ -346,13 +348,16 @@ def _strict(project: Project, unit: Unit, result: Result) -> list[Problem]:
             for fb in result.fallbacks]
 
 
-def _refused(project: Project, unit: Unit, results: list[Result]) -> list[AidsError]:
-    """What --strict refuses: text that fell back to the source language, a press PDF a print shop's preflight
-    flags."""
+def _refused(project: Project, unit: Unit, results: list[Result]) -> dict[str, AidsError]:
+    """What --strict refuses, by language: text that fell back to the source language, a press PDF a print shop's
+    preflight flags."""
     source = Position(project.show(unit.aid.path))
-    return [*(AidsError(_strict(project, unit, r)) for r in results if r.fallbacks and not r.error),
-            *(AidsError(flagged) for r in results
-              if not r.error and (flagged := pipeline.preflighted(source, r.job.lang, r.by_format.values())))]
+    refused = {}
+    for r in results:
+        found = [*_strict(project, unit, r), *pipeline.preflighted(source, r.job.lang, r.by_format.values())]
+        if found and not r.error:
+            refused[r.job.lang] = AidsError(found)
+    return refused
 
 
 def _note_fallbacks(summary: Summary, game: str, lang: str, fallbacks: Iterable[Fallback]) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Edition, Game, Project, read_project
-from ..errors import AidsError, Position, Problem
+from ..errors import AidsError, DoesNotFit, Position, Problem
 from ..files import Folder
 from ..kind import Aid
 from ..kinds.reading import read_aids
@@ -27,6 +27,7 @@ from ..localize.rulings import RulingsDocument
 from ..model.release import Change
 from ..render import parts
 from ..render.rendered import Rendered
+from ..translating import translators
 from ..write.files import CACHE
 from . import navigation, pipeline, release, release_pages, rulings
 from .fingerprint import sources_digest
@@ -224,6 +225,13 @@ def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: L
     return {name: pipeline.render(doc, [name]) for name in formats}
 
 
+def blamed(project: Project, game: Game, aid: Aid, exc: DoesNotFit) -> AidsError:
+    """A fitted aid that does not fit in a language: its translations over their budget named first (catalog and
+    line, msgctxt, by how much), then where it does not fit; `exc` as it is when none is over its budget."""
+    over = translators.over_budget(project, game, aid, exc.lang) if exc.lang else []
+    return DoesNotFit([*over, *exc.problems], exc.lang) if over else exc
+
+
 def run_job(job: Job) -> Result:
     """Render one job: in this process, a worker process or a Dask worker."""
     started = time.perf_counter()
@@ -253,7 +261,8 @@ def run_job(job: Job) -> Result:
     except AidsError as exc:
         if job.debug:
             raise
-        result = Result(job, error=exc)
+        result = Result(job, error=blamed(state.project, state.game(job.game), state.aid(job.game, job.aid), exc)
+                        if isinstance(exc, DoesNotFit) and state is not None else exc)
     except Exception as exc:  # a bug of aids: this aid fails, the others are still built
         if job.debug or state is None:
             raise

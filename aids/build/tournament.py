@@ -20,7 +20,7 @@ from babel import Locale
 
 from ..config import Edition, Game, Project
 from ..config.tournament import Packet
-from ..errors import AidsError, Problem
+from ..errors import AidsError, DoesNotFit, Problem
 from ..kind import Aid
 from ..localize import rich
 from ..localize.game import imprint, localize_game
@@ -33,7 +33,7 @@ from ..render import packet as packet_pdf
 from ..write.cache import Cache
 from ..write.files import changed, write_all
 from . import pipeline, release
-from .jobs import Loaded
+from .jobs import Loaded, blamed
 from .navigation import href, language_name
 from .outputs import aid_path, failure
 
@@ -91,6 +91,7 @@ class Tournament:
             path = self.project.output / name
             write_all({path: made.data}, self.project.output)
         except AidsError as exc:
+            exc = blamed(self.project, game, aid, exc) if isinstance(exc, DoesNotFit) else exc
             self.failed.append(AidsError([Problem(p.where, f"{pair_name(pair)} {aid.model.id}: {p.message}", p.expected)
                                           for p in exc.problems]))
             return

@@ -99,7 +99,7 @@ def catalogs_command(translations, project, args) -> int:
               "which the next GNU tool or Poedit save rewraps (install gettext)", file=sys.stderr)
     verb, none = CATALOG_COMMANDS[args.command]
     done = getattr(translations, args.command)(project, args.game)
-    print("\n".join(p if p.startswith("removed ") else f"{verb} {p}" for p in done) or none)
+    print("\n".join(p if p.startswith(("removed ", "recovered ")) else f"{verb} {p}" for p in done) or none)
     if args.command == "update":  # a language a translator added in Weblate, left alone: say what to do
         from ..translating import translators
         for _, line in translators.unlisted(project):

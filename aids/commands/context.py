@@ -1,21 +1,26 @@
 """`aids context`: a picture of where each text prints, for translators (issue: context a translator can see).
 
 Each aid of each chosen game is rendered as its HTML page in each chosen language with every text marked by its
-msgctxt (`Localizer.context`). A headless Chromium (Debian's chromium and chromium-driver, driven by Selenium)
-opens the page and, for each msgctxt, goes to the first place it prints: scrolled to it, the text outlined, the
-view around it saved as `build/context/<game>/<lang>/<msgctxt>.png` (a `/` of the msgctxt becomes a folder).
-`index.json` beside them maps each msgctxt to its picture, its aid and its place in the aid's published page
-(`<aid>.html#<anchor>`), what an upload to Weblate (screenshots tied to their strings) reads.
+msgctxt and msgid (`Localizer.context`). A headless Chromium (Debian's chromium and chromium-driver, driven by
+Selenium) opens the page and, for each string (a msgctxt and msgid: a booklet's paragraphs share their section's
+msgctxt, each is a string of its own), goes to where it prints (its own place, not its entry in the contents or a
+reference to it): scrolled to it, the text outlined, the view around it saved as
+`build/context/<game>/<lang>/<name>.png`, the name being the msgctxt, or the msgctxt and a digest of the msgid
+where several strings share it (`names`); a `/` becomes a folder. `index.json` beside them maps each name to its
+picture, its msgctxt and msgid, its aid and its place in the aid's published page (`<aid>.html#<anchor>`), what
+an upload to Weblate (screenshots tied to their strings) reads.
 
 Nothing is fetched: the page is written to the output folder first and opened from there, its styles inline.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
 import shutil
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -26,7 +31,8 @@ from ..config import Game, Project
 from ..errors import AidsError, Position, Problem
 from ..files import Folder
 from ..kind import Aid
-from ..kinds.reading import read_aids, select_game_ids
+from ..kinds.reading import game_texts, read_aids, select_game_ids
+from ..model.text import Text
 from ..translating.translators import shown_texts
 
 FOLDER = "context"
@@ -37,36 +43,54 @@ OUTLINE = "#e4007c"  # the outline drawn around the text: a magenta no page of a
 INSTALL = ("aids context needs Selenium and Chromium with its driver: pip install 'aids[context]' and, on Debian or "
            "Ubuntu, apt-get install chromium chromium-driver")
 
+# Each string (msgctxt and msgid: the paragraphs of a section share a msgctxt) where it prints: of the places it
+# shows, the first not inside a link or a navigation (a heading's entry in the contents, a reference to it), where
+# there is one. Each chosen element is numbered for SHOW.
 FIND = """
-const seen = new Set(), found = [];
+const chosen = new Map(), repeated = el => el.closest('nav, a');
 for (const el of document.querySelectorAll('[data-msgctxt]')) {
-  const key = el.dataset.msgctxt, box = el.getBoundingClientRect();
-  if (seen.has(key) || !box.width || !box.height) continue;
-  seen.add(key); found.push(key);
+  const box = el.getBoundingClientRect();
+  if (!box.width || !box.height) continue;
+  const key = JSON.stringify([el.dataset.msgctxt, el.dataset.msgid || '']), there = chosen.get(key);
+  if (!there || (repeated(there) && !repeated(el))) chosen.set(key, el);
+}
+const found = [];
+for (const [key, el] of chosen) {
+  el.setAttribute('data-aids-pick', String(found.length));
+  found.push(JSON.parse(key));
 }
 return found;
 """
-SHOW = """
-const key = arguments[0], outline = arguments[1];
-for (const el of document.querySelectorAll('[data-msgctxt]')) {
-  if (el.dataset.msgctxt !== key) continue;
-  const box = el.getBoundingClientRect();
-  if (!box.width || !box.height) continue;
-  for (const old of document.querySelectorAll('[data-aids-shown]')) {
-    old.style.outline = ''; old.removeAttribute('data-aids-shown');
+# Where a text is on the page: the element with an id around it (a heading, a step), else the last heading with an
+# id before it (a paragraph of that section).
+ANCHOR = """
+function anchorOf(el) {
+  const around = el.closest('[id]:not(script)');
+  if (around) return around.id;
+  let found = '';
+  for (const h of document.querySelectorAll('h1[id], h2[id], h3[id], h4[id], h5[id], h6[id]')) {
+    if (!(h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) break;
+    found = h.id;
   }
-  el.scrollIntoView({block: 'center', inline: 'nearest'});
-  el.setAttribute('data-aids-shown', '');
-  el.style.outline = '3px solid ' + outline;
-  el.style.outlineOffset = '2px';
-  const at = el.getBoundingClientRect();
-  return {x: at.left, y: at.top, width: at.width, height: at.height, scale: window.devicePixelRatio,
-          anchor: (el.closest('[id]') || {}).id || ''};
+  return found;
 }
-return null;
+"""
+SHOW = ANCHOR + """
+const el = document.querySelector('[data-aids-pick="' + arguments[0] + '"]'), outline = arguments[1];
+if (!el) return null;
+for (const old of document.querySelectorAll('[data-aids-shown]')) {
+  old.style.outline = ''; old.removeAttribute('data-aids-shown');
+}
+el.scrollIntoView({block: 'center', inline: 'nearest'});
+el.setAttribute('data-aids-shown', '');
+el.style.outline = '3px solid ' + outline;
+el.style.outlineOffset = '2px';
+const at = el.getBoundingClientRect();
+return {x: at.left, y: at.top, width: at.width, height: at.height, scale: window.devicePixelRatio,
+        anchor: anchorOf(el)};
 """
 
-FIND_TEXT = """
+FIND_TEXT = ANCHOR + """
 const needle = arguments[0].toLowerCase(), outline = arguments[1];
 const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -83,16 +107,19 @@ for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     boxSizing: 'border-box', pointerEvents: 'none', zIndex: 2147483647});
   document.body.appendChild(mark);
   return {x: box.left, y: box.top, width: box.width, height: box.height, scale: window.devicePixelRatio,
-          anchor: (node.parentElement.closest('[id]') || {}).id || ''};
+          anchor: anchorOf(node.parentElement)};
 }
 return null;
 """
 CLEAR = "for (const e of document.querySelectorAll('div[data-aids-shown]')) e.remove();"
 
 
+Key = tuple[str, str]  # a string: its msgctxt and msgid
+
+
 @dataclass
 class Pictures:
-    """What `aids context` made: (game, lang) -> {msgctxt: its entry of index.json}."""
+    """What `aids context` made: (game, lang) -> {a string's name: its entry of index.json}."""
     made: dict[tuple[str, str], dict[str, dict[str, str]]] = field(default_factory=dict)
 
     @property
@@ -125,25 +152,39 @@ def _language(project: Project, game: Game, aids: list[Aid], lang: str, folder: 
     lz = pipeline.localizer(project, game, lang)
     lz.context = True
     entries: dict[str, dict[str, str]] = {}
+    named = names(game_texts(game, aids))
     review = rulings.checked(project, game, aids) if game.rulings else None  # the game's rulings, on its pages too
     for aid in (aid for aid in aids if aid.kind.standalone):  # a part (a table): in the pages embedding it
         found = rulings.page_rulings(game, aid, aids, review, lz) if review is not None else None
         doc = pipeline.document(game, aid, lz, game.editions[0] if game.editions else None, rulings=found)
         name = f"{aid.model.id}.html"
         folder.write(name, pipeline.render(doc, ["html"])[".html"].data)
-        others = {t.context: plain(lz.shown(t)) for t in shown_texts(game, aid)}
+        others = {(t.context, t.msgid): plain(lz.shown(t)) for t in shown_texts(game, aid)}
         for key, picture, anchor in _pictures(driver, folder.path / name, others):
-            if key in entries:
+            shown = named.get(key) or _name(*key, True)
+            if shown in entries:
                 continue
-            *folders, last = key.split("/")
+            *folders, last = shown.split("/")
             image = PurePosixPath(*folders, f"{last}.png")
             folder.write(image, picture)
-            entries[key] = {"image": image.as_posix(), "aid": aid.model.id,
-                            "page": f"{aid.model.id}.html" + (f"#{anchor}" if anchor else "")}
+            entries[shown] = {"image": image.as_posix(), "aid": aid.model.id, "msgctxt": key[0], "msgid": key[1],
+                              "page": f"{aid.model.id}.html" + (f"#{anchor}" if anchor else "")}
         folder.remove(name)
     folder.write("index.json", json.dumps(entries, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
                  + b"\n")
     return entries
+
+
+def names(texts: Iterable[Text]) -> dict[Key, str]:
+    """Each string's name, for its picture and its screenshot in Weblate: its msgctxt, or where several strings
+    share one (the paragraphs of a section) its msgctxt and a digest of its msgid, `rules/3.2@1f0c9a4e2b`."""
+    keys = list(dict.fromkeys((t.context, t.msgid) for t in texts))
+    shared = Counter(context for context, _ in keys)
+    return {key: _name(*key, shared[key[0]] > 1) for key in keys}
+
+
+def _name(context: str, msgid: str, shared: bool) -> str:
+    return f"{context}@{hashlib.sha256(msgid.encode('utf-8')).hexdigest()[:10]}" if shared else context
 
 
 def plain(text: str) -> str:
@@ -152,21 +193,21 @@ def plain(text: str) -> str:
     return "" if "{" in text else re.sub(r"[*_`\\]", "", " ".join(text.split()))
 
 
-def _pictures(driver: Any, page: Any, others: dict[str, str]) -> Iterator[tuple[str, bytes, str]]:
-    """(msgctxt, PNG, anchor) for every text marked on `page`, where it first prints; then for each text of
-    `others` (msgctxt -> its printed text) not marked there, where its words first print: a side's name inside
-    a lead-in or a timing, which the package's own words hold."""
+def _pictures(driver: Any, page: Any, others: dict[Key, str]) -> Iterator[tuple[Key, bytes, str]]:
+    """(string, PNG, anchor) for every string marked on `page`, where it prints (FIND); then for each string of
+    `others` (-> its printed text) not marked there, where its words first print: a side's name inside a lead-in
+    or a timing, which the package's own words hold."""
     driver.get(page.as_uri())
-    marked = driver.execute_script(FIND)
-    for key in marked:
-        yield from _picture(driver, key, driver.execute_script(SHOW, key, OUTLINE))
+    marked = [(str(context), str(msgid)) for context, msgid in driver.execute_script(FIND)]
+    for n, key in enumerate(marked):
+        yield from _picture(driver, key, driver.execute_script(SHOW, n, OUTLINE))
     for key, text in others.items():
         if key not in marked and text:
             yield from _picture(driver, key, driver.execute_script(FIND_TEXT, text, OUTLINE))
             driver.execute_script(CLEAR)
 
 
-def _picture(driver: Any, key: str, shown: dict[str, Any] | None) -> Iterator[tuple[str, bytes, str]]:
+def _picture(driver: Any, key: Key, shown: dict[str, Any] | None) -> Iterator[tuple[Key, bytes, str]]:
     from PIL import Image  # pip install 'aids[context]' (ReportLab depends on it too)
 
     if shown is not None:

@@ -11,21 +11,20 @@ def budgets_command(project, args) -> int:
     from ..build.budgets import budgets
     from .weblate import components, flag_budgets
     weblate = weblate_of(args)
-    least: dict[str, dict[str, int]] = {}  # game -> msgctxt -> the least budget of its languages
+    found: dict[str, dict[str, dict[tuple[str, str], int]]] = {}  # game -> language -> its budgets
     for measured in budgets(project, args.game, args.lang):
         grown = "".join(f"; {aid}: every text may grow by {share * 100:.0f} %" for aid, share in
                         measured.shares.items())
         print(f"{measured.game} {measured.lang}: {measured.budgets} budget(s){grown}"
               + "".join(f"; {aid} does not fit as it is" for aid in measured.full)
               + ("" if measured.written or not measured.budgets else " (catalog unchanged)"))
-        for context, budget in measured.given.items():
-            game = least.setdefault(measured.game, {})
-            game[context] = min(budget, game.get(context, budget))
-    for game_id, given in least.items():
-        for component in components(project, [game_id]) if weblate is not None and given else []:
+        if measured.given:
+            found.setdefault(measured.game, {})[measured.lang] = measured.given
+    for game_id, given in found.items() if weblate is not None else ():
+        for component in components(project, [game_id]):  # each language's own budgets, none on the source
             flagged = flag_budgets(weblate, args.weblate_project, component.slug, component.source_language, given)
             print(f"{args.weblate.rstrip('/')}/projects/{args.weblate_project}/{component.slug}/: max-length on "
-                  f"{flagged} string(s)")
+                  + ", ".join(f"{count} string(s) in {lang}" for lang, count in flagged.items()))
     return 0
 
 

@@ -1,33 +1,33 @@
-"""`aids context --weblate URL`: the pictures of `aids context` uploaded to a Weblate as screenshots, each tied
-to its string, so that a translator sees where a text prints while translating it (Weblate's own feature).
+"""What aids sends a Weblate: `aids context --weblate URL` the pictures of `aids context` as screenshots, each
+tied to its string, so that a translator sees where a text prints while translating it (Weblate's own feature);
+`aids budgets --weblate URL` each language's budgets as `max-length` flags of that language's strings.
 
-Through Weblate's REST API, with the token in the environment variable WEBLATE_TOKEN (never on the command line,
-where other users of the machine could read it): for each game pictured, its components in the Weblate project
-given (one per catalog, `components`: the game's id, and `<game>_<aid>` per aid with `catalogs_per: aid`); a
-screenshot named by each msgctxt, made or its image replaced (a second upload
-changes pictures, never adds duplicates), and tied to the source string of that msgctxt.
+Through Weblate's REST API (weblate_api.py), with the token in the environment variable WEBLATE_TOKEN (never on
+the command line, where other users of the machine could read it): for each game, its components in the Weblate
+project given (one per catalog, `components`: the game's id, and `<game>_<aid>` per aid with `catalogs_per:
+aid`); a screenshot per string, named by its key in index.json (its msgctxt, with a digest of its msgid where
+several strings share the msgctxt), made or its image replaced (a second upload changes pictures, never adds
+duplicates), and tied to the source string of that msgctxt and msgid.
 """
 from __future__ import annotations
 
-import json
-import os
-import secrets
-import urllib.error
-import urllib.request
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..config import Project
-from ..errors import AidsError, Position, Problem
+from ..errors import AidsError, Problem
 from ..kinds.reading import select_games
 from ..localize import domains
 from ..localize.ui import DOMAIN as UI_DOMAIN
 from ..localize.ui import SOURCE_LANGUAGE as UI_SOURCE
 from ..model.text import plain_text
+from .weblate_api import API, TOKEN, WHERE, Weblate
 
-TOKEN = "WEBLATE_TOKEN"
-WHERE = Position("--weblate")
+__all__ = ["TOKEN", "Component", "Weblate", "components", "upload", "flag_budgets"]
+UNIT = {"id": int, "context": str, "source": list}  # what aids reads of a string in the API's answers
+FLAG = re.compile(r'(?:[^,"]|"(?:[^"\\]|\\.)*")+')  # one flag of a comma-separated list ("..." may hold commas)
 
 
 @dataclass(frozen=True)
@@ -63,103 +63,78 @@ def components(project: Project, games: list[str] | None = None, with_ui: bool =
     return found
 
 
-class Weblate:
-    """A Weblate's REST API: token authentication, JSON, multipart for images."""
-
-    def __init__(self, url: str, token: str | None = None):
-        self.url = url.rstrip("/")
-        self.token = token if token is not None else os.environ.get(TOKEN, "")
-        if not self.token:
-            raise AidsError(Problem(WHERE, f"no API token in {TOKEN}", f"export {TOKEN}=<your Weblate API key>"))
-
-    def call(self, method: str, path: str, data: Any = None, files: dict[str, tuple[str, bytes]] | None = None) -> Any:
-        url = path if path.startswith("http") else f"{self.url}/api/{path}"
-        headers = {"Authorization": f"Token {self.token}", "Accept": "application/json"}
-        body = None
-        if files is not None:
-            boundary = secrets.token_hex(16)
-            headers["Content-Type"] = f"multipart/form-data; boundary={boundary}"
-            body = _multipart(boundary, data or {}, files)
-        elif data is not None:
-            headers["Content-Type"] = "application/json"
-            body = json.dumps(data).encode()
-        request = urllib.request.Request(url, method=method, data=body, headers=headers)
-        try:
-            with urllib.request.urlopen(request, timeout=120) as response:
-                answer = response.read()
-        except urllib.error.HTTPError as error:
-            detail = error.read().decode("utf-8", "replace")[:300].replace("\n", " ")
-            raise AidsError(Problem(WHERE, f"{method} {url}: HTTP {error.code} {detail}",
-                                    "a Weblate project and components named as in docs/translating/weblate.md"
-                                    )) from None
-        except urllib.error.URLError as error:
-            raise AidsError(Problem(WHERE, f"cannot reach {self.url}: {error.reason}", "the address of a Weblate"
-                                    )) from None
-        return json.loads(answer) if answer else None
-
-    def pages(self, path: str) -> list[dict[str, Any]]:
-        found, url = [], path
-        while url:
-            page = self.call("GET", url)
-            found += page["results"]
-            url = page["next"]
-        return found
-
-
-def _multipart(boundary: str, fields: dict[str, str], files: dict[str, tuple[str, bytes]]) -> bytes:
-    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
-             for name, value in fields.items()]
-    parts += [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
-              f"Content-Type: image/png\r\n\r\n".encode() + data + b"\r\n" for name, (filename, data) in files.items()]
-    return b"".join(parts) + f"--{boundary}--\r\n".encode()
-
-
 def upload(weblate: Weblate, project: str, component: str, source_lang: str, folder: Path,
            entries: dict[str, dict[str, str]]) -> int:
-    """The pictures of one game (`entries`, its index.json, pictures under `folder`) as screenshots of its
-    component, each tied to the source string of its msgctxt; the number tied."""
-    units = {unit["context"]: unit["id"]
-             for unit in weblate.pages(f"translations/{project}/{component}/{source_lang}/units/")}
-    known = {shot["name"]: shot for shot in weblate.pages(f"components/{project}/{component}/screenshots/")}
+    """The pictures of one game (`entries`, its index.json: a picture per string, named by its key; pictures
+    under `folder`) as screenshots of its component, each tied to its own source string (msgctxt and msgid,
+    as Weblate tells strings apart: the paragraphs of a section share a msgctxt); the number tied."""
+    units = {_key(unit): unit["id"]
+             for unit in weblate.pages(f"translations/{project}/{component}/{source_lang}/units/", **UNIT)}
+    known = {shot["name"]: shot for shot in weblate.pages(f"components/{project}/{component}/screenshots/",
+                                                          name=str)}
     tied = 0
-    for context, entry in sorted(entries.items()):
-        unit = units.get(context)
+    for name, entry in sorted(entries.items()):
+        unit = units.get((entry["msgctxt"], entry["msgid"]))
         if unit is None:
             continue  # not in Weblate yet (its catalogs not pushed): nothing to tie it to
         image = (folder / entry["image"]).read_bytes()
-        shot = known.get(context)
+        shot = known.get(name)
         if shot is None:
-            shot = weblate.call("POST", "screenshots/", {"name": context, "project_slug": project,
+            shot = weblate.call("POST", "screenshots/", {"name": name, "project_slug": project,
                                                          "component_slug": component, "language_code": source_lang},
                                 files={"image": (Path(entry["image"]).name, image)})
         else:
             weblate.call("POST", f"screenshots/{_id(shot)}/file/", {}, files={"image": (Path(entry["image"]).name,
                                                                                      image)})
-        if not any(str(u).rstrip("/").endswith(f"/units/{unit}") for u in shot.get("units", [])):
+        if not isinstance(shot, dict):
+            shot = {}
+        if not any(str(u).rstrip("/").endswith(f"/units/{unit}") for u in shot.get("units") or []):
             weblate.call("POST", f"screenshots/{_id(shot)}/units/", {"unit_id": str(unit)})
         tied += 1
     return tied
 
 
+def _key(unit: dict[str, Any]) -> tuple[str, str]:
+    """A string's msgctxt and msgid, as a catalog has them (a plural: its singular)."""
+    return unit["context"], str(unit["source"][0]) if unit["source"] else ""
+
+
 def _id(shot: dict[str, Any]) -> str:
     """A screenshot's id: given, or the last part of its API address."""
-    return str(shot.get("id") or str(shot["url"]).rstrip("/").rsplit("/", 1)[-1])
+    found = shot.get("id") or str(shot.get("url") or "").rstrip("/").rsplit("/", 1)[-1]
+    if not str(found).isdigit():
+        raise AidsError(Problem(WHERE, "a screenshot in Weblate's answer without its id", API))
+    return str(found)
 
 
 def flag_budgets(weblate: Weblate, project: str, component: str, source_lang: str,
-                 budgets: dict[str, int]) -> int:
-    """Each budget (msgctxt -> characters, the least of the languages) as a `max-length` flag of its source
-    string in Weblate, which then checks every translation of it; the source string's other flags kept. The
-    number of strings flagged. (A custom flag in the PO file would not last: GNU msgcat drops it.)"""
-    flagged = 0
-    for unit in weblate.pages(f"translations/{project}/{component}/{source_lang}/units/"):
-        budget = budgets.get(unit["context"])
-        if budget is None:
-            continue
-        flags = [f.strip() for f in (unit.get("extra_flags") or "").split(",")
-                 if f.strip() and not f.strip().startswith("max-length:")]
-        wanted = ", ".join([*flags, f"max-length:{budget}"])
-        if unit.get("extra_flags") != wanted:
-            weblate.call("PATCH", f"units/{unit['id']}/", {"extra_flags": wanted})
-        flagged += 1
+                 budgets: dict[str, dict[tuple[str, str], int]]) -> dict[str, int]:
+    """Each language's budgets (lang -> (msgctxt, msgid) -> characters) as the `max-length` flag of that
+    language's string in Weblate, whose check then holds that translation, and only it, to its own budget; the
+    strings' other flags kept. None on the source string (one an earlier aids put there, the least budget of
+    all languages, is removed): the source text is not held to a translation's room. The number of strings
+    flagged in each language. (A custom flag in the PO file would not last: GNU msgcat drops it.)"""
+    budgeted = {key for given in budgets.values() for key in given}
+    for unit in weblate.pages(f"translations/{project}/{component}/{source_lang}/units/", **UNIT):
+        if _key(unit) in budgeted:
+            _flag(weblate, unit, None)
+    flagged = {}
+    for lang, given in budgets.items():
+        flagged[lang] = 0
+        for unit in weblate.pages(f"translations/{project}/{component}/{lang}/units/", **UNIT):
+            budget = given.get(_key(unit))
+            if budget is not None:
+                _flag(weblate, unit, budget)
+                flagged[lang] += 1
     return flagged
+
+
+def _flag(weblate: Weblate, unit: dict[str, Any], budget: int | None) -> None:
+    """The string's flags with `max-length:<budget>` (none when `budget` is None) and its other flags as they
+    were; sent only when that changes them."""
+    had = unit.get("extra_flags")
+    had = had if isinstance(had, str) else ""
+    flags = [f.strip() for f in FLAG.findall(had) if f.strip() and not f.strip().startswith("max-length:")]
+    wanted = ", ".join([*flags, *([f"max-length:{budget}"] if budget is not None else [])])
+    if had != wanted:
+        weblate.call("PATCH", f"units/{unit['id']}/", {"extra_flags": wanted})

@@ -25,10 +25,10 @@ from ..errors import AidsError, Position, Problem
 from ..files import Folder, write_atomic
 from ..model.text import Text, placeholder_mismatch
 from . import merge, po
-from .po import Catalog, Entry, read_catalog, save
+from .po import Catalog, Entry, changed, read_catalog, save
 
-__all__ = ["Catalog", "Entry", "read_catalog", "save", "pot_path", "po_path", "template_from", "update_catalog",
-           "compile_catalog", "faults", "check_catalog", "translations_of", "ignored_of"]
+__all__ = ["Catalog", "Entry", "read_catalog", "save", "changed", "pot_path", "po_path", "template_from",
+           "update_catalog", "compile_catalog", "faults", "check_catalog", "translations_of", "ignored_of"]
 
 NOTE = ("Translations of {project}, kept by `aids extract` and `aids update`.\n"
         "Keep each msgctxt; keep placeholders such as {{ref:...}} or %(name)s.")

@@ -135,7 +135,7 @@ def check_entry(entry: Entry, lang: str, source_lang: str, terms: list[Term]) ->
         found += _unpaired_quotes(line, lang, text, source_lang, model)
         found += _spacing(line, model, text)
         found += _terminology(line, model, text, terms, (source_lang, lang))
-    found += _over_budget(line, entry, texts)
+    found += _over_budget(line, entry)
     # words marked as another language ([Ward]{lang=en}) are kept as they are: no translation to miss
     words = re.findall(r"[^\W\d_]{4,}", _plain(without_foreign(source)))
     if lang != source_lang and texts[0] == source and len(words) >= 2:
@@ -198,16 +198,25 @@ def _spacing(line: int, model: str, text: str) -> list[Finding]:
     return []
 
 
-def _over_budget(line: int, entry: Entry, texts: list[str]) -> list[Finding]:
-    """A translation longer than the budget `aids budgets` measured for it: the fitted aid it prints in may no
-    longer fit its space at the minimum type size."""
+def over_budget(entry: Entry) -> tuple[int, int, str] | None:
+    """(its length, its budget, the aid that sets it) when the longest translation of `entry` is longer than the
+    budget `aids budgets` measured for it: the fitted aid it prints in may no longer fit its space at the minimum
+    type size."""
     found = next((m for m in map(BUDGET.match, entry.othercomments) if m), None)
-    longest = max((len(t) for t in texts), default=0)
+    longest = max((len(t) for t in po.strings(entry)), default=0)
     if found is None or longest <= int(found.group(1)):
+        return None
+    return longest, int(found.group(1)), found.group(2) or ""
+
+
+def _over_budget(line: int, entry: Entry) -> list[Finding]:
+    found = over_budget(entry)
+    if found is None:
         return []
-    aid = f" that {found.group(2)} has room for" if found.group(2) else ""
-    return [Finding(line, "length", f"{longest} characters, over the budget of {found.group(1)}{aid}",
-                    f"at most {found.group(1)} characters, or run the build: the aid may not fit any more "
+    longest, budget, aid = found
+    room = f" that {aid} has room for" if aid else ""
+    return [Finding(line, "length", f"{longest} characters, over the budget of {budget}{room}",
+                    f"at most {budget} characters, or run the build: the aid may not fit any more "
                     "(aids budgets measures the budgets again)", error=False)]
 
 

@@ -99,7 +99,7 @@ class Localizer:
             return pseudo(t.msgid)
         text, translated = self._lookup(t)
         if self.context:
-            return draft_text(text, t.context, "context")
+            return draft_text(text, t.context, "context", t.msgid)
         return draft_text(text, t.context) if self.draft and not translated else text
 
     def plain(self, t: Text, note: bool = False) -> str:
@@ -153,7 +153,7 @@ class Localizer:
         if not translated and self.lang != self.source_lang:
             runs = Rich([Marked(runs, "draft" if self.draft else "source", self.source_lang,
                                 t.context if self.draft else "")])
-        return Rich([Marked(runs, "context", note=t.context)]) if self.context else runs
+        return Rich([Marked(runs, "context", note=t.context, msgid=t.msgid)]) if self.context else runs
 
     def with_icons(self, resolve: Resolve) -> Resolve:
         """`resolve` that makes each {icon:<id>} of any kind's text the game's icon, named in this language."""

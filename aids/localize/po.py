@@ -242,16 +242,23 @@ def save(path: Path, catalog: Catalog, within: Path | None = None, shown: str | 
     """Write `catalog` in GNU's layout unless the file already holds those bytes; returns whether it changed
     (no date is written that would change on its own: catalogs.template). `within`: the folder it is written in
     (the catalogs folder), never through a link inside it."""
+    data = changed(path, catalog, within, shown)
+    if data is None:
+        return False
+    folder, name = Folder.holding(within if within is not None else path.parent, path, shown)
+    folder.write(name, data)
+    return True
+
+
+def changed(path: Path, catalog: Catalog, within: Path | None = None, shown: str | None = None) -> bytes | None:
+    """What `save` would write (`catalog` in GNU's layout); None when the file holds those bytes already."""
     data = layout(catalog)
     folder, name = Folder.holding(within if within is not None else path.parent, path, shown)
     try:
         there = folder.read(name)
     except AidsError:  # a link, or not a file: written anew (never through a link among its folders)
         there = None
-    if there == data:
-        return False
-    folder.write(name, data)
-    return True
+    return None if there == data else data
 
 
 _MANGLED = re.compile(r'^# \| (?:(msgctxt|msgid|msgid_plural) )?("(?:[^"\\]|\\.)*")\s*$')

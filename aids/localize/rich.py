@@ -33,12 +33,14 @@ class Link:
 class Marked:
     """Parts with a role of their own: "term", "original" (a term's original name), "foreign" (words its author
     or translator marked as language `lang`: [force march]{lang=en}), "source" (text left in the source language
-    `lang`, untranslated), "draft" (the same, marked for a proofreader), "context" (any
-    text, marked with its msgctxt in `note` for `aids context`)."""
+    `lang`, untranslated), "draft" (the same, marked for a proofreader), "context" (any text, marked with its
+    msgctxt in `note` and its msgid in `msgid` for `aids context`: the paragraphs of a booklet's section share a
+    msgctxt, each is a string of its own)."""
     parts: Rich
     role: str
     lang: str = ""
     note: str = ""  # for "draft": the msgctxt of the text a translation is missing for; for "context": its msgctxt
+    msgid: str = ""  # for "context": its msgid
 
 
 @dataclass(frozen=True)
@@ -82,21 +84,22 @@ class Rich(tuple[Inline, ...]):
 
 class DraftText(str):
     """A text marked on the page with its msgctxt: left in the source language in a draft build ("draft"), or
-    any text where `aids context` looks for it ("context")."""
+    any text where `aids context` looks for it ("context", with its msgid too)."""
     context: str = ""
     kind: str = "draft"
+    msgid: str = ""
 
 
-def draft_text(text: str, context: str, kind: str = "draft") -> DraftText:
+def draft_text(text: str, context: str, kind: str = "draft", msgid: str = "") -> DraftText:
     marked = DraftText(text)
-    marked.context, marked.kind = context, kind
+    marked.context, marked.kind, marked.msgid = context, kind, msgid
     return marked
 
 
 def text(value: str) -> Rich:
     """A text as runs; one that `aids context` looks for keeps its mark (a side's name inside a step)."""
     if isinstance(value, DraftText) and value.kind == "context" and value:
-        return Rich([Marked(Rich([Span(str(value))]), "context", note=value.context)])
+        return Rich([Marked(Rich([Span(str(value))]), "context", note=value.context, msgid=value.msgid)])
     return Rich([Span(value)]) if value else Rich()
 
 
@@ -119,7 +122,7 @@ def capitalized(value: str) -> str:
     for i, char in enumerate(value):
         if char.isalpha():
             out = value[:i] + char.upper() + value[i + 1:]
-            return draft_text(out, value.context, value.kind) if isinstance(value, DraftText) else out  # mark kept
+            return draft_text(out, value.context, value.kind, value.msgid) if isinstance(value, DraftText) else out
     return value
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame
 
-from ..errors import AidsError, Problem
+from ..errors import DoesNotFit, Problem
 from ..localize.documents import CardBase, CardDocument, CardFace
 from ..localize.typography import typeset_tree
 from ..model.card import MM, SHAPE, Card
@@ -223,7 +223,7 @@ class Layouts:
         used = self.lay(index, split, size, high, kept)[1]
         return Fitted(size, high, tuple(u / high for u in used), kept)
 
-    def too_full(self) -> AidsError:
+    def too_full(self) -> DoesNotFit:
         """The error of a card that does not fit at its minimum size: the first section left over when the
         front takes all it holds and the back the rest, and the largest size all of it would fit at."""
         card, low = self.card, self.card.min_font_size
@@ -238,10 +238,10 @@ class Layouts:
         below = [low - i * STEP for i in range(1, int((low - LOWEST) / STEP) + 1)]
         reached = largest_fitting(below, lambda size: bool(self.splits(size)))
         at_best = f"all of it fits at {reached:g} pt at most" if reached else f"not even at {LOWEST:g} pt"
-        return AidsError(Problem(Face(card, self.localized, self.faces[index], self.lang).where(section),
-                                 f"card '{card.id}', face {self.faces[index]['id']}, language {self.lang}: section "
-                                 f"'{section}' {what} even at the minimum size of {low:g} pt ({at_best})",
-                                 "shorter text, a larger card, more columns or a smaller min_font_size"))
+        return DoesNotFit(Problem(Face(card, self.localized, self.faces[index], self.lang).where(section),
+                                  f"card '{card.id}', face {self.faces[index]['id']}, language {self.lang}: section "
+                                  f"'{section}' {what} even at the minimum size of {low:g} pt ({at_best})",
+                                  "shorter text, a larger card, more columns or a smaller min_font_size"), self.lang)
 
 
 def arrange(card: Card, localized: CardDocument, lang: str, floor: float | None = None) -> ArrangedCard:

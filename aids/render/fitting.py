@@ -6,7 +6,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import AidsError, Position, Problem
+from ..errors import DoesNotFit, Position, Problem
 from ..localize.documents import BookletDocument, PlaysheetDocument
 from ..model.booklet import TYPE, Booklet
 from ..model.playsheet import Page, Playsheet
@@ -75,12 +75,12 @@ def playsheet_pdf(sheet: Playsheet, template: str, localized: PlaysheetDocument,
         return {".pdf": rendered}
     pages = tried[min(tried)].pages if tried else 0
     edition_note = f", edition {edition.id}" if edition else ""
-    raise AidsError(Problem(
+    raise DoesNotFit(Problem(
         sheet.page.where or Position(sheet.source.shown),
         f"playsheet '{sheet.id}' ({lz.lang}{edition_note}) overflows its budget of {sheet.page.budget} "
         f"page{'s' if sheet.page.budget > 1 else ''} by {pages - sheet.page.budget} "
         f"(needs {pages} at the minimum type size {sheet.page.min_type}pt)",
-        "a higher budget, a smaller min_type, more columns or less content"))
+        "a higher budget, a smaller min_type, more columns or less content"), lz.lang)
 
 
 def booklet_pdf(booklet: Booklet, template: str, localized: BookletDocument, lz: Localizer,

@@ -88,7 +88,8 @@ def finalize(context: jinja2.runtime.Context, value: Any) -> Any:
     set by the typography of the page's language (a value without a space is a name, an id, a number)."""
     lang = context["lang"]
     if isinstance(value, DraftText) and value.kind == "context":  # where `aids context` finds a title or label
-        return Markup('<span data-msgctxt="{}">{}</span>').format(value.context, typeset(value, lang))
+        return Markup('<span data-msgctxt="{}" data-msgid="{}">{}</span>').format(value.context, value.msgid,
+                                                                                 typeset(value, lang))
     if isinstance(value, DraftText):  # a title or label left untranslated in a draft build
         return Markup('<mark class="draft" title="{}">{}</mark>').format(value.context, typeset(value, lang))
     if isinstance(value, Rich):
@@ -169,7 +170,8 @@ def _html_of(rich: Rich) -> Markup:
             out.append(Markup('<mark class="draft" lang="{}" title="{}">{}</mark>').format(
                 part.lang, part.note, _html_of(part.parts)))
         elif part.role == "context":
-            out.append(Markup('<span data-msgctxt="{}">{}</span>').format(part.note, _html_of(part.parts)))
+            out.append(Markup('<span data-msgctxt="{}" data-msgid="{}">{}</span>').format(part.note, part.msgid,
+                                                                                           _html_of(part.parts)))
         elif part.role == "footnote":  # the call (a link to the page's list of notes) and the note the PDF floats
             out.append(Markup('<a class="footnote-call" id="fnref-{0}" href="#fn-{0}" role="doc-noteref">{0}</a>'
                               '<span class="footnote" data-pagefind-ignore>{1}</span>').format(

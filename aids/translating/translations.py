@@ -3,7 +3,7 @@ and the Babel extractor that lets `pybabel extract` read game sources."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
@@ -19,6 +19,7 @@ from ..model.rulings import FILE as RULINGS_FILE
 from ..model.rulings import read_rulings
 from ..model.text import plain_text
 from ..source.yamlfile import load_yaml
+from ..write.files import JOURNAL, STAGING, recover, write_all
 
 
 def extract(project: Project, games: list[str] | None = None) -> list[str]:
@@ -95,27 +96,35 @@ def targets(project: Project, source_language: str) -> list[str]:
 
 def update(project: Project, games: list[str] | None = None) -> list[str]:
     """.pot -> .po for every target language, keeping every translation (fuzzy or obsolete, never dropped);
-    a game's translations move between its catalogs when its texts do (localize/regroup.py)."""
-    changed = []
+    a game's translations move between its catalogs when its texts do (localize/regroup.py). A game's catalogs
+    are written all at once or not at all (write/files.py: staged, then a journal, then moved into place), so an
+    update stopped at any point loses nothing: the next one finishes it or starts from the catalogs as they were."""
+    changed = _recovered(project)
     for game in select_games(project, games):
         kept = domains.kept(game.id, game.catalogs_per, domains.of_project(project, game.id))
         pot = catalogs.pot_path(project.catalogs, game.id)
         if game.id not in kept:
             raise AidsError(Problem(Position(project.show(pot)), "no template catalog", "run `aids extract` first"))
         templates = {d: _read(project, catalogs.pot_path(project.catalogs, d)) for d in kept}
+        written: dict[Path, bytes] = {}
+        removed: list[Path] = []
         for lang in targets(project, game.source_language):
             olds = {d: _read(project, catalogs.po_path(project.catalogs, lang, d))
                     for d in domains.of_project(project, game.id, lang)}
             for domain, catalog in regroup.regroup(game.id, olds, templates, lang).items():
                 po = catalogs.po_path(project.catalogs, lang, domain)
-                if catalogs.save(po, catalog, project.catalogs, project.show(po)):
+                data = catalogs.changed(po, catalog, project.catalogs, project.show(po))
+                if data is not None:
+                    written[po] = data
                     changed.append(project.show(po))
             for domain in regroup.gone(olds, templates):
-                changed.append(_remove(project, catalogs.po_path(project.catalogs, lang, domain),
-                                       "its translations moved to the game's other catalogs"))
-                mo = catalogs.po_path(project.catalogs, lang, domain).with_suffix(".mo")
-                if catalogs.present(project.catalogs, mo, project.show(mo)):
-                    changed.append(_remove(project, mo, "its catalog is gone"))
+                po = catalogs.po_path(project.catalogs, lang, domain)
+                removed.append(po)
+                changed.append(f"removed {project.show(po)} (its translations moved to the game's other catalogs)")
+                if catalogs.present(project.catalogs, po.with_suffix(".mo"), project.show(po.with_suffix(".mo"))):
+                    removed.append(po.with_suffix(".mo"))
+                    changed.append(f"removed {project.show(po.with_suffix('.mo'))} (its catalog is gone)")
+        write_all(written, project.catalogs, removed)  # the catalogs a translation moves between: together
     if project.ui_domain:
         pot = catalogs.pot_path(project.catalogs, ui.DOMAIN)
         if not pot.exists():
@@ -126,6 +135,20 @@ def update(project: Project, games: list[str] | None = None) -> list[str]:
             if catalogs.update_catalog(po, project.show(po), template, lang, project.catalogs)[0]:
                 changed.append(project.show(po))
     return changed
+
+
+def _recovered(project: Project) -> list[str]:
+    """What an `aids update` stopped midway left (write/files.py): finished when it had committed its catalogs,
+    else dropped (its catalogs are as they were before it); what was done, for the command to say."""
+    folder = Folder(project.catalogs, project.show(project.catalogs))
+    if folder.lstat(STAGING) is None:
+        return []
+    committed = any(folder.lstat(PurePosixPath(STAGING, name, JOURNAL)) for name in folder.names(STAGING))
+    notes = recover(project.catalogs)
+    done = ("its catalogs, all written, moved into place" if committed else
+            "its catalogs not all written: left as they were before it")
+    return [f"recovered {project.show(project.catalogs / STAGING)}: an update stopped midway, {done}",
+            *(f"recovered {note}" for note in notes)]
 
 
 def _read(project: Project, path: Path) -> catalogs.Catalog:

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from ..config import Game, Project
-from ..errors import Position
+from ..errors import Position, Problem
 from ..kind import Aid
 from ..kinds.reading import read_aids, select_game_ids
 from ..localize import catalogs, checks, domains, po, ui
@@ -185,13 +185,35 @@ def check(project: Project, games: list[str] | None, langs: list[str] | None) ->
             terms = glossary(game, aids, table)
             for path, catalog in held:
                 found += _at_msgstr(project, path, checks.check_catalog(catalog, lang, game.source_language, terms))
-    if project.ui_domain:
+    if project.ui_domain:  # this tree's own catalogs, which `aids update` keeps (not those of an installed aids)
         for lang in langs or project.languages:
-            path = ui.catalog_path(lang)
-            if path.exists() and lang != ui.SOURCE_LANGUAGE:
+            path = catalogs.po_path(project.catalogs, lang, ui.DOMAIN)
+            if lang != ui.SOURCE_LANGUAGE and catalogs.present(project.catalogs, path, project.show(path)):
                 catalog = catalogs.read_catalog(path, project.show(path), project.catalogs)
                 found += _at_msgstr(project, path, checks.check_catalog(catalog, lang, ui.SOURCE_LANGUAGE, []))
     return found
+
+
+def over_budget(project: Project, game: Game, aid: Aid, lang: str) -> list[Problem]:
+    """The translations in `lang` of the texts `aid` prints that are longer than their budget (`aids budgets`),
+    each at its msgstr with its msgctxt and by how much: what a fitted aid that no longer fits in `lang` names."""
+    if lang == game.source_language:
+        return []
+    printed = {(t.context, t.msgid) for t in shown_texts(game, aid)}
+    problems = []
+    for path, catalog in read_catalogs(project, game, lang)[1]:
+        found = []
+        for entry in po.entries(catalog):
+            over = checks.over_budget(entry) if po.key(entry) in printed and not entry.isfuzzy() else None
+            if over is not None:
+                length, budget, measured = over
+                found.append(checks.Finding(po.line(entry), "length", f"msgctxt '{po.key(entry)[0]}': {length} "
+                                            f"characters, {length - budget} over its budget of {budget}",
+                                            f"at most {budget} characters, the room {measured or aid.model.id} has "
+                                            "for it (aids budgets measures the budgets again)"))
+        problems += [Problem(Position(shown, f.line), f.message, f.expected)
+                     for shown, f in _at_msgstr(project, path, found)]
+    return problems
 
 
 def _at_msgstr(project: Project, path: Path, found: list[checks.Finding]) -> list[tuple[str, checks.Finding]]:

@@ -1,9 +1,11 @@
-"""The last stage: every file of one aid written together, or none of them.
+"""The last stage: every file of one aid written together, or none of them (and, the same way, the catalogs of a
+game between which `aids update` moves translations, the catalogs that no longer hold any removed with them).
 
 The files are first written into a staging folder inside the output folder, then a journal naming
-each of them is committed with one rename, then each file is moved into place. A build stopped while
-staging leaves the previous files; one stopped after the commit is completed by the next build
-(`recover`), so an aid's files are never left half old, half new. Stale temporary files go too.
+each of them (and each file to remove) is committed with one rename, then each file is moved into place and
+each file to remove is removed. A build stopped while staging leaves the previous files; one stopped after the
+commit is completed by the next build (`recover`), so an aid's files are never left half old, half new. Stale
+temporary files go too.
 
 Everything goes through a `Folder` (aids/files.py): the output folder is not trusted ground (a CI cache, an
 unpacked artifact), so a link planted in the staging area is removed, never followed, and a journal that aids
@@ -17,6 +19,7 @@ import os
 import re
 import stat
 import uuid
+from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from ..errors import AidsError
@@ -49,15 +52,18 @@ def changed(output: Path, pages: dict[str, bytes]) -> dict[Path, bytes]:
     return found
 
 
-def write_all(outputs: dict[Path, bytes], output: Path) -> None:
-    """Write every file of one aid (all inside `output`): all of them, or none. A file that already holds these
-    very bytes is left as it is (its time too: a reader's copy, a sync tool, a web server's cache see no change)."""
+def write_all(outputs: dict[Path, bytes], output: Path, removed: Iterable[Path] = ()) -> None:
+    """Write every file of one aid (all inside `output`) and remove the files `removed`: all of it, or none. A
+    file that already holds these very bytes is left as it is (its time too: a reader's copy, a sync tool, a web
+    server's cache see no change)."""
     folder = output_folder(output)
     names = {PurePosixPath(path.relative_to(output).as_posix()): data for path, data in outputs.items()}
-    for name in names:  # before anything is staged: a name outside, a link or a file among its folders is refused
+    gone = [PurePosixPath(path.relative_to(output).as_posix()) for path in removed]
+    for name in [*names, *gone]:  # before anything is staged: a name outside, a link or a file among its folders
         folder.exists(name)
     names = {name: data for name, data in names.items() if not _holds(folder, name, data)}
-    if not names:
+    gone = [name for name in gone if folder.lstat(name) is not None]
+    if not names and not gone:
         return
     staging = folder / STAGING / uuid.uuid4().hex
     try:
@@ -66,6 +72,7 @@ def write_all(outputs: dict[Path, bytes], output: Path) -> None:
             _fault("stage", n)
             staging.write(str(n), data)
             moves.append((str(n), name.as_posix()))
+        moves += [("", name.as_posix()) for name in gone]  # removed once every new file is in place
         staging.write(JOURNAL, json.dumps(moves).encode("utf-8"))
     except BaseException:
         folder.remove(PurePosixPath(STAGING, *staging.parts[-1:]))
@@ -84,11 +91,14 @@ def _holds(folder: Folder, name: PurePosixPath, data: bytes) -> bool:
 
 
 def _switch(folder: Folder, name: str, moves: list[tuple[str, str]]) -> None:
-    """Move the staged files of a committed journal into place, then drop the staging folder."""
+    """Move the staged files of a committed journal into place and remove the files it removes, then drop the
+    staging folder."""
     staging = PurePosixPath(STAGING, name)
     for n, (staged, target) in enumerate(moves, start=1):
         _fault("switch", n)
-        if folder.lstat(staging / staged) is not None:  # a move done before an interruption is not done again
+        if not staged:
+            folder.remove(target)  # nothing when it is gone already (an interrupted switch that removed it)
+        elif folder.lstat(staging / staged) is not None:  # a move done before an interruption is not done again
             folder.move(staging / staged, target)
     folder.remove(staging)
     folder.rmdir(STAGING)  # the staging area goes with its last aid
@@ -171,11 +181,11 @@ def _moves(folder: Folder, staging: PurePosixPath, data: bytes) -> list[tuple[st
         raise ValueError
     pairs = [(m[0], m[1]) for m in moves
              if isinstance(m, list) and len(m) == 2 and all(isinstance(part, str) for part in m)]
-    if len(pairs) != len(moves) or not all(_STAGED.fullmatch(a) for a, _ in pairs):
+    if len(pairs) != len(moves) or not all(_STAGED.fullmatch(a) or not a for a, _ in pairs):
         raise ValueError
     for staged, target in pairs:
-        folder.lstat(target)  # Outside when it leaves the folder
-        there = folder.lstat(staging / staged)
+        removed = folder.lstat(target)  # Outside when it leaves the folder
+        there = folder.lstat(staging / staged) if staged else removed  # a file to remove: a file, never a folder
         if (there is not None and not stat.S_ISREG(there.st_mode)) or PurePosixPath(target).parts[0] in (
                 STAGING, ".aids-cache"):
             raise ValueError

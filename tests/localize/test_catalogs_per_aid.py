@@ -2,8 +2,12 @@
 moving every translation when the setting changes, either way, nothing lost."""
 from __future__ import annotations
 
+import os
+import re
 import shutil
+import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -159,11 +163,12 @@ class FakeWeblate:
     def __init__(self, units: dict[str, list[str]]):
         self.units, self.calls = units, []
 
-    def pages(self, path: str):
+    def pages(self, path: str, **fields):
         self.calls.append(("GET", path))
         component = path.split("/")[2]
         if path.endswith("/units/"):
-            return [{"id": f"{component}:{c}", "context": c, "extra_flags": ""} for c in self.units.get(component, [])]
+            return [{"id": f"{component}:{c}", "context": c, "source": [c.upper()], "extra_flags": ""}
+                    for c in self.units.get(component, [])]
         return []
 
     def call(self, method: str, path: str, data=None, files=None):
@@ -183,7 +188,8 @@ def test_pictures_and_budgets_go_to_the_component_of_their_catalog(tmp_path, mon
     (folder / "a.png").write_bytes(b"png")
 
     class Made:
-        made = {(GAME, "pl"): {"system-rules/intro": {"image": "a.png"}, "sequence/a": {"image": "a.png"}}}
+        made = {(GAME, "pl"): {name: {"image": "a.png", "msgctxt": name, "msgid": name.upper()}
+                               for name in ("system-rules/intro", "sequence/a")}}
     monkeypatch.setattr("aids.commands.context.context", lambda *a: Made)
     args = type("Args", (), {"game": [GAME], "lang": None, "weblate": "http://w", "weblate_project": "p"})
     assert tools.context_command(project, args) == 0
@@ -193,3 +199,53 @@ def test_pictures_and_budgets_go_to_the_component_of_their_catalog(tmp_path, mon
     tied = [c for c in fake.calls if c[0] == "POST" and c[1].endswith("/units/")]
     assert sorted(c[2]["unit_id"] for c in tied) == ["gcacw_sequence-of-play:sequence/a",
                                                      "gcacw_system-rules:system-rules/intro"]
+
+
+STRACE = shutil.which("strace")
+WRITES = ("rename", "renameat", "renameat2", "unlink", "unlinkat", "link", "linkat")  # what changes a folder
+
+
+def update(root: Path, *traced: str) -> subprocess.CompletedProcess:
+    """`aids update` of the game in a process of its own, under strace with `traced` (its options) if given."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONWARNINGS": "ignore"}  # no .pyc written: only aids'
+    command = [sys.executable, "-m", "aids", "--project", str(root), "update", "--game", GAME]
+    return subprocess.run([STRACE, "-f", "-qq", *traced, *command] if traced else command, capture_output=True,
+                          text=True, env=env)
+
+
+def test_an_update_killed_at_any_write_of_a_move_loses_nothing(tmp_path):
+    """The translations moving to a catalog per aid, `aids update` killed (SIGKILL, by strace) at each write it
+    makes in turn (each rename, link and removal): the next `aids update` finds every entry, as an update that ran
+    through has them, and leaves nothing of the interrupted one behind."""
+    if STRACE is None:
+        if os.environ.get("CI"):
+            raise RuntimeError("strace missing (./bootstrap test installs it)")
+        pytest.skip("strace missing (apt-get install strace)")
+    ready = sample(tmp_path / "ready")
+    before = state(ready)
+    game_yaml = ready / "games" / GAME / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text() + "catalogs_per: aid\n")
+    translations.extract(read_project(ready), [GAME])
+    clean = tmp_path / "clean"
+    shutil.copytree(ready, clean)
+    log = tmp_path / "writes.log"
+    assert update(clean, "-o", str(log), "-e", f"trace={','.join(WRITES)}").returncode == 0
+    assert state(clean) == before and len(list((clean / "i18n").glob(f"*/LC_MESSAGES/{GAME}.*.po"))) == 4
+    calls = re.findall(r"^\d+ +(\w+)\(", log.read_text(), re.M)
+    counts = {call: calls.count(call) for call in WRITES if call in calls}
+    assert sum(counts.values()) >= 6  # six catalogs written, at least
+    lost, left = {}, {}  # by the write killed: entries not as they were, files left of the interrupted update
+    for call, count in counts.items():
+        for n in range(1, count + 1):
+            root = tmp_path / f"{call}-{n}"
+            shutil.copytree(ready, root)
+            killed = update(root, "-o", os.devnull, "-e", f"inject={call}:signal=SIGKILL:when={n}")
+            assert killed.returncode == -signal.SIGKILL, (call, n, killed.stderr)  # strace ends as its tracee did
+            again = update(root)
+            assert again.returncode == 0, again.stderr
+            after = state(root)
+            lost[f"{call} {n}"] = sum(1 for slot, value in before.items() if after.get(slot) != value)
+            left[f"{call} {n}"] = [p.name for p in (root / "i18n").rglob("*") if p.name.startswith(".")]
+            assert set(after) <= set(before) and msgfmt_check(root) == msgfmt_check(clean), (call, n)
+    assert set(lost.values()) == {0}, f"entries lost (of {len(before)}) by the write killed: {lost}"
+    assert set(map(tuple, left.values())) == {()}, left

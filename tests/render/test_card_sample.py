@@ -152,3 +152,41 @@ def test_same_sources_same_bytes(sample):
     again = rerender(project, GAME, "ru")
     for suffix in (".pdf", "-sheet.pdf", ".html"):
         assert again[suffix].data == out(project, "ru", suffix).read_bytes()
+
+
+def test_a_translation_over_its_budget_fails_its_language_alone_and_is_named(tmp_path):
+    """One Russian text grown far past its budget (`aids budgets`): the card fails in Russian only, its Polish
+    source and its English are written as ever (their PDFs read back), and the error names the entry (its catalog
+    and the line of its msgstr, its msgctxt) and by how much it is over, before the section that no longer fits."""
+    import shutil
+
+    from aids.build import builder
+    from aids.build.pipeline import Options
+    from aids.config import read_project
+
+    root = tmp_path / "samples"
+    for name in ("games", "i18n"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
+    (root / "aids.yaml").write_text((REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
+    catalog = root / f"i18n/ru/LC_MESSAGES/{GAME}.po"
+    lines = catalog.read_text(encoding="utf-8").split("\n")
+    at = lines.index('msgctxt "referee-card/air-movement/one-per-field"')
+    msgstr = next(n for n in range(at, len(lines)) if lines[n].startswith("msgstr"))
+    budget = int(re.search(r"budget (\d+) characters", "\n".join(lines[at - 5:at])).group(1))
+    lines[msgstr + 1] = lines[msgstr + 1][:-1] + " Это правило действует и ночью, и в тумане." * 30 + '"'
+    catalog.write_text("\n".join(lines), encoding="utf-8")
+    length = len("".join(re.findall(r'"(.*)"', "\n".join(lines[msgstr:msgstr + 3]))))
+
+    summary = builder.build(read_project(root), Options(games=[GAME], formats=["pdf"]))
+    card = root / "build" / GAME
+    assert sorted(p.parent.name for p in card.glob("*/referee-card.pdf")) == ["en", "pl", "pl+en"]
+    assert "Na polu może stać tylko jeden żeton samolotu." in squash(pdf_text(card / "pl/referee-card.pdf"))
+    assert "Only one aircraft counter may stand in a space." in squash(pdf_text(card / "en/referee-card.pdf"))
+    assert f"{GAME}/referee-card ru: not written, previous outputs kept" in summary.skipped
+    errors = [str(e) for e in summary.failed]
+    assert errors[0].split("\n")[0] == (
+        f"i18n/ru/LC_MESSAGES/{GAME}.po:{msgstr + 1}: msgctxt 'referee-card/air-movement/one-per-field': {length} "
+        f"characters, {length - budget} over its budget of {budget} (expected: at most {budget} characters, the "
+        "room referee-card has for it (aids budgets measures the budgets again))")
+    assert "language ru: section" in errors[0].split("\n")[1] and len(errors) == 2  # and the pl+ru card's
+    assert errors[1].startswith(f"i18n/ru/LC_MESSAGES/{GAME}.po:{msgstr + 1}: pl+ru referee-card: msgctxt ")

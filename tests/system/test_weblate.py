@@ -527,28 +527,39 @@ def test_every_string_shows_its_picture_in_weblate(weblate):
 
 
 def test_budgets_become_max_length_flags_that_weblate_checks(weblate):
-    """`aids budgets --weblate`: each budget the max-length flag of its string in Weblate (a flag in the PO file
-    would not last: GNU msgcat drops it), and Weblate's own check then flags a translation that is too long."""
+    """`aids budgets --weblate`: each language's budgets the max-length flags of that language's strings in Weblate
+    (a flag in the PO file would not last: GNU msgcat drops it), none on the source strings. On day one Weblate's
+    own check fails no translation and no source string; then it flags a translation made too long."""
     api, root = weblate
     env = {**os.environ, "WEBLATE_TOKEN": api.token}
-    out = run(sys.executable, "-m", "aids", "--project", str(root), "budgets", "--game", CARD_GAME, "--lang", "en",
-              "--weblate", api.base, "--weblate-project", PROJECT, env=env)
-    catalog = (root / "i18n" / "en" / "LC_MESSAGES" / f"{CARD_GAME}.po").read_text(encoding="utf-8")
-    budgets = {m.group(2): int(m.group(1)) for m in re.finditer(
-        r'^# aids: budget (\d+) characters \(referee-card\)\n(?:#.*\n)*msgctxt "(.*)"$', catalog, re.M)}
-    assert len(budgets) >= 90
-    assert f"/projects/{PROJECT}/{CARD_GAME}/: max-length on {len(budgets)} string(s)" in out, out
+    command = (sys.executable, "-m", "aids", "--project", str(root), "budgets", "--game", CARD_GAME, "--weblate",
+               api.base, "--weblate-project", PROJECT)
+    out = run(*command, env=env)
+    budgets = {}
+    for lang in ("en", "ru"):
+        catalog = (root / "i18n" / lang / "LC_MESSAGES" / f"{CARD_GAME}.po").read_text(encoding="utf-8")
+        budgets[lang] = {m.group(2): int(m.group(1)) for m in re.finditer(
+            r'^# aids: budget (\d+) characters \(referee-card\)\n(?:#.*\n)*msgctxt "(.*)"$', catalog, re.M)}
+    assert len(budgets["en"]) >= 90 and budgets["en"] != budgets["ru"]
+    assert (f"/projects/{PROJECT}/{CARD_GAME}/: max-length on {len(budgets['en'])} string(s) in en, "
+            f"{len(budgets['ru'])} string(s) in ru") in out, out
+    failing = {lang: api("GET", f"translations/{PROJECT}/{CARD_GAME}/{lang}/units/?q=check:max-length")["count"]
+               for lang in ("pl", "en", "ru")}
+    assert failing == {"pl": 0, "en": 0, "ru": 0}, failing  # day one: every translation fits, and so its budget
     sources = api.units(CARD_GAME, "pl")
-    for context, budget in budgets.items():
-        assert f"max-length:{budget}" in sources[context]["extra_flags"], (context, sources[context])
-    context, budget = next((c, b) for c, b in budgets.items() if b > 30)
+    assert not [c for c, unit in sources.items() if "max-length" in (unit["extra_flags"] or "")]
+    for lang in ("en", "ru"):
+        for context, unit in api.units(CARD_GAME, lang).items():
+            if context in budgets[lang]:
+                assert f"max-length:{budgets[lang][context]}" in unit["extra_flags"], (lang, context, unit)
+    context, budget = next((c, b) for c, b in budgets["en"].items() if b > 30)
     unit = api.units(CARD_GAME, "en")[context]
     api("PATCH", f"units/{unit['id']}/", {"target": ["x" * (budget + 10)], "state": 20})
     checked = api("GET", f"units/{unit['id']}/")
     assert checked["has_failing_check"], checked
-    run(sys.executable, "-m", "aids", "--project", str(root), "budgets", "--game", CARD_GAME, "--lang", "en",
-        "--weblate", api.base, "--weblate-project", PROJECT, env=env)  # again: the same flags, not added twice
-    assert api.units(CARD_GAME, "pl")[context]["extra_flags"].count("max-length:") == 1
+    assert api("GET", f"translations/{PROJECT}/{CARD_GAME}/en/units/?q=check:max-length")["count"] == 1
+    run(*command, "--lang", "en", env=env)  # again: the same flags, not added twice
+    assert api.units(CARD_GAME, "en")[context]["extra_flags"].count("max-length:") == 1
 
 
 def catalog_state(root: Path) -> dict[str, dict[tuple[bool, str, str], tuple[str, ...]]]:
