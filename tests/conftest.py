@@ -6,7 +6,9 @@ import pytest
 from aids.build import builder
 from aids.config import read_project
 
-from .helpers import REPO, make_project
+from .helpers import REPO, copy_project, make_project
+
+pytest_plugins = ("tests.layers",)  # unit, integration, system: each test in one; the workers' shared builds
 
 
 @pytest.fixture
@@ -15,33 +17,40 @@ def demo(tmp_path) -> Path:
     return make_project(tmp_path)
 
 
-@pytest.fixture(scope="session")
-def sample(tmp_path_factory):
-    """The real samples built once, as README command 1 builds them, into a scratch project."""
-    root = tmp_path_factory.mktemp("sample")
+def _build_samples(root: Path):
     for name in ("games", "i18n"):
         shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
     # a project of games, as a user has it: the aids source tree (ui_domain) stays behind
     (root / "aids.yaml").write_text((REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
-    project = read_project(root)
-    summary = builder.build(project)
+    summary = builder.build(read_project(root))
     assert not summary.failed, "\n".join(str(e) for e in summary.failed)
-    return project, summary
+    return summary
 
 
 @pytest.fixture(scope="session")
-def for_print_build(sample, tmp_path_factory):
+def sample(request):
+    """The real samples built once, as README command 1 builds them, into a scratch project (once for the whole
+    run, however many workers): (project, summary of that build). Read it; to edit, `copy_project` it first."""
+    from .layers import shared  # imported once pytest_plugins has registered it
+    root, summary = shared(request, "sample", _build_samples)
+    return read_project(root), summary
+
+
+@pytest.fixture(scope="session")
+def for_print_build(sample, request):
     """Every sample aid in every language built for the press, for a monochrome printer and imposed (both
     impositions), once, beside the samples' own (home) build: the project and the build's summary."""
     from aids.build.pipeline import Options
-    root = tmp_path_factory.mktemp("for-print")
-    for name in ("games", "i18n", "aids.yaml"):
-        source = sample[0].root / name
-        (shutil.copytree if source.is_dir() else shutil.copy)(source, root / name)
-    project = read_project(root)
-    summary = builder.build(project, Options(formats=["press", "gray", "imposed"]))
-    assert not summary.failed, "\n".join(str(e) for e in summary.failed)
-    return project, summary
+
+    from .layers import shared
+
+    def build(root: Path):
+        copy_project(sample[0].root, root, build=False)
+        summary = builder.build(read_project(root), Options(formats=["press", "gray", "imposed"]))
+        assert not summary.failed, "\n".join(str(e) for e in summary.failed)
+        return summary
+    root, summary = shared(request, "for-print", build)
+    return read_project(root), summary
 
 
 @pytest.fixture(scope="session")

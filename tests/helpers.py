@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
+import shutil
 import textwrap
 from pathlib import Path
+from typing import NamedTuple
 
 import pikepdf
 from pypdf import PdfReader
@@ -178,7 +181,60 @@ def make_project(root: Path, files: dict[str, str] | None = None, languages=("pl
     return root
 
 
+class Unit(NamedTuple):
+    """A standalone aid of a game in one edition, as the sources declare it: what a build makes files of."""
+    game: str
+    edition: str  # "" for a game without editions
+    aid: str
+    kind: str
+    reflowable: bool  # a booklet or a sequence: it makes an e-book too
+
+    def path(self, lang: str, suffix: str) -> str:
+        """Its output in `lang`, from the output folder: <game>/[<edition>/]<lang>/<aid><suffix>."""
+        return "/".join(p for p in (self.game, self.edition, lang, f"{self.aid}{suffix}") if p)
+
+
+def units(project) -> list[Unit]:
+    """Every standalone aid of every game of `project`, once per edition, read from the sources: what a test of
+    every output derives its expectations from, rather than counting the samples (which grow)."""
+    found = []
+    for game_id in project.game_ids():
+        game = project.read_game(game_id)
+        aids, broken = reading.read_aids(project, game)
+        assert not broken, broken
+        found += [Unit(game.id, edition.id if edition else "", aid.model.id, aid.kind.name, aid.kind.reflowable)
+                  for aid in aids if aid.kind.standalone for edition in (game.editions or [None])]
+    return found
+
+
+def outputs(project, suffix: str, langs=None, kinds=None) -> set[str]:
+    """The files every unit (of `kinds`, if given) makes in each language (`langs`, or the project's), from the
+    output folder."""
+    return {u.path(lang, suffix) for u in units(project) if kinds is None or u.kind in kinds
+            for lang in (langs or project.languages)}
+
+
+def copy_project(source: Path, to: Path, build: bool = True) -> Path:
+    """A scratch copy of a project's sources (aids.yaml, games/, i18n/), and of its build/ with its build cache
+    when `build`: a build of the copy renders only what an edit made stale."""
+    for name in ("aids.yaml", "games", "i18n", *(["build"] if build else [])):
+        if (source / name).is_dir():
+            shutil.copytree(source / name, to / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
+        elif (source / name).exists():
+            to.mkdir(parents=True, exist_ok=True)
+            shutil.copy(source / name, to / name)
+    return to
+
+
 def pdf_text(path: Path) -> str:
+    """The text of every page, a line break between pages; read once per state of the file (many tests read the
+    same PDFs of the samples): a file rewritten, touched or copied has another stat, and is read again."""
+    found = Path(path).stat()
+    return _pdf_text(str(path), (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino))
+
+
+@functools.lru_cache(maxsize=512)
+def _pdf_text(path: str, stat: tuple[int, ...]) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(path).pages)
 
 

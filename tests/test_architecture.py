@@ -11,7 +11,11 @@ Imports under `if TYPE_CHECKING:` name types only and are not counted.
 import ast
 from pathlib import Path
 
+import pytest
+
 from .helpers import REPO
+
+pytestmark = pytest.mark.unit
 
 PACKAGE = REPO / "aids"
 RANK = {"errors": 0, "files": 0, "source": 1, "model": 2, "config": 2.5, "localize": 3, "render": 4, "write": 5,
@@ -58,6 +62,7 @@ def runtime_imports(path: Path, root: Path = REPO) -> list[tuple[int, str]]:
     return found
 
 
+@pytest.mark.integration
 def test_imports_flow_down_the_stages():
     wrong = []
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -131,6 +136,7 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+@pytest.mark.integration
 def test_no_module_imports_itself_through_others():
     """No circle of imports, a lazy one (inside a function) included: each module can be read, and tested, with
     only the modules below it."""

@@ -244,6 +244,7 @@ def test_no_internal_link_of_the_whole_site_is_broken_in_any_version(sample):
     assert not (project.output / "newbury-fast-play" / "1.0").exists()  # never released: no history made up
 
 
+@pytest.mark.unit
 def test_the_link_check_finds_a_broken_link_and_a_missing_anchor(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "index.html").write_text('<a href="../b.html#x">b</a> <a href="nope.html">n</a>'

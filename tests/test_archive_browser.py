@@ -8,6 +8,8 @@ import pytest
 
 from .test_browser import browser, open_page, phone, site, wait_for  # noqa: F401
 
+pytestmark = pytest.mark.system
+
 PAGE = "valmora-1809/cm/en/turn-sequence.html"
 
 

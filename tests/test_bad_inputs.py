@@ -309,6 +309,7 @@ def built(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.mark.unit
 def test_the_corpus_is_large_enough():
     assert len(CASES) >= 60
 

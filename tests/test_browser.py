@@ -30,6 +30,8 @@ import pytest
 
 from .helpers import REPO
 
+pytestmark = pytest.mark.system
+
 CHROMIUM, JAVA = shutil.which("chromium"), shutil.which("java")
 DRIVER = shutil.which("chromedriver") or shutil.which("chromium.chromedriver")  # Debian's; Ubuntu's snap
 WEB_TOOLS = REPO / ".cache" / "web-tools" / "node_modules"  # ./bootstrap test installs them there (npm)

@@ -341,6 +341,7 @@ def test_init_writes_nothing_through_a_link_in_its_folder(tmp_path, capsys):
     assert sorted(p.name for p in target.iterdir()) == ["i18n"]  # nothing half-written
 
 
+@pytest.mark.unit
 def test_init_into_a_folder_it_cannot_write_is_one_line(tmp_path, capsys, monkeypatch):
     def refuse(path, *args, **kwargs):  # as a read-only folder (the tests run as root, whom permissions don't stop)
         raise PermissionError(13, "Permission denied", str(path))

@@ -26,6 +26,7 @@ def pictured(tmp_path_factory):
     return root
 
 
+@pytest.mark.system
 def test_every_text_of_the_catalogs_has_its_picture(pictured, capsys):
     from PIL import Image
     template = (pictured / "i18n/templates/demo.pot").read_text(encoding="utf-8")
@@ -51,11 +52,13 @@ def test_every_text_of_the_catalogs_has_its_picture(pictured, capsys):
     assert index[step]["page"] == f"{index[step]['aid']}.html#{step.split('/', 1)[1]}"
 
 
+@pytest.mark.system
 def test_a_language_the_project_lacks_is_one_line(pictured, capsys):
     assert main(["--project", str(pictured), "context", "--lang", "xx"]) == 1
     assert capsys.readouterr().err.strip() == "command line: unknown language 'xx' (expected: pl, en, ru)"
 
 
+@pytest.mark.unit
 def test_an_upload_without_a_token_or_a_project_is_one_line_before_any_picture(tmp_path, capsys, monkeypatch):
     root = make_project(tmp_path / "project")
     monkeypatch.delenv("WEBLATE_TOKEN", raising=False)

@@ -128,10 +128,13 @@ def test_an_edit_rewrites_exactly_what_it_changes_and_the_same_as_a_full_build(s
     build(forced, force=True, games=[GAME])
     assert {p: data for p, (_, data) in files(forced).items()} == {p: data for p, (_, data) in after.items()}
 
-def test_the_samples_copy_is_up_to_date(sample, tmp_path):
-    """The cases above start from a build with nothing stale: a build of the copy writes nothing."""
+@pytest.mark.parametrize("copy", [shutil.copy2, shutil.copyfile], ids=["times-kept", "times-new"])
+def test_the_samples_copy_is_up_to_date(sample, tmp_path, copy):
+    """The cases above, and every test that edits a copy of the built samples, start from a build with nothing
+    stale: a build of a copy in another folder writes nothing, whether the copy kept the files' times (cp -a) or
+    gave them new ones (cp -r, a CI cache or artifact unpacked): the cache goes by content, not by place or time."""
     root = tmp_path / "project"
-    shutil.copytree(sample[0].root, root)
+    shutil.copytree(sample[0].root, root, copy_function=copy)
     before = files(root)
     assert build(root) == []
     assert files(root) == before

@@ -25,6 +25,7 @@ def blocks(page: Path) -> list[tuple[str, str]]:
     return [(m["mark"] or "", m["code"]) for m in BLOCK.finditer(page.read_text(encoding="utf-8"))]
 
 
+@pytest.mark.unit
 def test_the_readme_is_a_front_door():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert len(readme.splitlines()) <= 250
@@ -34,12 +35,14 @@ def test_the_readme_is_a_front_door():
 
 
 @pytest.mark.parametrize("page", [REPO / "README.md"], ids=["README"])
+@pytest.mark.unit
 def test_every_local_link_of_the_readme_leads_somewhere(page):
     for target, _ in LINK.findall(page.read_text(encoding="utf-8")):
         if "://" not in target:
             assert (page.parent / target).exists(), target
 
 
+@pytest.mark.unit
 def test_every_shell_block_is_run_or_says_why_not():
     for page in PAGES:
         for mark, code in blocks(page):

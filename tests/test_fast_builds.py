@@ -211,6 +211,7 @@ def test_shards_split_by_the_times_the_cache_recorded(demo):
     assert shards.split(plan.units, 2, guess) == shards.split(plan.units, 2, guess)
 
 
+@pytest.mark.unit
 def test_the_longest_first_split_is_balanced():
     units = [SimpleNamespace(game=SimpleNamespace(id="g"), edition=None, aid=SimpleNamespace(model=SimpleNamespace(
         id=f"a{n:02}"))) for n in range(30)]
@@ -321,6 +322,7 @@ def test_a_worker_never_renders_sources_other_than_those_its_job_was_planned_fro
 
 
 @pytest.mark.parametrize("fits_from, tries", [(0, 1), (1, 4), (3, 5), (4, 4), (5, 5), (6, 5), (None, 2)])
+@pytest.mark.unit
 def test_fitting_lays_out_as_few_sizes_as_it_can(fits_from, tries):
     """Sizes 8, 7.5, ... 5: the designed one first, then the smallest, then halving the range (a linear
     search from the top would lay out up to 7)."""

@@ -29,6 +29,7 @@ def help_of(*args: str) -> str:
     return out.getvalue()
 
 
+@pytest.mark.unit
 def test_the_commands_come_by_group_in_a_newcomers_order_each_with_one_line():
     text = help_of()
     listing = text.split("\ncommands:\n")[1].split("\n\n")[0].splitlines()
@@ -60,6 +61,7 @@ def examples(name: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", [name for _, names in ORDER for name in names])
+@pytest.mark.unit
 def test_each_command_has_an_example_the_parser_takes(name):
     for example in examples(name):
         args = make_parser().parse_args(shlex.split(example, comments=True)[1:])

@@ -37,6 +37,7 @@ def entries(root):
     return {po.key(e)[0]: e for e in po.entries(read_catalog(root / PL, PL))}
 
 
+@pytest.mark.unit
 def test_markup_and_spaces_aside_the_same_text_is_the_same():
     assert normal("Open~ground") == normal("Open ground")
     assert normal("Fire \\emph{modifier}") == normal("Fire *modifier*") == "Fire modifier"

@@ -7,6 +7,8 @@ import subprocess
 import sys
 import zipfile
 
+import pytest
+
 from aids.localize import po
 from aids.localize.catalogs import read_catalog
 
@@ -84,6 +86,7 @@ def test_a_kind_from_another_package_builds_with_catalogs(tmp_path):
     assert "0 file(s) written, 2 up to date" in again.stdout, again.stdout
 
 
+@pytest.mark.unit
 def test_aids_itself_knows_nothing_of_the_kind():
     mentions = [str(p.relative_to(REPO)) for p in (REPO / "aids").rglob("*.py")
                 if "counter-sheet" in p.read_text(encoding="utf-8") or "counter_sheet" in p.read_text(encoding="utf-8")]

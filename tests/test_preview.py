@@ -131,6 +131,7 @@ def test_the_games_a_save_concerns(demo, kept):
     assert Preview(demo, None, ["ru", "en"]).first() == "ru"  # none looked at: the first chosen
 
 
+@pytest.mark.unit
 def test_a_source_parsed_again_is_the_same_and_never_shared(tmp_path, kept):
     path = tmp_path / "a.yaml"
     path.write_text("items:\n  - id: one\n    text: One\n", encoding="utf-8")

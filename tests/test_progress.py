@@ -51,6 +51,7 @@ class Clock:
         return self.now
 
 
+@pytest.mark.unit
 def test_not_on_a_terminal_a_line_per_aid_written_with_the_time_left():
     clock, log = Clock(), io.StringIO()
     progress = report.Progress(log, clock=clock)
@@ -65,6 +66,7 @@ def test_not_on_a_terminal_a_line_per_aid_written_with_the_time_left():
     assert log.getvalue() == "aids build: 1/2 g a pl written, about 30 s left\naids build: 2/2 g b pl failed\n"
 
 
+@pytest.mark.unit
 def test_quiet_is_silent():
     log = Terminal()
     progress = report.Progress(log, mode="quiet")
@@ -80,6 +82,7 @@ class Terminal(io.StringIO):
         return True
 
 
+@pytest.mark.unit
 def test_on_a_terminal_the_bar_names_what_renders_now_and_the_time_left():
     clock, screen = Clock(), Terminal()
     progress = report.Progress(screen, clock=clock)

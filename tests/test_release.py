@@ -161,7 +161,7 @@ def test_marks_none_prints_no_marks(edited, tmp_path):
     assert "changes-legend" not in page and marked(page) == ([], [])
 
 
-@pytest.mark.parametrize("game_id", ["gcacw", "lwow-1920", "newbury-fast-play", "ostroleka-1831", "valmora-1809"])
+@pytest.mark.parametrize("game_id", read_project(REPO).game_ids())  # every game of the samples
 def test_a_release_of_a_sample_reproduces_it(game_id):
     """What `aids release` would write for a sample, read back, shows no change: a build since it marks nothing."""
     project = read_project(REPO)
@@ -234,6 +234,7 @@ def test_a_card_marks_its_changed_item_in_its_page(demo, tmp_path):
     assert stroke in front and stroke not in back
 
 
+@pytest.mark.unit
 def test_a_step_citing_a_changed_rule_of_the_booklet_is_marked():
     from aids.build.pipeline import citing
     from aids.kinds.reading import read_aids

@@ -19,6 +19,8 @@ from aids.model.text import Text
 
 from .helpers import REPO, is_site_page
 
+pytestmark = pytest.mark.unit
+
 
 def built(game, edition, aid, lang, files, pages=0, warnings=(), fitted=None, seconds=1.0):
     names = [f"build/{game}/{lang}/{aid}{suffix}" for suffix in files]
@@ -175,6 +177,7 @@ class Recorder:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.integration
 def test_a_build_steps_as_each_aid_is_written_and_sums_it_up(two_samples, monkeypatch, capsys, jobs):
     root = two_samples
     recorders: list[Recorder] = []

@@ -91,6 +91,7 @@ def test_the_pdf_prints_the_rulings_in_an_appendix(built, lang, expected):
     assert text.index(expected[0]) > text.index("4.5")  # after the rules
 
 
+@pytest.mark.unit
 def test_the_sample_rulings_are_translated():
     project = read_project(REPO)
     game = project.read_game(GAME)
@@ -130,6 +131,7 @@ def test_a_ruling_whose_rule_changed_is_flagged_for_review(tmp_path):
     assert run("--project", root, "check", "--game", GAME)[2].strip().endswith("0 error(s), 0 warning(s)")
 
 
+@pytest.mark.unit
 def test_a_ruling_for_a_version_never_released_cannot_be_compared(tmp_path):
     root = valmora(tmp_path / "project")
     edit(root / "games" / GAME / "rulings.yaml", 'version: "2.0"', 'version: "1.9"')
@@ -161,6 +163,7 @@ def test_a_ruling_naming_no_rule_is_an_error_with_the_known_keys(tmp_path):
     ("date: 2026-10-02", "date: early October", "date is not a date (expected: YYYY-MM-DD"),
     ("  - id: one-reaction", "  - id: wheel-once", "duplicate ruling id 'wheel-once'"),
 ])
+@pytest.mark.unit
 def test_a_malformed_ruling_is_refused_where_it_is(tmp_path, old, new, message):
     root = valmora(tmp_path / "project")
     rulings = root / "games" / GAME / "rulings.yaml"
@@ -203,6 +206,7 @@ def test_a_booklet_prints_every_ruling_of_its_game_in_an_appendix(tmp_path):
     assert "ruling-move-twice" in sequence and "ruling-zoc-rivers" not in sequence  # its own rulings only
 
 
+@pytest.mark.unit
 def test_a_rulings_file_outside_the_game_folder_is_refused(tmp_path):
     root = valmora(tmp_path / "project")
     outside = tmp_path / "elsewhere.yaml"

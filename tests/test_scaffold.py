@@ -133,6 +133,7 @@ def test_init_refuses_to_overwrite_and_writes_nothing(starter, tmp_path):
     (["--languages", "pl,pl,en"], "command line: a language is listed twice in --languages pl,pl,en"),
     (["--languages", ","], "command line: no language in --languages"),
 ])
+@pytest.mark.unit
 def test_init_refuses_bad_options(tmp_path, args, message):
     code, out, err = run("init", tmp_path / "demo", *args)
     assert code == 1 and message in err and not out
@@ -269,11 +270,13 @@ def test_a_playsheet_needs_a_table_and_new_writes_the_schemas(tmp_path):
     ("aids: []\n", "aids: [new.yaml]\n"),
     ("aids: [\n  a.yaml,\n  'b].yaml',\n]\nid: x\n", "aids: [\n  a.yaml,\n  'b].yaml', new.yaml\n]\nid: x\n"),
 ])
+@pytest.mark.unit
 def test_register_keeps_the_layout_of_game_yaml(tmp_path, text, expected):
     src = load_yaml(text, tmp_path / "game.yaml", "game.yaml")
     assert register(src, "new.yaml") == expected
 
 
+@pytest.mark.unit
 def test_register_refuses_what_it_cannot_edit_safely(tmp_path):
     from aids.errors import AidsError
     src = load_yaml("aids: [a.yaml,]\n", tmp_path / "game.yaml", "game.yaml")
@@ -283,6 +286,7 @@ def test_register_refuses_what_it_cannot_edit_safely(tmp_path):
         register(src, "c.yaml")
 
 
+@pytest.mark.unit
 def test_the_starter_texts_are_complete_and_translate_one_way():
     """Every text in every starter language, no digit outside a placeholder, and each language's text maps to
     one text of every other language (the catalogs are filled by msgid)."""
@@ -300,12 +304,14 @@ def test_the_starter_texts_are_complete_and_translate_one_way():
 
 @pytest.mark.parametrize("text", ["plain text", "{term:zoc} first", "a: b", "x # y", "**bold**", "- item", "yes",
                                   "Кто, где", "a, b", "[x]", "'quoted'", "trailing "])
+@pytest.mark.unit
 def test_a_text_reads_back_as_itself_in_a_block_and_in_a_flow(text):
     yaml = YAML(typ="safe")
     assert yaml.load(f"k: {scalar(text)}\n") == {"k": text}
     assert yaml.load(f"[{scalar(text)}]\n") == [text]
 
 
+@pytest.mark.unit
 def test_the_wheel_ships_every_file_of_the_scaffold():
     data = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     assert "aids.commands.scaffold" in data["packages"]

@@ -8,8 +8,12 @@ from __future__ import annotations
 import gzip
 import json
 
+import pytest
+
 from . import test_browser as driven
 from .test_browser import desktop, open_page, phone, search, wait_for
+
+pytestmark = pytest.mark.system
 
 site, browser = driven.site, driven.browser  # its fixtures: the sample site served, one chromium for the module
 

@@ -18,8 +18,9 @@ from .helpers import make_project
 from .localize.test_catalogs import extract_update, translate
 
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
-                                reason="chromium and chromium-driver (installed by ./bootstrap test) are missing")
+pytestmark = [pytest.mark.system,
+              pytest.mark.skipif(not (CHROMIUM and DRIVER),
+                                 reason="chromium and chromium-driver (installed by ./bootstrap test) are missing")]
 
 
 @pytest.fixture

@@ -12,6 +12,8 @@ import pytest
 from .test_browser import Quiet, browser, open_page, wait_for  # noqa: F401 (browser: the module's fixture)
 from .test_since import GAME, released  # noqa: F401 (released: the project released as 1.0 and 1.1)
 
+pytestmark = pytest.mark.system
+
 BAR = "return getComputedStyle(document.getElementById(arguments[0]), '::after').borderLeftStyle;"
 
 

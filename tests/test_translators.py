@@ -18,7 +18,7 @@ from aids.localize import checks, po
 from aids.localize.catalogs import po_path, read_catalog
 from aids.localize.typography import typeset
 
-from .helpers import DEMO_GAME, REPO, make_project, pdf_text
+from .helpers import DEMO_GAME, REPO, make_project, pdf_text, units
 from .localize.test_catalogs import extract_update, translate
 
 gettext_tools = pytest.mark.skipif(not shutil.which("msgfmt"), reason="GNU gettext is not installed")
@@ -160,6 +160,7 @@ def test_quotes_plurals_and_spaces_of_the_package_catalogs(tmp_path):
     ("ru", 'Игрок говорит "стоп".', "Игрок говорит «стоп»."),
     ("pl", 'Nazwa "Armia "Kraków"".', "Nazwa „Armia «Kraków»”."),
 ])
+@pytest.mark.unit
 def test_straight_quotes_pass_the_check_and_print_as_the_language_wants(lang, typed, printed):
     """What the README tells translators (type straight quotes, the typography converts them), the check and
     the release gate agree with: no finding, and the printed text has the language's marks."""
@@ -213,7 +214,9 @@ def test_a_draft_marks_what_is_not_translated(tmp_path):
 def test_every_sample_builds_in_the_pseudo_locale(samples):
     summary = builder.build(read_project(samples), pipeline.Options(pseudo=True))
     assert not summary.failed, "\n".join(map(str, summary.failed))
-    assert {b.lang for b in summary.built} == {"qps"} and len(summary.built) == 10
+    assert sorted((b.game, b.edition or "", b.aid) for b in summary.built if b.lang == "qps") == \
+        sorted((u.game, u.edition, u.aid) for u in units(read_project(samples)))  # every aid, in qps alone
+    assert {b.lang for b in summary.built} == {"qps"}
     # the card's longer text fits below its floor of 8 pt: said, not failed (the pseudo-locale tests a layout)
     (card,) = [b for b in summary.built if b.aid == "referee-card"]
     assert card.fitted[""] < 8 and any("below its min_font_size of 8 pt" in w for w in card.warnings), card.warnings
@@ -246,6 +249,7 @@ def test_with_a_site_url_each_entry_links_to_its_place(tmp_path):
     ("Ruch o {num:2.5} pola.", "Move {num:2.5} hexes.", None, None),
     ("Zasięg 16 000 kroków.", "Range 16,000 paces.", None, None),
 ])
+@pytest.mark.unit
 def test_markup_identical_and_what_passes(source, translation, check, error):
     from translate.storage.pypo import pounit
     entry = pounit(source)
@@ -274,6 +278,7 @@ def test_a_game_glossary_is_translated_once_and_held_to(tmp_path, capsys):
     ("glossary:\n  - {id: Bad Id, term: x}\n", "games/demo/game.yaml:10:10: malformed or duplicate term id 'Bad Id'"),
     ("glossary:\n  - {id: x, term: x, forms: y}\n", "games/demo/game.yaml:10:29: forms must be a list of texts"),
 ])
+@pytest.mark.unit
 def test_a_bad_game_glossary_is_positioned(tmp_path, glossary, message):
     root = make_project(tmp_path, {"games/demo/game.yaml": DEMO_GAME + glossary})
     with pytest.raises(AidsError) as info:

@@ -106,6 +106,7 @@ def typed_dict_problems(value: Any, typed: type, where: str) -> list[str]:
                     for p in problems(item, hints(typed)[key], f"{name}.{key}")]
 
 
+@pytest.mark.unit
 def test_the_check_sees_a_drift():
     """The checker itself: a key not declared, a required key missing, a value of another type, deep down."""
     step = {"anchor": "a/b", "label": "b", "marker": "b)", "level": 1, "actor": None, "text": Rich(), "bullets": [], "note": None,
@@ -167,6 +168,7 @@ def test_an_arranged_card_is_of_its_type():
 
 @pytest.mark.parametrize("log", [None, [{"id": "rules", "title": "Rules", "entries": [
     {"what": "new", "text": "A rule", "number": "4.1", "href": "#r", "awaiting": False, "lang": "en"}]}]])
+@pytest.mark.unit
 def test_a_changes_document_is_of_its_type(log):
     where, _, lz, _ = samples()[0]
     changes = localize_changes("1.0", [], "bars", lz, log)

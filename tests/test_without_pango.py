@@ -14,8 +14,9 @@ import pytest
 
 from .helpers import DEMO_SEQUENCE, make_project
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"),
-                                reason="mounting over a library needs root and unshare")
+pytestmark = [pytest.mark.system,  # a library mounted over, in a namespace of its own
+              pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"),
+                                 reason="mounting over a library needs root and unshare")]
 
 
 def pango_files() -> list[str]:

@@ -84,6 +84,7 @@ def test_reading_and_checking_do_the_same_work_per_entry_at_any_size(tmp_path):
     assert large / 10_000 <= 1.02 * small / 1_000, (small, large)
 
 
+@pytest.mark.unit
 def test_moved_texts_are_taken_without_comparing_entries(monkeypatch):
     """Before: each moved text was taken out of the list of new entries with list.remove, which compared
     it with every entry before it (translate-toolkit's __eq__): quadratic in the texts left new."""

@@ -9,7 +9,7 @@ import pytest
 from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.errors import AidsError, Position
-from aids.localize import po
+from aids.localize import po, ui
 from aids.localize.catalogs import po_path, pot_path, read_catalog, template_from, update_catalog
 from aids.model.text import Text
 from aids.translating import translations
@@ -237,10 +237,25 @@ def test_pybabel_extract_with_the_registered_extractor(demo):
     assert set(entries(out)) == set(entries(pot_path(demo / "i18n", "demo")))
 
 
+def repository_catalogs() -> set[Path]:
+    """What the repository's sources call for: each game and aids itself (its UI, ui_domain) a template, and a
+    catalog in every language but its source language."""
+    project = read_project(REPO)
+    assert project.ui_domain
+    sources = {ui.DOMAIN: ui.SOURCE_LANGUAGE}
+    for game_id in project.game_ids():
+        game = project.read_game(game_id)
+        assert game.catalogs_per == "game", game_id  # a catalog per aid: its own domains (test_catalogs_per_aid)
+        sources[game_id] = game.source_language
+    return {pot_path(REPO / "i18n", domain) for domain in sources} | {
+        po_path(REPO / "i18n", lang, domain) for domain, source in sources.items() for lang in project.languages
+        if lang != source}
+
+
 @gettext_tools
 def test_every_catalog_in_the_repository_passes_msgfmt_check_and_is_in_gnu_layout():
     catalogs = sorted((REPO / "i18n").rglob("*.po")) + sorted((REPO / "i18n").rglob("*.pot"))
-    assert len(catalogs) == 21  # 6 games and aids itself: a template each, a catalog per language but the source
+    assert set(catalogs) == repository_catalogs()
     for path in catalogs:
         if path.suffix == ".po":
             result = msgfmt_check(path)
@@ -254,7 +269,7 @@ def test_msgmerge_changes_nothing_in_any_catalog_of_the_repository(tmp_path):
     """`aids update` writes the header as GNU msgmerge does, so msgmerge after it rewrites no line (10 of the 12
     catalogs once had Babel's header: EMAIL@ADDRESS, charset=utf-8, Babel's order)."""
     catalogs = sorted((REPO / "i18n").glob("*/LC_MESSAGES/*.po"))
-    assert len(catalogs) == 14
+    assert set(catalogs) == {path for path in repository_catalogs() if path.suffix == ".po"}
     for path in catalogs:
         merged = tmp_path / path.name
         subprocess.run(["msgmerge", "-q", "--previous", str(path), str(pot_path(REPO / "i18n", path.stem)),
@@ -557,6 +572,7 @@ def ui_catalog(tmp_path, monkeypatch, change):
     return ui
 
 
+@pytest.mark.unit
 def test_faulty_ui_entries_are_left_out_and_reported(tmp_path, monkeypatch):
     """A translator's slip in the package's own catalog: the English shows, and the build says where."""
     def slip(text):
@@ -592,6 +608,7 @@ def test_a_fuzzy_ui_entry_is_reported_and_fails_strict(tmp_path, monkeypatch, de
         ui.load_ui.cache_clear()
 
 
+@pytest.mark.unit
 def test_empty_plural_form_and_invented_field_are_faults():
     from aids.localize.catalogs import faults
     catalog = po.Catalog(b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
@@ -608,6 +625,7 @@ def test_empty_plural_form_and_invented_field_are_faults():
         "translation invents %(foo)s of 'Page %(page)s'"]
 
 
+@pytest.mark.unit
 def test_the_package_catalogs_hold_every_ui_string_of_the_code():
     """The words of aids itself: what the code and templates ask for is in aids.pot and translated in pl and ru."""
     from aids.localize import ui

@@ -117,6 +117,7 @@ def table(found: po.Catalog) -> dict[tuple[bool, str, str], str]:
     return {(e.isobsolete(), *po.key(e)): str(e.target) for e in found.units if not e.isheader()}
 
 
+@pytest.mark.unit
 def test_a_text_two_aids_share_is_in_each_aids_catalog_and_differing_translations_are_both_kept():
     shared = ("note/shared", "Roll a die.")
     game = catalog(entry("game/title", "G", "Gra"), entry(*shared, "Rzuć kostką."), entry("a/x", "X", "Iks"),

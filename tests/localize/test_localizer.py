@@ -2,11 +2,15 @@
 import datetime as dt
 import gettext
 
+import pytest
+
 from aids.errors import Position
 from aids.localize.localizer import Localizer
 from aids.localize.rich import Link, Rich, text
 from aids.model.text import Text, placeholder_mismatch
 from aids.render.html import css_string, to_html
+
+pytestmark = pytest.mark.unit
 
 TEXT = Text("Rozstrzygnij w {ref:a/b}, *kursywa*.", "seq/x", "Step 1", Position("s.yaml", 3, 5))
 

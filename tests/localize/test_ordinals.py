@@ -10,6 +10,8 @@ from aids.localize.ordinals import ordinal
 
 from ..model.test_booklet import error_of, localized, project
 
+pytestmark = pytest.mark.unit
+
 
 def lz(lang: str) -> Localizer:
     return Localizer(lang, "en", {}, ui.ui_translations(lang))

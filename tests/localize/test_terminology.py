@@ -7,6 +7,8 @@ from translate.storage import pypo
 
 from aids.localize import checks
 
+pytestmark = pytest.mark.unit
+
 TERMS = {
     "ford": checks.Term("ford", "ford", "bród"),
     "road": checks.Term("road", "road", "droga"),

@@ -4,6 +4,8 @@ import pytest
 from aids.localize.rich import Link, Rich, Span
 from aids.localize.typography import NBSP, typeset, typeset_rich, typeset_tree
 
+pytestmark = pytest.mark.unit
+
 _ = NBSP
 
 

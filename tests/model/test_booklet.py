@@ -12,6 +12,8 @@ from aids.model import booklet
 
 from ..helpers import DEMO_SEQUENCE, as_html, make_project
 
+pytestmark = pytest.mark.unit
+
 BOOKLET = """\
 kind: booklet
 id: rules
@@ -383,6 +385,7 @@ def test_bad_input_is_reported_where_it_is(tmp_path, change, message):
     assert message in error_of(tmp_path, **change)
 
 
+@pytest.mark.integration
 def test_bad_booklet_is_not_built_and_leaves_its_outputs(tmp_path):
     root = project(tmp_path)
     proj = read_project(root)
@@ -396,6 +399,7 @@ def test_bad_booklet_is_not_built_and_leaves_its_outputs(tmp_path):
     assert page.read_bytes() == before
 
 
+@pytest.mark.integration
 def test_command_reports_a_broken_booklet_without_traceback(tmp_path):
     from ..test_cli import aids
     root = project(tmp_path, two_md=TWO.replace("::: embed seq", "::: embed nothing") + "\n<script>x</script>\n")
@@ -405,6 +409,7 @@ def test_command_reports_a_broken_booklet_without_traceback(tmp_path):
     assert not (root / "build/demo/pl/rules.html").exists() and (root / "build/demo/pl/seq.html").exists()
 
 
+@pytest.mark.integration
 def test_small_booklet_prints_on_its_page_size_without_warnings(tmp_path):
     from pypdf import PdfReader
 

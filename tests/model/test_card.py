@@ -14,6 +14,8 @@ from aids.render import card_pdf, card_sheet
 
 from ..helpers import built_files, card_type_sizes, localized_demo, make_project, pdf_text, read_demo
 
+pytestmark = pytest.mark.unit
+
 DEMO_CARD = """\
 kind: card
 id: ref
@@ -182,6 +184,7 @@ def test_catalog_text_cannot_inject_markup():
     assert card_pdf.markup(untranslated) == "&lt;font color=red&gt;"
 
 
+@pytest.mark.integration
 def test_a_translators_markup_prints_as_text(tmp_path):
     root = project_with(tmp_path)
     assert main(["--project", str(root), "extract"]) == 0 and main(["--project", str(root), "update"]) == 0
@@ -208,6 +211,7 @@ def render(root, lang="pl"):
     return jobs.render_aid(project, game, aid, lz, None, ["pdf"])
 
 
+@pytest.mark.integration
 def test_a_card_with_room_to_spare_grows_to_the_maximum(tmp_path):
     out = render(project_with(tmp_path))  # designed 9 pt: by default a card may grow a quarter, to 11.25 pt
     assert out[".pdf"].notes == ["type 11.25 pt (from 6 to 11.25 pt)"]  # both faces, the sections as declared
@@ -215,6 +219,7 @@ def test_a_card_with_room_to_spare_grows_to_the_maximum(tmp_path):
     assert out[".pdf"].warnings == [] and out[".pdf"].pages == 2
 
 
+@pytest.mark.integration
 def test_overlong_text_moves_sections_to_the_other_face_and_sets_both_at_one_size(tmp_path):
     source = DEMO_CARD.replace("text: Dowolny tekst.", f"text: {long_text(30)}")
     out = render(project_with(tmp_path, source))
@@ -233,6 +238,7 @@ def test_overlong_text_moves_sections_to_the_other_face_and_sets_both_at_one_siz
         "rules", "setup", "turn", "die", "score", "ranking", "ladder", "free"]
 
 
+@pytest.mark.integration
 def test_type_below_seven_points_is_a_warning_and_labels_only_when_asked(tmp_path):
     source = DEMO_CARD.replace("text: Dowolny tekst.", f"text: {long_text(75)}")
     out = render(project_with(tmp_path, source))
@@ -270,6 +276,7 @@ def test_text_past_the_minimum_fails_naming_card_face_language_section_and_size(
                         r"\(expected: .*\)", str(info.value)), str(info.value)
 
 
+@pytest.mark.integration
 def test_failing_card_writes_nothing_and_keeps_previous_outputs(tmp_path, capsys):
     root = project_with(tmp_path)
     assert main(["--project", str(root), "build", "--lang", "pl"]) == 0
@@ -370,12 +377,14 @@ def test_bad_input_is_reported_with_its_position(tmp_path, old, new, message):
     assert message in error_of(tmp_path, source)
 
 
+@pytest.mark.integration
 def test_bad_card_exits_non_zero_and_writes_nothing(tmp_path):
     root = project_with(tmp_path, DEMO_CARD.replace("kind: legend", "kind: legends"))
     assert main(["--project", str(root), "build"]) == 1
     assert not (root / "build").exists() or not any((root / "build").rglob("*.pdf"))
 
 
+@pytest.mark.integration
 def test_back_offset_is_two_distances_in_mm(tmp_path):
     source = DEMO_CARD.replace("sheet: {paper: A4, gutter: 4}", "sheet: {paper: A4, gutter: 4, back_offset: [20, x]}")
     with pytest.raises(AidsError) as info:

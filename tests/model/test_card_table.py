@@ -149,6 +149,7 @@ def test_only_the_package_fonts_embedded(built, lang, suffix):
     assert all("DejaVuSans" in name for name in fonts), fonts
 
 
+@pytest.mark.unit
 def test_group_header_spans_its_columns():
     data, spans, blanks = card_pdf._grid([[("corner", 1, 2), ("group", 2, 1), (None, 1, 1)],
                                           [("10", 1, 1), ("20", 1, 1), ("", 1, 1)],
@@ -284,6 +285,7 @@ def problems(root) -> list[str]:
     ("kind: text, face", "kind: text, table: move, face",
      "games/demo/card.yaml:9:29: section 'board' of kind 'text' cannot name a table"),
 ])
+@pytest.mark.unit
 def test_a_bad_table_section_is_reported_at_its_position(tmp_path, old, new, message):
     assert old in CARD
     files = {**FILES, "games/demo/card.yaml": CARD.replace(old, new, 1),
@@ -292,6 +294,7 @@ def test_a_bad_table_section_is_reported_at_its_position(tmp_path, old, new, mes
     assert any(p.startswith(message) for p in found), found
 
 
+@pytest.mark.unit
 def test_a_card_naming_a_broken_table_does_not_call_it_unknown(tmp_path):
     found = problems(make_project(tmp_path, {**FILES, "games/demo/move.yaml": DEMO_MOVE.replace("[4, ", "[4, 5, ")}))
     assert "games/demo/card.yaml:14:12: table 'move' has errors (reported above) (expected: the table fixed first)" \

@@ -1,6 +1,8 @@
 """Two states of a game compared by stable key: added, removed, changed, moved, and translation-only changes."""
 import datetime as dt
 
+import pytest
+
 from aids.model.quantity import Dash, Num, Quantity, Range, value_text
 from aids.model.release import (
     ADDED,
@@ -16,6 +18,8 @@ from aids.model.release import (
     to_data,
     version_key,
 )
+
+pytestmark = pytest.mark.unit
 
 
 def state(*items: tuple, translations=None) -> Snapshot:

@@ -5,6 +5,8 @@ from aids.errors import AidsError
 
 from ..helpers import DEMO_SEQUENCE, localized_demo, make_project, read_demo
 
+pytestmark = pytest.mark.unit
+
 read = read_demo
 
 

@@ -10,6 +10,8 @@ from aids.localize.rich import starts_sentence
 
 from ..helpers import make_project, read_demo
 
+pytestmark = pytest.mark.unit
+
 SOURCE = """\
 kind: sequence
 id: seq

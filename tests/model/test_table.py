@@ -72,6 +72,7 @@ def cells(ctx):
     ("¼ move", Quantity(Frac(Fraction(1, 4)), "move")),
     ("zwykła prędkość", None),
 ])
+@pytest.mark.unit
 def test_cells_are_parsed_as_written(written, value):
     assert parse_value(written) == value
 
@@ -116,6 +117,7 @@ class Lz:
     ("¼ speed", "¼ prędkości", "¼ speed", "¼ скорости"),
     ("30 cm", "30 cm", "30 cm", "30 см"),
 ])
+@pytest.mark.unit
 def test_values_formatted_per_language(written, pl, en, ru):
     value = parse_value(written)
     assert [format_value(value, Lz(lang)) for lang in ("pl", "en", "ru")] == [pl, en, ru]
@@ -129,6 +131,7 @@ def test_values_formatted_per_language(written, pl, en, ru):
     (Measure("in", None, Decimal("0.1"), "nearest"), "10", "3.9"),  # the physical 2.54 cm
     (Measure(), "32", "32"),
 ])
+@pytest.mark.unit
 def test_editions_convert_distances_with_their_rounding(measure, cm, expected):
     q = measure.convert(Quantity(Num(Decimal(cm)), "cm"))
     assert str(q.amount.value) == expected and q.unit == (measure.unit or "cm")
@@ -136,6 +139,7 @@ def test_editions_convert_distances_with_their_rounding(measure, cm, expected):
 
 # --- tables read from sources --------------------------------------------------------------------
 
+@pytest.mark.unit
 def test_grid_distances_per_edition_and_language(sheet):
     assert cells(localized_table(sheet, "move", "pl", "cm")) == [["32", "40"], ["4", "–"]]
     inch = localized_table(sheet, "move", "en", "inch")
@@ -144,6 +148,7 @@ def test_grid_distances_per_edition_and_language(sheet):
     assert localized_table(sheet, "move", "pl", "inch")["title"] == "Ruch (cale)"
 
 
+@pytest.mark.unit
 def test_modifier_list_keeps_signs_and_converts_labels(sheet):
     en = localized_table(sheet, "mods", "en", "inch")
     assert cells(en) == [["20"], ["+1"], ["\u22122"], ["\u22121"], ["0.1"], ["½ move"]]
@@ -153,11 +158,13 @@ def test_modifier_list_keeps_signs_and_converts_labels(sheet):
     assert ru["body"][1]["th"].striptags() == "Jednostka w promieniu 30 см"
 
 
+@pytest.mark.unit
 def test_bands_read_with_open_ends(sheet):
     ctx = localized_table(sheet, "bands", "pl")
     assert [r["th"] for r in ctx["body"]] == ["8 i więcej", "4–7", "3 i mniej"]
 
 
+@pytest.mark.unit
 def test_numbers_never_reach_the_messages(sheet):
     _, _, aids, _ = read_all(sheet)
     msgids = [t.msgid for a in aids.values() for t in a.model.messages()]
@@ -214,6 +221,7 @@ def test_playsheet_links_its_tables_and_tables_are_not_built_alone(sheet):
     ("mods.yaml", "{q:radius}", "{q:promien}",
      "games/demo/mods.yaml:7:46: placeholder '{q:promien}' has no value (expected: with: {promien: ...})"),
 ])
+@pytest.mark.unit
 def test_bad_tables_are_reported_at_their_position(sheet, name, old, new, message):
     path = sheet / "games/demo" / name
     path.write_text(path.read_text().replace(old, new, 1))
@@ -226,6 +234,7 @@ def test_bad_tables_are_reported_at_their_position(sheet, name, old, new, messag
     ("{id: normal, label: normalny}", "{id: normal, label: normalny, unit: furlong}",
      "7:41: unknown unit 'furlong' (expected: mm, cm, in, move, speed, °)"),
 ])
+@pytest.mark.unit
 def test_an_unknown_unit_is_reported_once_not_again_for_each_distance_column(sheet, old, new, message):
     path = sheet / "games/demo/move.yaml"
     path.write_text(path.read_text().replace(old, new))
@@ -237,6 +246,7 @@ def test_an_unknown_unit_is_reported_once_not_again_for_each_distance_column(she
     ("range: 4-7", "range: 5-7", "10:22: gap between result bands: no band for 4 (expected: a band starting at 4)"),
     ("range: 4-7", "range: 6-7", "10:22: gap between result bands: no band for 4-5 (expected: a band starting at 4)"),
 ])
+@pytest.mark.unit
 def test_bands_written_upwards_are_checked_upwards(sheet, old, new, message):
     path = sheet / "games/demo/bands.yaml"
     head, bands = path.read_text().split("bands:\n")
@@ -244,6 +254,7 @@ def test_bands_written_upwards_are_checked_upwards(sheet, old, new, message):
     assert problems(sheet)[0] == f"games/demo/bands.yaml:{message}"
 
 
+@pytest.mark.unit
 def test_unknown_unit_of_an_edition_is_reported_at_its_position(sheet):
     path = sheet / "games/demo/game.yaml"
     path.write_text(path.read_text().replace("unit: in", "unit: yard"))
@@ -295,6 +306,7 @@ def test_letter_portrait_page(sheet):
     ("scale: 0.4", "scale: -1", "games/demo/game.yaml:9:12: scale '-1' is not a positive number"),
     ("  - id: cm\n", "  - id: cm\n    units: cm\n", "games/demo/game.yaml:7:5: unknown field 'units' in edition (expected: id, unit, scale, rounding)"),
 ])
+@pytest.mark.unit
 def test_edition_options_checked_at_their_position(sheet, old, new, message):
     path = sheet / "games/demo/game.yaml"
     path.write_text(path.read_text().replace(old, new))
@@ -303,6 +315,7 @@ def test_edition_options_checked_at_their_position(sheet, old, new, message):
     assert str(exc.value).startswith(message)
 
 
+@pytest.mark.unit
 def test_placeholder_in_a_plain_text_cell_needs_a_value(sheet):
     path = sheet / "games/demo/bands.yaml"
     path.write_text(path.read_text().replace("cells: [stoją]", "cells: [\"stoją {q:ile}\"]"))
@@ -310,6 +323,7 @@ def test_placeholder_in_a_plain_text_cell_needs_a_value(sheet):
         "games/demo/bands.yaml:10:42: placeholder '{q:ile}' has no value (expected: with: {ile: ...})")
 
 
+@pytest.mark.unit
 def test_a_broken_table_is_not_called_unknown(sheet):
     path = sheet / "games/demo/move.yaml"
     path.write_text(path.read_text().replace("cells: [32, 40]", "cells: [32]"))
@@ -333,6 +347,7 @@ def test_a_rule_booklet_embeds_a_table_by_id(sheet):
 
 # --- a row as the search reads it -----------------------------------------------------------------
 
+@pytest.mark.unit
 def test_a_row_reads_as_text_for_the_search():
     """Its label, then each cell after its column's label, a group's label said once; nothing for an empty cell or
     a dash (docs/search.md)."""

@@ -15,6 +15,8 @@ from pypdf import PdfReader
 from aids.build import builder
 from aids.config import read_project
 
+from ..helpers import units
+
 # pdfua 0.1.3's heading rule raises on every /K that is an array (it asks an array for `is_integer`): it cannot
 # run on WeasyPrint's tags; test_headings_are_not_empty_and_are_the_bookmarks checks what it would.
 CRASHES = {"UA-14-001"}
@@ -63,8 +65,13 @@ def test_pdfua_finds_nothing_in_any_tagged_sample_pdf(sample):
 
 def test_the_card_fails_only_what_an_untagged_pdf_must(sample):
     """The ReportLab PDFs: language, title and the title shown pass; only the missing structure is reported."""
-    cards = [p for p in pdfs(sample[0]) if drawn_by_reportlab(p)]
-    assert len(cards) == 3 * 5  # per language: the card, its sheet, its duplex test page, and both in gray
+    project = sample[0]
+    cards = [p for p in pdfs(project) if drawn_by_reportlab(p)]
+    # per language: the card, its sheet, its duplex test page, and both in gray where aids.yaml asks for gray
+    assert {p.relative_to(project.output).as_posix() for p in cards} == {
+        u.path(lang, suffix) for u in units(project) if u.kind == "card" for lang in project.languages
+        for suffix in ("-duplex-test.pdf", *(f"{face}{gray}.pdf" for face in ("", "-sheet")
+                                             for gray in ("", *(["-gray"] if project.print_for(u.game).gray else []))))}
     for path in cards:
         report = validate(str(path))
         assert {f.rule_id for f in report.findings} == UNTAGGED, path
@@ -77,8 +84,12 @@ def test_the_card_fails_only_what_an_untagged_pdf_must(sample):
 def test_joined_pdfs_fail_only_what_an_untagged_pdf_must(sample):
     """A packet and the aids in two languages join pages, not structure trees (docs/guide/tournaments.md sends
     a screen-reader user to the HTML): their language, title and the title shown pass."""
-    found = [p for p in pdfs(sample[0]) if joined(p)]
-    assert len(found) == 5  # the Lwów card in pl+en and pl+ru, Newbury's playsheet pl+en (cm, inch), the packet
+    project = sample[0]
+    found = [p for p in pdfs(project) if joined(p)]
+    # each card and playsheet in each pair of languages aids.yaml asks for (bilingual:), and each packet
+    assert {p.relative_to(project.output).as_posix() for p in found} == {
+        u.path(f"{a}+{b}", ".pdf") for u in units(project) if u.kind in ("card", "playsheet")
+        for a, b in project.bilingual.get(u.game, ())} | {f"{p.game}/packets/{p.id}.pdf" for p in project.packets}
     for path in found:
         assert {f.rule_id for f in validate(str(path)).findings} == UNTAGGED, path
         with pikepdf.open(path) as pdf:

@@ -83,6 +83,7 @@ def test_by_default_a_title_page_and_contents_only_where_a_heading_is_numbered(t
      "games/demo/rules.yaml:12:13: title_page must be true or false, not 'maybe' (expected: true or false)"),
     ({"rules_yaml": BOOKLET + "chapter_pages: yes please\n"}, "games/demo/rules.yaml:12:16: chapter_pages must be"),
 ])
+@pytest.mark.unit
 def test_layout_mistakes_are_reported(tmp_path, changes, message):
     assert message in error_of(tmp_path, **changes)
 

@@ -40,6 +40,7 @@ def uris(path) -> list[str]:
             if annot.get_object().get("/A", {}).get("/S") == "/URI"]
 
 
+@pytest.mark.unit
 def test_a_link_keeps_its_text_in_the_msgid_and_prints_as_a_link(tmp_path):
     html, _ = localized(project(tmp_path, two_md=TEXT))
     para = next(b for b in html["blocks"] if b["type"] == "paragraph" and "Zobacz" in b["text"])["text"]

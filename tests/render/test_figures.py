@@ -170,6 +170,7 @@ def test_a_wide_block_spans_both_columns_of_a_two_column_booklet(tmp_path):
     assert above == {True, False} and below == {True, False}, (above, below)
 
 
+@pytest.mark.unit
 def test_a_wide_block_inside_a_box_is_an_error(tmp_path):
     from ..model.test_booklet import error_of
     assert "games/demo/two.md:4:1: ::: wide inside a box (note)" in error_of(

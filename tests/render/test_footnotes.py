@@ -33,6 +33,7 @@ Tekst z przypisem[^1] i drugim[^a].
 """
 
 
+@pytest.mark.unit
 def test_a_note_is_a_message_of_its_section_and_its_reference_a_placeholder(tmp_path):
     booklet = model(project(tmp_path, two_md=NOTES))
     texts = {t.msgid: t for t in booklet.messages() if t.context == "rules/notes"}
@@ -53,6 +54,7 @@ def test_a_note_is_a_message_of_its_section_and_its_reference_a_placeholder(tmp_
     ("Tekst[^1].\n\n[^1]: Z przypisem[^2].\n\n[^2]: Nie.\n", "footnote '[^2]' in a footnote"),
     ("Tekst {note:x}.\n", "games/demo/two.md:3:7: unknown footnote '{note:x}'"),
 ])
+@pytest.mark.unit
 def test_footnote_mistakes_are_reported_where_they_are(tmp_path, text, message):
     assert message in error_of(tmp_path, two_md=f"# A {{#a}}\n\n{text}")
 

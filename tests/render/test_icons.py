@@ -95,11 +95,13 @@ def html_icons(path: Path) -> list[dict]:
     ('<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>', "viewBox"),
     ("<html/>", "not an <svg>"),
 ])
+@pytest.mark.unit
 def test_an_unsafe_svg_is_refused_saying_why(svg, why):
     fault, kept = svg_fault(svg.encode())
     assert why in fault and kept == ""
 
 
+@pytest.mark.unit
 def test_the_sample_icons_are_all_safe():
     icons = sorted(Path(__file__).parents[2].glob("games/*/icons/*.svg"))
     assert len(icons) >= 10

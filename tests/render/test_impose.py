@@ -11,6 +11,8 @@ from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, Rec
 from aids.config import Print
 from aids.render import impose, pdfx
 
+pytestmark = pytest.mark.unit
+
 MM = 72 / 25.4
 WIDTH, HEIGHT, BLEED = 100.0, 150.0, 3 * MM
 TRIM_CMYK, BLEED_CMYK = "1 0 0 0", "0 1 0 0"  # each page cyan to its trim, magenta in its bleed
@@ -55,6 +57,7 @@ def test_the_saddle_order():
     assert impose.saddle_order(6) == [(None, 1), (2, None), (6, 3), (4, 5)]  # padded with blanks at the end
 
 
+@pytest.mark.integration
 def test_a_press_sheet_abuts_its_pages_at_the_fold_and_keeps_their_outer_bleed():
     settings = Print("press", 3.0, "crop")
     data, sides = impose.saddle_stitch(made_up(8), "Booklet (imposed for the press)", impose.press_sheet(settings),

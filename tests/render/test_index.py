@@ -61,10 +61,12 @@ Przy brzegu [](term:zaba)[^1].
     ("ru", ["ящик", "ель", "ёж", "ад"], ["ад", "ёж", "ель", "ящик"]),
     ("en", ["zone", "ZOC", "Abbey", "apple"], ["Abbey", "apple", "ZOC", "zone"]),
 ])
+@pytest.mark.unit
 def test_words_sort_as_the_language_sorts_them(lang, words, ordered):
     assert sorted(words, key=sort_key(lang)) == ordered
 
 
+@pytest.mark.unit
 def test_the_index_lists_used_terms_in_dictionary_order_with_their_sections(tmp_path):
     root = project(tmp_path, rules_yaml=BOOKLET, one_md=ONE)
     html, _ = localized(root)

@@ -10,6 +10,8 @@ import importlib.util
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
+
 from aids.build import builder
 from aids.build.pipeline import Options
 from aids.config import read_project
@@ -90,6 +92,7 @@ def test_the_reader_finds_weasyprints_stray_breaks_and_the_markup_avoids_them(tm
     assert stray_breaks(_weasyprint_pdf(tmp_path / "good.pdf", " in", "&nbsp;")) == []
 
 
+@pytest.mark.unit
 def test_spaces_at_a_boundary_of_runs_lead_the_later_run():
     rich = Rich([Span(f"resolved in{NBSP}"), Link(Rich([Span("3.2.7")]), "r-3-2-7"), Span(" now, "),
                  Span("bold ", strong=True), Span("text")])

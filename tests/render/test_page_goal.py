@@ -74,6 +74,7 @@ def test_a_multiple_of_pages_for_saddle_stitching(generate, tmp_path):
     (PageGoal(goal=10), 11, 10), (PageGoal(goal=10), 9, 9), (PageGoal(multiple=4), 10, 8),
     (PageGoal(multiple=4), 12, 12), (PageGoal(goal=11, multiple=4), 12, 8), (PageGoal(multiple=4), 3, 1),
 ])
+@pytest.mark.unit
 def test_the_page_count_aimed_at(goal, natural, target):
     assert goal.target(natural) == target
 

@@ -168,6 +168,7 @@ def test_a_damaged_record_of_a_part_is_not_used(whole_and_parts, generated, tmp_
     assert again.data == cold.data
 
 
+@pytest.mark.unit
 def test_the_cache_keeps_the_newest_parts_and_those_in_use(tmp_path):
     import os
     cache = parts.Cache(Folder(tmp_path))

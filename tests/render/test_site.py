@@ -334,6 +334,7 @@ def test_page_counts_come_from_the_pdf_without_the_cache(built, tmp_path):
     assert summary.site == ["build/index.html"]  # every other page as it was, page counts read from the PDFs
 
 
+@pytest.mark.unit
 def test_site_url_makes_canonical_and_alternate_links_absolute(tmp_path):
     root = make_project(tmp_path, {"aids.yaml": "languages: [pl, en]\nsite_url: https://rules.example.org/aids/\n"})
     project = read_project(root)
@@ -375,6 +376,7 @@ def test_the_site_lists_the_languages_and_games_aids_yaml_names(tmp_path):
     ("site: {title: {de: Regeln}}", "aids.yaml:3:16: site title in 'de', which is not a language of the project"),
     ("site: {colour: red}", "aids.yaml:3:8: unknown field 'colour' in site (expected: title, languages, games)"),
 ])
+@pytest.mark.unit
 def test_a_wrong_site_is_an_error_at_its_place(tmp_path, site, message):
     root = make_project(tmp_path, {"aids.yaml": f"languages: [pl, en]\noutput: build\n{site}\n"})
     with pytest.raises(AidsError) as error:
@@ -390,6 +392,7 @@ def test_a_wrong_site_is_an_error_at_its_place(tmp_path, site, message):
     ("site: {games: [Demo]}", False),
     ("site: {theme: dark}", False),
 ])
+@pytest.mark.unit
 def test_the_schema_and_the_reader_agree_on_site(tmp_path, site, accepted):
     from jsonschema import Draft202012Validator
 
@@ -435,6 +438,7 @@ def test_the_nav_is_on_the_page_never_in_the_pdf(built):
     assert "Aids" not in pdf_text(output / "demo/en/seq.pdf").split()  # the site's title, in the nav only
 
 
+@pytest.mark.unit
 def test_the_guide_documents_the_site():
     section = (Path(__file__).resolve().parents[2] / "docs/guide/web.md").read_text(encoding="utf-8")
     for needle in ("build/index.html", "index.<lang>.html", "build/<game>/<lang>/index.html", "site:",
@@ -442,6 +446,7 @@ def test_the_guide_documents_the_site():
         assert needle in section, needle
 
 
+@pytest.mark.unit
 def test_the_two_impositions_of_a_booklet_are_named_apart_in_every_language():
     from aids.build import site
     from aids.localize import ui

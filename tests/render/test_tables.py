@@ -58,6 +58,7 @@ def test_every_word_of_every_table_cell_is_printed_whole(sample):
     assert not [w for b in summary.built for w in b.warnings if "wider than its column" in w]
 
 
+@pytest.mark.unit
 def test_a_word_with_a_hyphen_in_a_cell_is_kept_on_one_line():
     root = ElementTree.fromstring("<table><tr><th>Schofield-A</th><td>Steep hills, built-up area, <em>x-y</em> "
                                   "2–4 and a-very-long-compound-of-more-than-thirty-letters</td></tr></table>")

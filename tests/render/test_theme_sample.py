@@ -164,6 +164,7 @@ def theme_error(tmp_path: Path, replace: tuple[str, str] = ("", ""), extra: str 
     return str(error.value)
 
 
+@pytest.mark.unit
 def test_a_font_without_a_languages_letters_is_an_error_naming_the_font_and_letters(tmp_path):
     latin = tmp_path / "latin.otf"
     from fontTools import subset
@@ -192,10 +193,12 @@ def test_a_font_without_a_languages_letters_is_an_error_naming_the_font_and_lett
      "theme's faces"),
     (("templates:", "template:"), "theme.yaml:26:1: unknown field 'template' in theme.yaml"),
 ])
+@pytest.mark.unit
 def test_theme_errors_at_their_line_and_column(tmp_path, replace, expected):
     assert expected in theme_error(tmp_path, replace)
 
 
+@pytest.mark.unit
 def test_a_theme_outside_the_project_is_refused(tmp_path):
     root = scenario_project(tmp_path / "p")
     (tmp_path / "theme.yaml").write_text("headings: banner\n")
@@ -228,6 +231,7 @@ def test_a_block_sees_only_the_documented_variables_and_css_stays_css(tmp_path, 
     assert summary.failed and all(expected in str(e) for e in summary.failed), summary.failed
 
 
+@pytest.mark.unit
 def test_the_projects_theme_is_every_games_own_unless_it_names_one(tmp_path):
     from aids.build.fingerprint import sources_digest
     root = scenario_project(tmp_path)

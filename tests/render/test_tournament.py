@@ -300,6 +300,7 @@ def test_without_a_site_url_the_cover_says_there_is_no_qr_code(tmp_path):
     ("packets:\n  - {id: cup, game: demo, event: Cup, date: soon, languages: [pl], aids: [a]}\n",
      "the packet's date is not a date"),
 ])
+@pytest.mark.unit
 def test_bad_settings_name_their_place(demo, setting, message):
     (demo / "aids.yaml").write_text((demo / "aids.yaml").read_text() + setting)
     with pytest.raises(AidsError) as caught:

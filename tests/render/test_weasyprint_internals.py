@@ -8,6 +8,8 @@ import inspect
 
 import pytest
 
+pytestmark = pytest.mark.unit
+
 PINNED = {"weasyprint": "70.0"}
 
 
@@ -51,6 +53,7 @@ def test_the_boxes_pagination_and_laid_out_read(name):
     assert "descendants" in dir(boxes.Box), "aids/render/pagination.py: Box.descendants() is gone"
 
 
+@pytest.mark.integration
 def test_the_laid_out_page_box_is_where_laid_out_reads_it():
     """aids/render/laid_out.py visits page._page_box of each page of a rendered document."""
     import weasyprint
@@ -125,6 +128,7 @@ href="#one">#</a></h2><p>{words}</p>
 
 
 @pytest.mark.parametrize("display, lost", [("flex", True), ("block", False)])
+@pytest.mark.integration
 def test_a_flex_heading_at_a_pages_end_loses_its_words_and_the_layout_check_says_so(display, lost):
     """WeasyPrint 70 starts a spanning flex heading at the foot of a page and drops its items: an empty banner,
     the heading's words nowhere in the PDF. aids/render/laid_out.lost_text warns of it (a rendering test fails on

@@ -17,6 +17,8 @@ from aids.source.shape import plain
 from aids.source.yamlfile import load_yaml, read_yaml
 from tests.helpers import REPO
 
+pytestmark = pytest.mark.unit
+
 SHIPPED = REPO / "aids" / "json-schemas"
 
 

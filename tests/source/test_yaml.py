@@ -7,6 +7,8 @@ from aids.source.yamlfile import read_yaml
 
 from ..helpers import make_project
 
+pytestmark = pytest.mark.unit
+
 
 def test_positions_of_keys_and_values(tmp_path):
     path = tmp_path / "a.yaml"
