@@ -91,12 +91,13 @@ def publish(project: Project, games: Iterable[Game]) -> Outcome:
     for game in (g for g in games if g.id in site_games(project) and _built(project, g)):
         known = versions(game)
         for version in known:
-            if not snapshot.has_snapshot(game, version):
-                outcome.notes.append(f"archive: {game.id} {version} not published, recorded without a snapshot "
-                                     f"(aids release {version} --game {game.id} --snapshot, while its sources are "
-                                     "as released)")
-                continue
             try:
+                if not snapshot.recorded(game, version):
+                    outcome.notes.append(f"archive: {game.id} {version} not published, recorded without a snapshot "
+                                         f"(aids release {version} --game {game.id} --snapshot, while its sources "
+                                         "are as released)")
+                    continue
+                snapshot.check(game, version)  # a link in it (kept/ -> elsewhere) is refused, never published
                 _publish_release(project, game, version, outcome)
             except AidsError as exc:
                 outcome.notes.append(f"archive: {game.id} {version} not published: {exc}")
@@ -111,10 +112,9 @@ def _built(project: Project, game: Game) -> bool:
 
 
 def _snapshot_digest(game: Game, version: str) -> str:
-    folder = snapshot.folder_of(game, version)
     h = hashlib.sha256(tool_digest().encode())
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        h.update(path.relative_to(folder).as_posix().encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    for name, digest in sorted(snapshot.digests(game, version).items()):
+        h.update(name.encode() + b"\0" + bytes.fromhex(digest))
     return h.hexdigest()
 
 
@@ -240,9 +240,12 @@ def _current_pdfs(project: Project, game: Game, ed: str | None, lang: str, aid_i
     wanted = {name[len(prefix):]: digest for name, digest in expected.items()
               if name.startswith(prefix) and name.endswith(".pdf") and "/" not in name[len(prefix):]}
     out = {}
+    output = Folder(project.output, project.output.name)  # never through a link planted in build/
     for suffix, digest in wanted.items():
-        path = project.output / aid_path(game.id, ed, lang, aid_id, suffix)
-        data = path.read_bytes() if path.is_file() and not path.is_symlink() else b""
+        try:
+            data = output.read(aid_path(game.id, ed, lang, aid_id, suffix).lstrip("/")) or b""
+        except AidsError:
+            data = b""
         if hashlib.sha256(data).hexdigest() != digest:
             return None
         out[suffix] = data
@@ -277,7 +280,7 @@ def record(project: Project, game_id: str, version: str, existing: bool = False)
     game = project.read_game(game_id)
     if existing:
         check_version(version)
-        if snapshot.has_snapshot(game, version):
+        if snapshot.recorded(game, version):
             raise AidsError(Problem(Position(project.show(snapshot.folder_of(game, version))), f"release {version} "
                                     "already has its snapshot", "a release recorded without one (a snapshot is "
                                     "never rewritten)"))
