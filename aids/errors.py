@@ -31,10 +31,31 @@ class Problem:
         return visible(f"{text} (expected: {self.expected})" if self.expected else text)
 
 
-# Control characters print as nothing or garble a terminal: never part of a text (tab and line ends are fine).
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-# ... nor, in a message, a bidi embedding, override or isolate, which reorders what follows it on the line.
-UNSHOWN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+# Control characters print as nothing or garble a terminal: never part of a text (tab and line ends are fine;
+# C1's U+009B is a terminal's escape as ESC [ is), nor, in a message, a bidi embedding, override or isolate,
+# which reorders what follows it on the line.
+UNSHOWN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# What a text never holds: a control character, a bidi override (U+202D, U+202E), which prints what follows it
+# reversed ("1831" as "1381", whatever the language: embeddings and isolates, which right-to-left text uses,
+# reorder no digits); U+FFFE and U+FFFF, which are no characters (XML, so Atom and EPUB, refuse them); half of a
+# surrogate pair (a YAML escape "\ud800" makes one, which no file can hold).
+UNFIT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202d\u202e\ufffe\uffff\ud800-\udfff]")
+
+
+def unfit(text: str) -> tuple[int, str, str] | None:
+    """The first character `text` may not hold (UNFIT), as (its offset, what it is, what is expected); None."""
+    found = UNFIT.search(text)
+    if found is None:
+        return None
+    char, code = found.group(), f"U+{ord(found.group()):04X}"
+    if char in "\u202d\u202e":
+        what = f"bidi override {code}, which prints what follows it reversed"
+        return found.start(), what, "text in its own order, without U+202D or U+202E"
+    if char in "\ufffe\uffff":
+        return found.start(), f"{code}, which is not a character", "printable text"
+    if "\ud800" <= char <= "\udfff":
+        return found.start(), f"half a character ({code}, a lone surrogate)", "printable text"
+    return found.start(), f"control character {code}", "printable text"
 
 
 def visible(text: str) -> str:

@@ -234,9 +234,11 @@ class Folder:
                 return None
             except OSError as exc:
                 raise refusal(shown, exc) from None
+            found = os.fstat(file)
+            if not stat.S_ISREG(found.st_mode):
+                os.close(file)
+                raise Unsafe(Problem(Position(shown), not_regular(found.st_mode), "a file"))
             with os.fdopen(file, "rb") as fp:
-                if not stat.S_ISREG(os.fstat(file).st_mode):
-                    raise Unsafe(Problem(Position(shown), "is not a regular file", "a file"))
                 return fp.read(-1 if limit is None else limit)
 
     # --- writing -----------------------------------------------------------------------------------------
@@ -309,6 +311,46 @@ class Folder:
                 os.rmdir(leaf, dir_fd=fd)
         except (OSError, AidsError):
             pass
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
+def not_regular(mode: int) -> str:
+    """What an entry that is not a regular file is, as a message says it: "is a named pipe (FIFO), not a file"."""
+    return f"is {next((kind for test, kind in _KINDS if test(mode)), 'not a regular file')}, not a file"
+
+
+def amount(size: int) -> str:
+    """A size as a limit says it: 5 MB, 64 KB."""
+    return f"{size // 1048576} MB" if size >= 1048576 else f"{size // 1024} KB"
+
+
+def read_file(path: Path, shown: str, limit: int) -> bytes:
+    """The bytes of an input file of the project (a source, a catalog, a stylesheet, an image), at most `limit` of
+    them. Whatever is not a regular file (a folder, a FIFO, /dev/zero) is refused before a byte is read, and a file
+    past the limit is not read: reading is bounded in time and memory whatever is named. A link to a file is
+    followed (a source may be one; its reader confines where it leads); what aids keeps of its own is read through
+    a Folder, which follows none."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO opened so does not wait for a writer
+    except FileNotFoundError:
+        raise AidsError(Problem(Position(shown), "file not found")) from None
+    except OSError as exc:
+        raise refusal(shown, exc) from None
+    found = os.fstat(fd)
+    if not stat.S_ISREG(found.st_mode):
+        os.close(fd)
+        raise Unsafe(Problem(Position(shown), not_regular(found.st_mode), "a file"))
+    with os.fdopen(fd, "rb") as file:
+        data = file.read(limit + 1) if found.st_size <= limit else b""  # one byte past the limit, if it grew
+    if max(found.st_size, len(data)) > limit:
+        size = max(found.st_size, len(data))
+        raise AidsError(Problem(Position(shown), f"file of {size / 1048576:.1f} MB, larger than the limit"
+                                if size >= 1048576 else f"file of {size} bytes, larger than the limit",
+                                f"at most {amount(limit)}"))
+    return data
 
 
 def _as_link(exc: OSError, name: str, fd: int) -> OSError:

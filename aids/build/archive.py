@@ -91,12 +91,13 @@ def publish(project: Project, games: Iterable[Game]) -> Outcome:
     for game in (g for g in games if g.id in site_games(project) and _built(project, g)):
         known = versions(game)
         for version in known:
-            if not snapshot.has_snapshot(game, version):
-                outcome.notes.append(f"archive: {game.id} {version} not published, recorded without a snapshot "
-                                     f"(aids release {version} --game {game.id} --snapshot, while its sources are "
-                                     "as released)")
-                continue
             try:
+                if not snapshot.recorded(game, version):
+                    outcome.notes.append(f"archive: {game.id} {version} not published, recorded without a snapshot "
+                                         f"(aids release {version} --game {game.id} --snapshot, while its sources "
+                                         "are as released)")
+                    continue
+                snapshot.check(game, version)  # a link in it (kept/ -> elsewhere) is refused, never published
                 _publish_release(project, game, version, outcome)
             except AidsError as exc:
                 outcome.notes.append(f"archive: {game.id} {version} not published: {exc}")
@@ -111,15 +112,15 @@ def _built(project: Project, game: Game) -> bool:
 
 
 def _snapshot_digest(project: Project, game: Game, version: str) -> str:
-    """What a release's pages are made from: aids, the release's snapshot, and the project's own settings and theme
-    as they are now (snapshot.project_of: aids.yaml's languages, print settings, date styles; the theme of a game
-    that has none of its own)."""
-    folder = snapshot.folder_of(game, version)
+    """What a release's pages are made from: aids, the release's snapshot (its files' digests, no link followed),
+    and the project's own settings and theme as they are now (snapshot.project_of: aids.yaml's languages, print
+    settings, date styles; the theme of a game that has none of its own)."""
     h = hashlib.sha256(tool_digest().encode())
-    own = [project.root / "aids.yaml", *(project.theme.files if project.theme else ())]
-    for name, path in [*((p.relative_to(folder).as_posix(), p) for p in sorted(folder.rglob("*")) if p.is_file()),
-                       *((f"project:{project.show(p)}", p) for p in own)]:
-        h.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes() if path.is_file() else b"").digest())
+    for name, digest in sorted(snapshot.digests(game, version).items()):
+        h.update(name.encode() + b"\0" + bytes.fromhex(digest))
+    for path in [project.root / "aids.yaml", *(project.theme.files if project.theme else ())]:
+        data = path.read_bytes() if path.is_file() else b""
+        h.update(f"project:{project.show(path)}".encode() + b"\0" + hashlib.sha256(data).digest())
     return h.hexdigest()
 
 
@@ -245,9 +246,12 @@ def _current_pdfs(project: Project, game: Game, ed: str | None, lang: str, aid_i
     wanted = {name[len(prefix):]: digest for name, digest in expected.items()
               if name.startswith(prefix) and name.endswith(".pdf") and "/" not in name[len(prefix):]}
     out = {}
+    output = Folder(project.output, project.output.name)  # never through a link planted in build/
     for suffix, digest in wanted.items():
-        path = project.output / aid_path(game.id, ed, lang, aid_id, suffix)
-        data = path.read_bytes() if path.is_file() and not path.is_symlink() else b""
+        try:
+            data = output.read(aid_path(game.id, ed, lang, aid_id, suffix).lstrip("/")) or b""
+        except AidsError:
+            data = b""
         if hashlib.sha256(data).hexdigest() != digest:
             return None
         out[suffix] = data
@@ -282,7 +286,7 @@ def record(project: Project, game_id: str, version: str, existing: bool = False)
     game = project.read_game(game_id)
     if existing:
         check_version(version)
-        if snapshot.has_snapshot(game, version):
+        if snapshot.recorded(game, version):
             raise AidsError(Problem(Position(project.show(snapshot.folder_of(game, version))), f"release {version} "
                                     "already has its snapshot", "a release recorded without one (a snapshot is "
                                     "never rewritten)"))

@@ -126,6 +126,16 @@ class Game:
 
 
 
+def catalogs_per(src: Source, data: Any, default: str, problems: Problems) -> str:
+    """`catalogs_per:` of aids.yaml or game.yaml, one of CATALOGS_PER (`default` when not given)."""
+    value = data.get("catalogs_per", default)
+    if value not in CATALOGS_PER:
+        problems.add(src.at(data, "catalogs_per", value=True), f"unknown catalogs_per '{value}'",
+                     " or ".join(CATALOGS_PER))
+        return default
+    return str(value)
+
+
 def check_language(code: str, where: Position, problems: Problems) -> None:
     try:
         Locale.parse(code)
@@ -162,7 +172,7 @@ def read_game(project: Project, folder: Path) -> Game:
         path = (folder / str(name)).resolve()
         if not path.is_relative_to(folder.resolve()):
             problems.add(src.at(listed, i), f"aid source '{name}' is outside the game folder")
-        elif not path.is_file():
+        elif not path.exists():  # a FIFO or a folder is refused where it is read (source/yamlfile.py)
             problems.add(src.at(listed, i), f"aid source '{name}' not found", "a file in " + project.show(folder))
         else:
             aids.append(path)
@@ -171,6 +181,7 @@ def read_game(project: Project, folder: Path) -> Game:
     colour = _change_colour(src, data, problems)
     theme = _theme(project, folder, src, data, problems)
     icons = read_icons(src, data["icons"], folder, problems) if data.get("icons") is not None else {}
+    per = catalogs_per(src, data, project.catalogs_per, problems)
     problems.raise_if_any()
     rulings = _read_rulings(project, folder)
     return Game(
@@ -178,7 +189,7 @@ def read_game(project: Project, folder: Path) -> Game:
         version=str(data.get("version", "")), published=published, source_language=source_language,
         author=str(data.get("author", "")), aids=aids, editions=editions, glossary=glossary,
         printing=project.print_for(folder.name), change_colour=colour, copyright=str(data.get("copyright", "")),
-        rulings=rulings, theme=theme, catalogs_per=str(data.get("catalogs_per", project.catalogs_per)), icons=icons,
+        rulings=rulings, theme=theme, catalogs_per=per, icons=icons,
     )
 
 
@@ -194,7 +205,7 @@ def theme_at(project: Project, name: str, folder: Path, where: Position, problem
     path = (folder / name).resolve()
     if not path.is_relative_to(project.root.resolve()):
         problems.add(where, f"theme '{name}' is outside the project", "a theme.yaml inside the project folder")
-    elif not path.is_file():
+    elif not path.exists():
         problems.add(where, f"theme '{name}' not found (looked for {project.show(path)})",
                      "a theme.yaml inside the project folder")
     else:
@@ -205,9 +216,9 @@ def theme_at(project: Project, name: str, folder: Path, where: Position, problem
 def _read_rulings(project: Project, folder: Path) -> Ledger | None:
     """The game's rulings (model/rulings.py), when its folder has a rulings.yaml: never one outside the folder."""
     path = folder / RULINGS_FILE
-    if not (path.is_file() or path.is_symlink()):
+    if not (path.exists() or path.is_symlink()):
         return None
-    if not path.resolve().is_relative_to(folder.resolve()) or not path.is_file():
+    if not path.resolve().is_relative_to(folder.resolve()):  # a FIFO or a folder: refused by read_yaml
         raise AidsError(Problem(Position(project.show(path)), f"{RULINGS_FILE} is a link to outside the game folder",
                                 "a file in " + project.show(folder)))
     return read_rulings(read_yaml(path, project.show(path)))

@@ -12,7 +12,7 @@ from ..errors import AidsError, Position, Problem, Problems, display_path
 from ..model.site import SITE, Site, read_site
 from ..source.shape import ID_PATTERN, Field, Shape, choice, flag, list_of, num, one_or_list, string
 from ..source.yamlfile import Source, check_map, read_yaml
-from .game import CATALOGS_PER, GAME_FILE, Game, Print, check_language, read_game, theme_at
+from .game import CATALOGS_PER, GAME_FILE, Game, Print, catalogs_per, check_language, read_game, theme_at
 from .theme import THEME_PATH, Theme
 from .tournament import BILINGUAL, PACKETS, Packet, read_bilingual, read_packets
 
@@ -84,7 +84,7 @@ class Project:
     def game_ids(self) -> list[str]:
         if not self.games_dir.is_dir():
             return []
-        return sorted(p.name for p in self.games_dir.iterdir() if (p / GAME_FILE).is_file())
+        return sorted(p.name for p in self.games_dir.iterdir() if (p / GAME_FILE).exists())  # a FIFO: refused
 
     def read_game(self, game_id: str) -> Game:
         return read_game(self, self.games_dir / game_id)
@@ -101,7 +101,7 @@ def find_root(start: Path) -> Path:
 
 
 def read_project(root: Path) -> Project:
-    if not (root / PROJECT_FILE).is_file():
+    if not (root / PROJECT_FILE).exists():  # a FIFO or a folder is refused by read_yaml, at once
         raise AidsError(Problem(Position(str(root / PROJECT_FILE)), "no project here",
                                 f"a project folder holding {PROJECT_FILE}"))
     src = read_yaml(root / PROJECT_FILE, PROJECT_FILE)
@@ -126,13 +126,14 @@ def read_project(root: Path) -> Project:
     bilingual = read_bilingual(src, data, [str(x) for x in languages], is_game, problems)
     packets = read_packets(src, data, [str(x) for x in languages], is_game, problems)
     formats = _formats(src, data, problems)
+    per = catalogs_per(src, data, "game", problems)
     problems.raise_if_any()
     project = Project(
         root=root, languages=[str(x) for x in languages],
         output=folders["output"], games_dir=folders["games"], catalogs=folders["catalogs"],
         ui_domain=bool(data.get("ui_domain", False)), min_complete=min_complete, site_url=site_url,
         date_styles=date_styles, printing=printing, printing_of=printing_of, site=site,
-        bilingual=bilingual, packets=packets, catalogs_per=str(data.get("catalogs_per", "game")),
+        bilingual=bilingual, packets=packets, catalogs_per=per,
         formats=formats,
         formats_at=src.at(data, "formats", value=True) if "formats" in data else Position(PROJECT_FILE),
     )
@@ -168,12 +169,22 @@ def _formats(src: Source, data: Any, problems: Problems) -> tuple[str, ...]:
     return tuple(dict.fromkeys(given))
 
 
+# A page's address is the site's and at most a game, a version, an edition, a language and an aid (ids of at most
+# 64 characters each): with 1,000 bytes for the site's, it fits the largest QR code (2,331 bytes at level M) that a
+# tournament packet's cover prints it in.
+MAX_SITE_URL = 1000
+
+
 def _site_url(src: Source, data: Any, problems: Problems) -> str | None:
     """The site's web address, without a trailing slash."""
     site_url = data.get("site_url")
     if site_url is not None and (not isinstance(site_url, str) or not re.fullmatch(r"https?://[^\s\"<>]+", site_url)):
         problems.add(src.at(data, "site_url", value=True), f"site_url '{site_url}' is not a web address",
                      "site_url: https://example.org/aids")
+        return None
+    if site_url is not None and len(site_url.encode("utf-8")) > MAX_SITE_URL:
+        problems.add(src.at(data, "site_url", value=True), f"site_url of {len(site_url)} characters, too long for "
+                     "the QR code a tournament packet prints it in", f"a web address of at most {MAX_SITE_URL} bytes")
         return None
     return site_url.rstrip("/") if site_url else None
 

@@ -11,16 +11,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from ..errors import Position, Problems
+from ..errors import AidsError, Position, Problems, display_path
+from ..files import read_file
+from ..model.figures import MAX_IMAGE, image_fault
 from ..source import stylesheet
 from ..source.shape import Field, Shape, choice, list_of, num, string
-from ..source.yamlfile import Source, check_map, read_yaml
+from ..source.yamlfile import MAX_BYTES, Source, check_map, decode, read_yaml
+from .theme_blocks import check_block
 
 THEME_FILE = "theme.yaml"
 THEME_PATH = r"\.ya?ml$"  # `theme:` names a YAML file (theme.yaml, or house.yaml)
 FONT_TYPES = (".ttf", ".otf")
 IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".svg")
 NAMED = "an image or font file inside the project, its path relative to the stylesheet"  # what a url() of its CSS is
+# the largest file of each type a theme may name (others: MAX_BYTES); Noto Sans CJK, among the largest fonts, is 16 MB
+LIMITS = {".ttf": 64 * 1024 * 1024, ".otf": 64 * 1024 * 1024, **{t: MAX_IMAGE for t in IMAGE_TYPES}}
 COLOUR = {"anyOf": [{"type": "string", "pattern": r"^#[0-9a-fA-F]{6}$"},
                     {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1},
                      "minItems": 4, "maxItems": 4}],
@@ -41,11 +46,12 @@ STYLES = {"headings": ("plain", "rule", "banner"), "tables": ("grid", "lines"),
           "highlight": ("none", "first-column", "stripes")}
 DEFAULT_STYLES = {"headings": "rule", "tables": "grid", "highlight": "none"}  # aids' own look
 FAMILY = r"^[A-Za-z0-9][A-Za-z0-9 _-]*$"  # a family name CSS reads in quotes as it is
+FACE_CHOICES = {"weight": ("normal", "bold"), "style": ("normal", "italic")}
 FONT = Shape("theme font", (
     Field("family", string("the name the theme's CSS and its fonts: fields use", pattern=FAMILY), True),
     Field("file", string("a TrueType or OpenType file (.ttf, .otf), from the theme's folder"), True),
     Field("licence", string("the font's licence text, a file from the theme's folder (e.g. OFL.txt)"), True),
-    Field("weight", choice(("normal", "bold"))), Field("style", choice(("normal", "italic")))))
+    *(Field(key, choice(choices)) for key, choices in FACE_CHOICES.items())))
 FONTS_USED = Shape("theme fonts:", (Field("text", string("the family of the text")),
                                     Field("headings", string("the family of headings and titles")),
                                     Field("tables", string("the family of table cells"))))
@@ -126,7 +132,7 @@ def read_theme(path: Path, root: Path, shown: str, languages: list[str], problem
     css = reader.file(data, "css", (".css",)) if "css" in data else None
     assets = reader.stylesheet(css) if css else ()
     blocks = reader.mapping(data, "templates", TEMPLATES)
-    templates = tuple((key, p) for key in blocks if (p := reader.file(data["templates"], key, (".html",))))
+    templates = tuple((key, p) for key in blocks if (p := reader.block(data["templates"], key)))
     styles = reader.styles(data)
     rgb = tuple((k, str(data["colours"][k])) for k, v in colours.items() if v and isinstance(data["colours"][k], str))
     return Theme(path, faces, tuple(fonts.items()), tuple((k, v) for k, v in colours.items() if v),
@@ -195,9 +201,11 @@ class _Reader:
         elif path.suffix.lower() not in types:
             self.problems.add(where, f"'{name}' is not a {' or '.join(types)} file",
                               "a file of type " + ", ".join(types))
-        elif not path.is_file():
+        elif not path.exists():
             self.problems.add(where, f"'{name}' not found (looked for {path.relative_to(self.root)})",
                               "a file beside " + self.src.shown)
+        elif fault := self._fault(path):
+            self.problems.add(where, f"'{name}' {fault}", "a file beside " + self.src.shown)
         else:
             self.read.append(path)
             return path
@@ -208,10 +216,10 @@ class _Reader:
         image or a font inside the project; an @import, an address of the network or outside the project refused,
         at its line and column. A url() of data or of a fragment (#id) names no file."""
         shown = css.relative_to(self.root).as_posix()
-        try:
-            named = stylesheet.named(css.read_text(encoding="utf-8"))
-        except UnicodeDecodeError:
-            self.problems.add(Position(shown, 1, 1), "a stylesheet that is not UTF-8 text", "CSS in UTF-8")
+        try:  # a FIFO, a file too large or not in UTF-8: refused at its place
+            named = stylesheet.named(decode(read_file(css, shown, MAX_BYTES), shown))
+        except AidsError as exc:
+            self.problems.extend(exc)
             return ()
         found = []
         for item in named:
@@ -247,6 +255,26 @@ class _Reader:
             return path
         return None
 
+    def _fault(self, path: Path) -> str:
+        """What is wrong with the file at `path` (not a regular file, too large, a damaged image), read once."""
+        suffix = path.suffix.lower()
+        try:
+            data = read_file(path, display_path(path, self.root), LIMITS.get(suffix, MAX_BYTES))
+        except AidsError as exc:  # a FIFO, a folder, a device: refused unread
+            return exc.problems[0].message.removeprefix("file ")
+        return image_fault(data, suffix) if suffix in IMAGE_TYPES else ""
+
+    def block(self, node, key: str) -> Path | None:
+        """A template block, checked to be one (config/theme_blocks.py): its error at its own line and column."""
+        path = self.file(node, key, (".html",))
+        if path is not None:
+            try:
+                check_block(path, display_path(path, self.root), key)
+            except AidsError as exc:
+                self.problems.extend(exc)
+                return None
+        return path
+
     def face(self, node, languages: list[str]) -> Face | None:
         self.file(node, "licence", (".txt", ".md", "")) if "licence" in node else None
         path = self.file(node, "file", FONT_TYPES)
@@ -266,7 +294,16 @@ class _Reader:
             self.problems.add(self.src.at(node, "family", value=True), f"font family '{node['family']}'",
                               "letters, digits, spaces, '-' and '_': Valmora Garamond")
             return None
-        return Face(str(node["family"]), path, str(node.get("weight", "normal")), str(node.get("style", "normal")))
+        weight, style = (self.chosen(node, key, choices) for key, choices in FACE_CHOICES.items())
+        return Face(str(node["family"]), path, weight, style) if weight and style else None
+
+    def chosen(self, node, key: str, choices: tuple[str, ...]) -> str | None:
+        """`key` of `node`, one of `choices` (the first when not given): what @font-face is written with."""
+        value = node.get(key, choices[0])
+        if value not in choices:
+            self.problems.add(self.src.at(node, key, value=True), f"unknown {key} '{value}'", " or ".join(choices))
+            return None
+        return str(value)
 
     def colour(self, node, key: str) -> tuple[float, ...] | None:
         value = node[key]

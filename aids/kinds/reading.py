@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem, Problems
+from ..files import read_file
 from ..kind import Aid
 from ..model.text import Text
 from ..source.yamlfile import MAX_BYTES, read_yaml
@@ -93,8 +94,8 @@ def _declared_id(path: Path) -> str | None:
         data = read_yaml(path).data
     except AidsError:
         try:
-            found = _ID_LINE.search(path.read_bytes()[:MAX_BYTES].decode("utf-8", "replace"))
-        except OSError:
+            found = _ID_LINE.search(read_file(path, str(path), MAX_BYTES).decode("utf-8", "replace"))
+        except (OSError, AidsError):  # no regular file, or one too large: its own error says so
             return None
         return found.group(1) if found else None
     value = data.get("id") if hasattr(data, "get") else None

@@ -17,7 +17,7 @@ from pathlib import Path
 from translate.storage import pypo
 from translate.storage.poparser import PoParseError
 
-from ..errors import CONTROL, AidsError, Position, Problem
+from ..errors import AidsError, Position, Problem, unfit
 from ..files import Folder
 from ..source.yamlfile import MAX_BYTES, read_bytes
 
@@ -48,10 +48,26 @@ def read_catalog(path: Path, shown: str, within: Path | None = None) -> Catalog:
         line = getattr(getattr(exc, "parse_state", None), "lineno", 0)
         what = str(exc).split(" on line ")[0]
         raise AidsError(Problem(Position(shown, line), f"malformed catalog: {what}", EXPECTED)) from None
-    problems = duplicates(catalog, shown)
+    problems = header_problems(catalog, shown) + duplicates(catalog, shown)
     if problems:
         raise AidsError(problems)
     return catalog
+
+
+HEADER = 'a header entry first: msgid "" and msgstr "Content-Type: text/plain; charset=UTF-8\\n..."'
+
+
+def header_problems(catalog: Catalog, shown: str) -> list[Problem]:
+    """A catalog without its header entry, or whose header names another charset than UTF-8 (the bytes are UTF-8):
+    GNU msgfmt and msgcat refuse the one and misread the other."""
+    header = next((unit for unit in catalog.units if unit.isheader()), None)
+    if header is None:
+        return [Problem(Position(shown, 1, 1), "malformed catalog: no header entry", HEADER)]
+    found = re.search(r"charset=([^\s;]+)", str(catalog.parseheader().get("Content-Type", "")))
+    if found is None or found.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
+        said = f"charset={found.group(1)}" if found else "no charset"
+        return [Problem(Position(shown, line(header) or 1, 1), f"malformed catalog: its header says {said}", HEADER)]
+    return []
 
 
 
@@ -104,11 +120,10 @@ def _decoded(raw: bytes, at: Position, problems: list[Problem]) -> tuple[str, bo
                                 "a catalog in UTF-8"))
         line, flawed = raw.decode("utf-8", "replace"), True
     body = line.rstrip("\r")
-    control = CONTROL.search(body)
-    if control and not flawed:
-        problems.append(Problem(Position(at.path, at.line, control.start() + 1),
-                                f"malformed catalog: control character U+{ord(control.group()):04X}",
-                                "printable text"))
+    found = unfit(body)
+    if found and not flawed:
+        offset, what, expected = found
+        problems.append(Problem(Position(at.path, at.line, offset + 1), f"malformed catalog: {what}", expected))
         flawed = True
     return body, flawed
 

@@ -8,6 +8,7 @@ a variant prints it, the others the image itself.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import re
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from urllib.parse import unquote, urlparse
 
 from ..errors import AidsError, Position
 from ..files import Folder
+from .icons import svg_fault
 from .text import Text
 
 if TYPE_CHECKING:
@@ -24,6 +26,10 @@ if TYPE_CHECKING:
 
 IMAGES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".svg": "image/svg+xml"}
 EXPECTED = "a .png, .jpg or .svg file inside the game folder, its path relative to the Markdown file"
+MAX_IMAGE = 32 * 1024 * 1024  # bytes: a map of an A3 page at 300 dpi is under 20 MB as PNG
+MAX_PIXELS = 64_000_000  # an A2 page at 300 dpi is 35 million; decoded, 64 million RGBA pixels are 256 MB
+MAX_FIGURE_DRAWN = 20_000  # shapes an SVG figure draws (model/icons.py: 20,000 take WeasyPrint 8 s here)
+_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
 LANGUAGE = r"[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?"  # pl, en, ru, pt-BR: a language's variant of an image
 
 
@@ -63,33 +69,79 @@ def read_image(reader: RulesReader, node, para) -> Image | None:
     if named is None:
         reader.problems.add(where, f"image '{src}' not found: looked for {looked}", EXPECTED)
         return None
+    if isinstance(named, str):
+        reader.problems.add(where, f"image '{src}' {named}", EXPECTED)
+        return None
     alt = reader.inline(node, para).strip()
     caption = str(node.attrs.get("title", "") or "").strip()
+    variants = _variants(reader, folder, path, where, src)
     return Image(*named, reader.message(alt, para, "Image description") if alt else None,
-                 reader.message(caption, para, "Figure caption") if caption else None, _variants(reader, folder, path),
+                 reader.message(caption, para, "Figure caption") if caption else None, variants,
                  reader.at(para, "!["))
 
 
-def _named(reader: RulesReader, folder: Folder, path: Path) -> tuple[str, str] | None:
-    """(file, name) of an image of the game folder, read through `folder`; None where it is no regular file."""
+def _named(reader: RulesReader, folder: Folder, path: Path) -> tuple[str, str] | str | None:
+    """(file, name) of an image of the game folder, read through `folder` (never through a link); None where
+    there is none; what is wrong with it (a folder, a FIFO, a link, a damaged image, one too large) as a message
+    says it after the image's name."""
     file = path.relative_to(reader.folder).as_posix()
     try:
-        data = folder.read(file) if path.is_file() else None
-    except AidsError:  # not a regular file
-        data = None
+        data = folder.read(file, MAX_IMAGE + 1)
+    except AidsError as exc:  # not a regular file, or a link on the way
+        return exc.problems[0].message
     if data is None:
         return None
+    fault = f"is larger than the limit of {MAX_IMAGE // 1048576} MB" if len(data) > MAX_IMAGE else \
+        image_fault(data, path.suffix.lower())
+    if fault:
+        return fault
     reader.booklet.inputs.append(path)
     stem = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "image"
     return file, f"{reader.booklet.id}-{stem}-{hashlib.sha256(data).hexdigest()[:8]}{path.suffix.lower()}"
 
 
-def _variants(reader: RulesReader, folder: Folder, path: Path) -> dict[str, tuple[str, str]]:
-    """The languages' own variants of the image at `path`: `<stem>.<language><suffix>` beside it."""
+def _variants(reader: RulesReader, folder: Folder, path: Path, where: Position, src: str) -> dict[str, tuple[str, str]]:
+    """The languages' own variants of the image at `path`: `<stem>.<language><suffix>` beside it; one that is no
+    image (a link, a FIFO, a damaged file) is a problem at `where`, never a variant skipped without a word."""
     parent = path.parent.relative_to(reader.folder).as_posix()
     pattern = re.compile(rf"{re.escape(path.stem)}\.({LANGUAGE}){re.escape(path.suffix)}\Z")
     found = {}
     for name in sorted(folder.names("" if parent == "." else parent)):
-        if (m := pattern.match(name)) and (named := _named(reader, folder, path.parent / name)):
+        if not (m := pattern.match(name)):
+            continue
+        named = _named(reader, folder, path.parent / name)
+        if isinstance(named, tuple):
             found[m.group(1).replace("_", "-")] = named
+        else:
+            reader.problems.add(where, f"image '{src}' has a variant {name} that {named or 'is gone'}", EXPECTED)
     return found
+
+
+def image_fault(data: bytes, suffix: str) -> str:
+    """Why `data` is no image of its type (`suffix`: .png, .jpg, .jpeg, .svg) that a renderer draws whole: an SVG
+    as an icon is checked (shapes only, nothing outside it: model/icons.py), a PNG or JPEG read to its end by
+    Pillow (a truncated file, another format under the name, too many pixels); '' when it is one."""
+    if suffix == ".svg":
+        fault = svg_fault(data, MAX_FIGURE_DRAWN)[0]
+        return f"refused: {fault}" if fault else ""
+    import warnings
+
+    from PIL import Image as Pillow
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Pillow.DecompressionBombWarning)
+            with Pillow.open(io.BytesIO(data), formats=list(dict.fromkeys(_FORMATS.values()))) as image:
+                if image.format != _FORMATS[suffix]:
+                    return f"is a {image.format} image, not a {_FORMATS[suffix]} one (its name says {suffix})"
+                if image.width * image.height > MAX_PIXELS:
+                    return f"has {image.width} x {image.height} pixels, more than {MAX_PIXELS:,}"
+                if image.format == "JPEG":  # a scaled-down decoding reads every byte: a truncated file is found
+                    image.draft("RGB", (max(1, image.width // 8), max(1, image.height // 8)))
+                    image.load()
+                else:
+                    image.verify()  # every chunk and its checksum, to the end: a truncated PNG is found
+    except Pillow.UnidentifiedImageError:
+        return f"is not a {_FORMATS[suffix]} image"
+    except (OSError, SyntaxError, ValueError, Pillow.DecompressionBombError, Pillow.DecompressionBombWarning) as exc:
+        return f"is a damaged {_FORMATS[suffix]} image ({exc})"
+    return ""

@@ -14,7 +14,8 @@ from typing import Any
 
 from lxml import etree
 
-from ..errors import Problems
+from ..errors import AidsError, Problems
+from ..files import read_file
 from ..source.shape import Field, Shape, ident, string, text
 from ..source.yamlfile import Source, check_map
 from .text import Text, text_at
@@ -31,7 +32,13 @@ ATTRIBUTES = frozenset({
     "stroke-linejoin", "stroke-miterlimit", "stroke-dasharray", "stroke-opacity", "opacity", "clip-path",
     "clip-rule", "offset", "stop-color", "stop-opacity", "gradientUnits", "gradientTransform", "fx", "fy",
     "preserveAspectRatio", "version", "href", f"{{{XLINK_NS}}}href"})
-_LOCAL_URL = re.compile(r"url\(\s*#[\w.-]+\s*\)")
+_LOCAL_URL = re.compile(r"url\(\s*#([\w.-]+)\s*\)", re.IGNORECASE)  # CSS reads URL( as url(
+# Elements drawn, each <use> (or url(#id)) counting all it draws: nested <use>s multiply, and 2 KB of them would
+# draw a billion shapes, each drawn by WeasyPrint (20,000 in 8 s here) and svglib (2,000 in 1.7 s). The sample icons
+# draw at most 6, the sample figure 25; a map of 2,000 hexes from one <symbol> of five shapes, 12,000.
+MAX_DRAWN = 1_000  # an icon
+MAX_RATIO = 10  # an icon's width over its height, or height over width: it stands in a line of text
+
 ICON = Shape("icon", (
     Field("id", ident("what sources write after {icon:"), True),
     Field("file", string("its SVG file, in the game folder: icons/plane.svg"), True),
@@ -93,15 +100,19 @@ def read_svg(folder: Path, name: str, src: Source, node: Any, problems: Problems
     if not path.resolve().is_relative_to(folder.resolve()) or path.suffix.lower() != ".svg":
         problems.add(where, f"icon file '{name}' is not an SVG file of the game folder", "icons/plane.svg")
         return None
-    if not path.is_file():
-        problems.add(where, f"icon file '{name}' not found (looked in {src.shown.rsplit('/', 1)[0]}/"
-                     f"{name})", "an SVG file in the game folder")
+    shown = f"{src.shown.rsplit('/', 1)[0]}/{name}"
+    if not path.exists():
+        problems.add(where, f"icon file '{name}' not found (looked in {shown})", "an SVG file in the game folder")
         return None
-    data = path.read_bytes()
-    if len(data) > MAX_SVG:
-        problems.add(where, f"icon file '{name}' has {len(data)} bytes", f"an SVG of at most {MAX_SVG} bytes")
+    try:
+        data = read_file(path, shown, MAX_SVG)  # a FIFO or /dev/zero refused unread, a large file unread
+    except AidsError as exc:
+        problems.add(where, f"icon file '{name}': {exc.problems[0].message}", f"an SVG of at most {MAX_SVG} bytes")
         return None
-    fault, svg = svg_fault(data)
+    fault, svg = svg_fault(data, MAX_DRAWN)
+    box = view_box(etree.fromstring(svg).get("viewBox")) if not fault else None
+    if box and not 1 / MAX_RATIO <= box[2] / box[3] <= MAX_RATIO:  # it stands in a line of text
+        fault = f"its viewBox is {box[2] / box[3]:.3g} times as wide as high, not from 1/{MAX_RATIO} to {MAX_RATIO}"
     if fault:
         problems.add(where, f"icon file '{name}' refused: {fault}",
                      "an SVG of shapes only (path, rect, circle, g, ...), no script, style, image or outside reference")
@@ -109,8 +120,9 @@ def read_svg(folder: Path, name: str, src: Source, node: Any, problems: Problems
     return svg
 
 
-def svg_fault(data: bytes) -> tuple[str, str]:
-    """('', the SVG as text) when `data` is an SVG drawing of shapes only; else (what is wrong, '')."""
+def svg_fault(data: bytes, most: int = MAX_DRAWN) -> tuple[str, str]:
+    """('', the SVG as text) when `data` is an SVG drawing of shapes only, drawing at most `most` of them with its
+    references followed; else (what is wrong, '')."""
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
                              remove_comments=True, remove_pis=True, huge_tree=False)
     try:
@@ -123,11 +135,83 @@ def svg_fault(data: bytes) -> tuple[str, str]:
         return "its root is not an <svg> element of the SVG namespace", ""
     if not root.get("viewBox"):
         return "its <svg> has no viewBox (what scales it to the text)", ""
+    if view_box(root.get("viewBox")) is None:
+        return (f"its viewBox '{root.get('viewBox')}' is not four numbers of at most {MAX_COORDINATE:,.0f}, the width "
+                "and height above 0"), ""
     for element in root.iter():
         fault = _element_fault(element)
         if fault:
             return fault, ""
+    fault = _drawn_fault(root, most)
+    if fault:
+        return fault, ""
     return "", etree.tostring(root, encoding="unicode")
+
+
+MAX_COORDINATE = 1e9
+
+
+def view_box(value: str | None) -> tuple[float, float, float, float] | None:
+    """A viewBox's four numbers, each finite and of at most MAX_COORDINATE, the width and height above 0; None."""
+    try:
+        numbers = tuple(float(v) for v in (value or "").replace(",", " ").split())
+    except ValueError:
+        return None
+    if len(numbers) != 4 or not all(abs(v) <= MAX_COORDINATE for v in numbers) or min(numbers[2:]) <= 0:
+        return None  # abs(nan) <= x is false: NaN is refused with infinity
+    return numbers
+
+
+def _drawn_fault(root: Any, most: int) -> str:
+    """Why the drawing is too large once its references are followed (each <use>, each url(#id) draws what it
+    names), or refers in a circle; '' when it is not."""
+    ids = {element.get("id"): element for element in root.iter() if element.get("id")}
+    drawn: dict[Any, int] = {}
+    try:
+        for element in reversed(list(root.iter())):  # children before their parents
+            if _count(element, ids, drawn, [], most) > most:
+                return (f"<{etree.QName(element).localname}> (line {element.sourceline}) draws more than {most:,} "
+                        "shapes once its <use>s are followed")
+    except _Nested as exc:
+        return str(exc)
+    return ""
+
+
+class _Nested(Exception):
+    """References in a circle, or nested past MAX_NESTED."""
+
+
+MAX_NESTED = 100  # elements and references open at once while counting
+
+
+def _count(element: Any, ids: dict[str, Any], drawn: dict[Any, int], path: list[Any], most: int) -> int:
+    """How many elements `element` draws, its children's and what it refers to counted (memoized in `drawn`), up
+    to one past `most`."""
+    if element in drawn:
+        return drawn[element]
+    if element in path:
+        raise _Nested(f"<{etree.QName(element).localname}> (line {element.sourceline}) refers to itself")
+    if len(path) > MAX_NESTED:
+        raise _Nested(f"<{etree.QName(element).localname}> (line {element.sourceline}) is nested more than "
+                      f"{MAX_NESTED} deep, its references followed")
+    path.append(element)
+    total = 1 + sum(_count(child, ids, drawn, path, most) for child in element)
+    for name in _references(element):
+        if name in ids and total <= most:
+            total += _count(ids[name], ids, drawn, path, most)
+    path.pop()
+    drawn[element] = min(total, most + 1)
+    return drawn[element]
+
+
+def _references(element: Any) -> list[str]:
+    """The ids an element refers to: href="#id", and url(#id) in a fill, a stroke or a clip-path."""
+    found = []
+    for attr, value in element.attrib.items():
+        if attr.endswith("href") and value.startswith("#"):
+            found.append(value[1:])
+        found += _LOCAL_URL.findall(value)
+    return found
 
 
 def _element_fault(element: Any) -> str:
@@ -141,7 +225,7 @@ def _element_fault(element: Any) -> str:
             return f"attribute '{attr}' of <{local}> (line {element.sourceline}) is not allowed"
         if attr.endswith("href") and not value.startswith("#"):
             return f"<{local}> (line {element.sourceline}) refers outside the file ('{value}')"
-        if "url(" in value and not _LOCAL_URL.fullmatch(value.strip()):
+        if "url(" in value.lower() and not _LOCAL_URL.fullmatch(value.strip()):
             return f"<{local}> (line {element.sourceline}) refers outside the file ('{value}')"
     return ""
 

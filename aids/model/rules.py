@@ -124,7 +124,7 @@ class RulesReader:
     def read_file(self, name: str, where: Position) -> None:
         path = (self.src.path.parent / name).resolve()
         looked = os.path.normpath(Path(self.src.shown).parent / name)  # where it looked, as the project shows it
-        if not path.is_relative_to(self.folder) or not path.is_file():
+        if not path.is_relative_to(self.folder) or not path.exists():  # a FIFO is refused unread, below
             why = "leads outside the game folder" if not path.is_relative_to(self.folder) else "not found"
             self.problems.add(where, f"Markdown file '{name}' {why} (looked for {looked})",
                               "a file of the game folder, named from the booklet source's folder")

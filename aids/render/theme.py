@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlparse
 
-import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
+from ..config.theme_blocks import render_block
 from ..errors import AidsError, Position, Problem
+from ..files import read_file
 from ..source.stylesheet import rewritten
+from ..source.yamlfile import MAX_BYTES, decode
 from . import colours, recolour, sheet
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ class View:
 
 @functools.cache
 def _read_css(path: Path, stamp: float, shown: str) -> str:
-    text = path.read_text(encoding="utf-8")
+    text = decode(read_file(path, shown, MAX_BYTES), shown)  # a FIFO, a file not in UTF-8: at its place
     if "</" in text or "<!--" in text:
         raise AidsError(Problem(Position(shown), "a theme stylesheet with '</' or '<!--' in it",
                                 "CSS only (it is set inside the page's <style>)"))
@@ -139,23 +140,11 @@ def folders(theme: Theme | None) -> list[Path]:
     return sorted({path.parent for path in theme.files}) if theme else []
 
 
-_SANDBOX = SandboxedEnvironment(autoescape=True, undefined=jinja2.StrictUndefined)
-
-
 def block(theme: Theme | None, name: str, variables: dict[str, Any]) -> Markup:
     """A template block the theme fills (`templates:` in theme.yaml), rendered in a sandbox with only the
     documented variables (docs/guide/themes.md): lang, game_title, aid_title, label, version, published,
-    author; "" when the theme leaves it to aids."""
+    author, and held to what a block may do (config/theme_blocks.py); "" when the theme leaves it to aids."""
     path = theme.block(name) if theme else None
     if theme is None or path is None:
         return Markup("")
-    shown = theme.show(path)
-    try:
-        template = _SANDBOX.from_string(path.read_text(encoding="utf-8"))
-        return Markup(template.render(**variables))
-    except jinja2.TemplateSyntaxError as exc:
-        raise AidsError(Problem(Position(shown, exc.lineno or 1, 1), f"template block '{name}': {exc.message}",
-                                "Jinja2 with the documented variables (docs/guide/themes.md)")) from None
-    except jinja2.UndefinedError as exc:
-        raise AidsError(Problem(Position(shown), f"template block '{name}': {exc.message}",
-                                "lang, game_title, aid_title, label, version, published, author")) from None
+    return render_block(path, theme.show(path), name, variables)

@@ -13,7 +13,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from ..errors import CONTROL, AidsError, Position, Problem
+from ..errors import AidsError, Position, Problem, unfit
+from ..files import read_file
 from .shape import ID_CHARS, ID_EXPECTED, MAX_ID, Field, Shape
 
 
@@ -60,15 +61,9 @@ MAX_DEPTH = 50  # nesting of mappings and lists in a YAML source
 
 
 def read_bytes(path: Path, shown: str) -> bytes:
-    """A source file's bytes, refused past the size limit (work is bounded whatever is fed in)."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise AidsError(Problem(Position(shown), f"file of {size / 1048576:.1f} MB, larger than the limit",
-                                    f"at most {MAX_BYTES // 1048576} MB"))
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise AidsError(Problem(Position(shown), "file not found")) from None
+    """A source file's bytes, refused past the size limit or when it is no regular file (a FIFO, /dev/zero): work
+    is bounded whatever is fed in."""
+    return read_file(path, shown, MAX_BYTES)
 
 
 def read_yaml(path: Path, shown: str | None = None) -> Source:
@@ -85,10 +80,10 @@ def decode(data: bytes, shown: str) -> str:
     except UnicodeDecodeError as exc:
         raise AidsError(Problem(position_in(data.decode("utf-8", "replace"), shown, len(
             data[:exc.start].decode("utf-8", "replace"))), "not UTF-8 text", "a file in UTF-8")) from None
-    found = CONTROL.search(text)
+    found = unfit(text)
     if found:
-        raise AidsError(Problem(position_in(text, shown, found.start()),
-                                f"control character U+{ord(found.group()):04X}", "printable text"))
+        offset, what, expected = found
+        raise AidsError(Problem(position_in(text, shown, offset), what, expected))
     return text
 
 
@@ -237,9 +232,8 @@ def _check_tree(src: Source) -> None:
         for key, value in items:
             if isinstance(value, (CommentedMap, CommentedSeq)):
                 stack.append((value, depth + 1))
-            elif isinstance(value, str) and (control := CONTROL.search(value)):
-                raise AidsError(Problem(src.at(node, key, value=True),
-                                        f"control character U+{ord(control.group()):04X} in a text", "printable text"))
+            elif isinstance(value, str) and (found := unfit(value)):
+                raise AidsError(Problem(src.at(node, key, value=True), f"{found[1]} in a text", found[2]))
 
 
 def _unbuildable(yaml: YAML, text: str, shown: str) -> Position:

@@ -219,7 +219,8 @@ def test_a_page_break_in_two_columns_starts_the_next_page(built, lang, victory):
 
 @pytest.mark.parametrize("file, text, expected", [
     ("blocks/colophon.html", "<p>{{ game.secret }}</p>\n",
-     "games/valmora-scenarios/theme/blocks/colophon.html: template block 'colophon': 'game' is undefined"),
+     "games/valmora-scenarios/theme/blocks/colophon.html:1:11: template block 'colophon': an attribute is not "
+     "allowed in a block"),
     ("blocks/colophon.html", "<p>{{ __class__.__mro__ }}</p>\n", "template block 'colophon'"),
     ("valmora.css", "p { color: red; } </style><script>alert(1)</script>\n",
      "games/valmora-scenarios/theme/valmora.css: a theme stylesheet with '</' or '<!--' in it"),
