@@ -129,8 +129,7 @@ def read_theme(path: Path, root: Path, shown: str, languages: list[str], problem
     colours = {key: reader.colour(data["colours"], key) for key in reader.mapping(data, "colours", COLOURS_SHAPE)}
     page = reader.mapping(data, "page", PAGE)
     background = reader.file(data["page"], "background", IMAGE_TYPES) if "background" in page else None
-    css = reader.file(data, "css", (".css",)) if "css" in data else None
-    assets = reader.stylesheet(css) if css else ()
+    css, assets = reader.own_css(data)
     blocks = reader.mapping(data, "templates", TEMPLATES)
     templates = tuple((key, p) for key in blocks if (p := reader.block(data["templates"], key)))
     styles = reader.styles(data)
@@ -210,6 +209,11 @@ class _Reader:
             self.read.append(path)
             return path
         return None
+
+    def own_css(self, data) -> tuple[Path | None, tuple[tuple[str, Path], ...]]:
+        """The theme's own stylesheet (`css:`), if it names one, and the files its url()s name."""
+        css = self.file(data, "css", (".css",)) if "css" in data else None
+        return css, (self.stylesheet(css) if css else ())
 
     def stylesheet(self, css: Path) -> tuple[tuple[str, Path], ...]:
         """The files the stylesheet names by url(), each found from the stylesheet's folder (as CSS finds it): an

@@ -179,16 +179,22 @@ def _moves(folder: Folder, staging: PurePosixPath, data: bytes) -> list[tuple[st
     moves = json.loads(data.decode("utf-8"))
     if len(data) > MAX_JOURNAL or not isinstance(moves, list):
         raise ValueError
-    pairs = [(m[0], m[1]) for m in moves
-             if isinstance(m, list) and len(m) == 2 and all(isinstance(part, str) for part in m)]
-    if len(pairs) != len(moves) or not all(_STAGED.fullmatch(a) or not a for a, _ in pairs):
-        raise ValueError
+    pairs = _pairs(moves)
     for staged, target in pairs:
         removed = folder.lstat(target)  # Outside when it leaves the folder
         there = folder.lstat(staging / staged) if staged else removed  # a file to remove: a file, never a folder
         if (there is not None and not stat.S_ISREG(there.st_mode)) or PurePosixPath(target).parts[0] in (
                 STAGING, ".aids-cache"):
             raise ValueError
+    return pairs
+
+
+def _pairs(moves: list) -> list[tuple[str, str]]:
+    """A journal's list of moves as (staged file, target) pairs; ValueError where one is not a pair of names."""
+    pairs = [(m[0], m[1]) for m in moves
+             if isinstance(m, list) and len(m) == 2 and all(isinstance(part, str) for part in m)]
+    if len(pairs) != len(moves) or not all(_STAGED.fullmatch(a) or not a for a, _ in pairs):
+        raise ValueError
     return pairs
 
 

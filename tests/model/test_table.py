@@ -304,7 +304,7 @@ def test_letter_portrait_page(sheet):
 @pytest.mark.parametrize("old, new, message", [
     ("mode: nearest", "mode: sideways", "games/demo/game.yaml:10:31: unknown rounding mode 'sideways' (expected: nearest, down, up)"),
     ("scale: 0.4", "scale: -1", "games/demo/game.yaml:9:12: scale '-1' is not a positive number"),
-    ("  - id: cm\n", "  - id: cm\n    units: cm\n", "games/demo/game.yaml:7:5: unknown field 'units' in edition (expected: id, unit, scale, rounding)"),
+    ("  - id: cm\n", "  - id: cm\n    units: cm\n", "games/demo/game.yaml:7:5: unknown field 'units' in edition (expected: id, title, unit, scale, rounding)"),
 ])
 @pytest.mark.unit
 def test_edition_options_checked_at_their_position(sheet, old, new, message):
