@@ -15,7 +15,7 @@ from markupsafe import Markup
 from ..config.theme_blocks import render_block
 from ..errors import AidsError, Position, Problem
 from ..files import read_file
-from ..source.stylesheet import rewritten
+from ..source.stylesheet import rewritten, without_urls
 from ..source.yamlfile import MAX_BYTES, decode
 from . import colours, recolour, sheet
 
@@ -68,6 +68,13 @@ class View:
                  for address, path in self.theme.assets}
         text = own_css(self.theme.css, self.theme.show(self.theme.css))
         return Markup(rewritten(text, lambda address: where.get(address, address)))
+
+    def reader_stylesheet(self) -> Markup:
+        """The theme's own stylesheet for an e-reader: without what names a file by url() (the web page's paper
+        tile, page art: an e-reader's page is its reader's; the theme's faces come from theme.yaml)."""
+        if not self.theme.css:
+            return Markup("")
+        return Markup(without_urls(own_css(self.theme.css, self.theme.show(self.theme.css))))
 
 
 @functools.cache
