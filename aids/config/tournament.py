@@ -23,6 +23,7 @@ from ..errors import Position, Problems
 from ..model.text import SPAN_EXPECTED, span_fault
 from ..source.shape import ID_PATTERN, Field, Shape, date, list_of, name_fault, string
 from ..source.yamlfile import Source, check_map, is_text
+from .game import MAX_LINE
 
 PAIR = r"^[A-Za-z]{2,3}\+[A-Za-z]{2,3}$"
 BILINGUAL = Shape("bilingual", keys=list_of(string("two languages of the project: pl+en", pattern=PAIR),
@@ -111,8 +112,9 @@ def _packet(src: Source, item: Any, where: Position, languages: list[str], is_ga
         return None
     before = len(problems.items)
     _check_names(src, item, is_game, problems)
-    if not is_text(item["event"]) or "\n" in str(item["event"]).strip():
-        problems.add(src.at(item, "event", value=True), "the event is not one line of text", "event: My tournament")
+    if not is_text(item["event"]) or "\n" in str(item["event"]).strip() or len(str(item["event"])) > MAX_LINE:
+        problems.add(src.at(item, "event", value=True), f"the event is not one line of at most {MAX_LINE} characters",
+                     "event: My tournament (its cover's title)")
     elif fault := span_fault(str(item["event"])):
         problems.add(src.at(item, "event", value=True), fault, SPAN_EXPECTED)
     if not isinstance(item["date"], dt.date) or isinstance(item["date"], dt.datetime):

@@ -299,6 +299,10 @@ def test_without_a_site_url_the_cover_says_there_is_no_qr_code(tmp_path):
      "unknown language 'xx' in packet"),
     ("packets:\n  - {id: cup, game: demo, event: Cup, date: soon, languages: [pl], aids: [a]}\n",
      "the packet's date is not a date"),
+    ("packets:\n  - {id: cup, game: demo, event: '" + "Cup " * 50_000 + "', date: 2026-01-01, languages: [pl], "
+     "aids: [a]}\n", "aids.yaml:4:34: the event is not one line of at most 200 characters"),  # 200 kB, refused
+    ("packets:\n  - {id: cup, game: demo, event: \"Cup \\u202e1920\", date: 2026-01-01, languages: [pl], aids: [a]}\n",
+     "bidi override U+202E, which prints what follows it reversed"),  # "1920" printed "0291"
 ])
 @pytest.mark.unit
 def test_bad_settings_name_their_place(demo, setting, message):
