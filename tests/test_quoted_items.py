@@ -111,19 +111,30 @@ def test_a_booklets_changelog_quotes_each_text_as_the_aid_prints_it(tmp_path):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_errata_put_no_box_where_there_is_nothing_to_paste_over(valmora, lang):
-    """The role's new genitive forms (anchor '': printed at the head of the page and within other texts) are said
-    in words before the boxes; every box has its page."""
+    """Every box has its page; a name's new genitive forms (printed only within the texts that use them, each in a
+    box of its own) are not listed alone ("new: активного игрока" said nothing)."""
     text = pdf_text(valmora / "build" / GAME / lang / "errata-2.0.pdf").replace("\xa0", " ")
     lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
     assert not [line for line in lines if "not found" in line or "nie znaleziono" in line or "не найдено" in line]
-    forms = {"en": ["new: phasing player", "new: non-phasing player"],
-             "pl": ["nowe: gracza aktywnego", "nowe: gracza nieaktywnego"],
-             "ru": ["новое: активного игрока", "новое: пассивного игрока"]}[lang]
-    said = [n for n, line in enumerate(lines) if line.lstrip("• ") in forms]
-    assert [lines[n].lstrip("• ") for n in said] == forms
+    forms = {"en": ["phasing player", "non-phasing player"], "pl": ["gracza aktywnego", "gracza nieaktywnego"],
+             "ru": ["активного игрока", "пассивного игрока"]}[lang]
+    assert not [line for line in lines if line.lstrip("• ").split(": ")[-1] in forms]
     boxes = [line for line in lines if re.match(r"^(page|strona|стр\.) \d", line)]
-    assert said[-1] < lines.index(boxes[0])  # before the boxes, under the aid's title
     assert len(boxes) == {"en": 8, "pl": 9, "ru": 9}[lang]  # the steps and the removed one; the retranslated one
+
+
+def test_a_changed_title_is_said_in_words_before_the_boxes(valmora, tmp_path):
+    """The title, printed at the head of the page, has no place to paste a box over: the sheet says it in words,
+    under the aid's name, before the boxes."""
+    root = tmp_path / "project"
+    shutil.copytree(valmora, root, ignore=shutil.ignore_patterns("build"))
+    edit(root / "games" / GAME / "sequence.yaml", "title: Sequence of play", "title: Sequence of play and orders")
+    code, _, err = run("--project", root, "errata", "2.0", "--lang", "en")
+    assert code == 0, err
+    text = pdf_text(root / "build" / GAME / "en" / "errata-2.0.pdf").replace("\xa0", " ")
+    lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+    said = next(n for n, line in enumerate(lines) if line.endswith(": Sequence of play and orders"))
+    assert said < next(n for n, line in enumerate(lines) if re.match(r"^page \d", line))
 
 
 def test_the_game_pages_name_each_edition(valmora):

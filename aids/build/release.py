@@ -20,7 +20,7 @@ from ..files import Folder
 from ..kinds.reading import read_aids
 from ..localize.changes import awaited, short, text_of
 from ..localize.localizer import Localizer
-from ..model.release import REMOVED, WHAT, AidState, Change, Snapshot, by_aid, compare, from_data, to_data, version_key
+from ..model.release import ADDED, REMOVED, WHAT, AidState, Change, Snapshot, by_aid, compare, from_data, to_data, version_key
 from ..source.shape import name_fault
 from ..source.yamlfile import MAX_BYTES, Source, decode, load_yaml
 from .wording import Wording
@@ -113,14 +113,21 @@ def latest(game: Game) -> str | None:
     return found[-1] if found else None
 
 
+# a name's grammatical form ({side:phasing|gen}): printed only inside the texts that use it, each a change of its own
+FORM = re.compile(r"[^/]+/side/[^/]+/[^/]+")
+
+
 def changes(project: Project, game: Game, since: str | None = None) -> tuple[str | None, list[Change]]:
-    """(the release compared with, every change since it); (None, []) for a game never released."""
+    """(the release compared with, every change since it); (None, []) for a game never released. A form of a name
+    added or removed is none: a reader reads it only in the texts that use it (as "new: активного игрока", the
+    genitive alone, it said nothing)."""
     if since is not None:
         check_version(since)
     version = since or latest(game)
     if version is None:
         return None, []
-    return version, compare(read_release(project, game, version), state(project, game))
+    found = compare(read_release(project, game, version), state(project, game))
+    return version, [c for c in found if not (c.what in (ADDED, REMOVED) and FORM.fullmatch(c.key))]
 
 
 def changes_if_readable(project: Project, game: Game) -> tuple[str | None, list[Change]]:
