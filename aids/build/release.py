@@ -20,7 +20,19 @@ from ..files import Folder
 from ..kinds.reading import read_aids
 from ..localize.changes import awaited, short, text_of
 from ..localize.localizer import Localizer
-from ..model.release import ADDED, REMOVED, WHAT, AidState, Change, Snapshot, by_aid, compare, from_data, to_data, version_key
+from ..model.release import (
+    ADDED,
+    REMOVED,
+    WHAT,
+    AidState,
+    Change,
+    Snapshot,
+    by_aid,
+    compare,
+    from_data,
+    to_data,
+    version_key,
+)
 from ..source.shape import name_fault
 from ..source.yamlfile import MAX_BYTES, Source, decode, load_yaml
 from .wording import Wording
