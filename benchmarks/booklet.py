@@ -199,10 +199,10 @@ def cpu(who: int | None = None) -> float:
 def run_aids(root: Path, lang: str) -> dict:
     """aids' PDF of the booklet (its parts kept in root/cache); its HTML and print stylesheet saved beside the
     project for raw WeasyPrint."""
-    from aids.build import pipeline
     from aids.config import read_project
     from aids.files import Folder
     from aids.kinds import reading
+    from aids.pipeline import pipeline
     from aids.render import parts
     from aids.render.pdf import print_css
     project = read_project(root)

@@ -74,9 +74,9 @@ def builds(tmp: Path, repeat: int) -> None:
 
 
 def fitting(root: Path) -> None:
-    from aids.build import pipeline
     from aids.config import read_project
     from aids.kinds import reading
+    from aids.pipeline import pipeline
 
     project = read_project(root)
     print("layouts per fitted output:")

@@ -87,9 +87,9 @@ def cpu() -> float:
 
 def run(root: Path, lang: str) -> dict:
     """The booklet's PDF by the build's path, timed from its sources read to its bytes."""
-    from aids.build import pipeline
     from aids.config import read_project
     from aids.kinds import reading
+    from aids.pipeline import pipeline
     from aids.render import pdf
     pdf.weasyprint()  # the import is not the booklet's cost
     wall, used = time.perf_counter(), cpu()
@@ -119,9 +119,9 @@ def run_raw(root: Path, lang: str) -> dict:
 
 def save_page(root: Path, lang: str) -> None:
     """The booklet's HTML and print stylesheet, as aids prints them, beside the project (for run_raw)."""
-    from aids.build import pipeline
     from aids.config import read_project
     from aids.kinds import reading
+    from aids.pipeline import pipeline
     from aids.render.pdf import print_css
     project = read_project(root)
     game = project.read_game("scenario")

@@ -12,9 +12,9 @@ import argparse
 import time
 from pathlib import Path
 
-from aids.build import jobs, pipeline
 from aids.config import read_project
 from aids.kinds import reading
+from aids.pipeline import jobs, pipeline
 from aids.render.pdf import print_css, weasyprint
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,9 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from aids.build import pipeline
 from aids.config import read_project
 from aids.kinds import reading
+from aids.pipeline import pipeline
 from aids.render.pdf import lay_out, print_css
 
 ROOT = Path(__file__).resolve().parent.parent

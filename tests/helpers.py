@@ -12,11 +12,11 @@ from typing import NamedTuple
 import pikepdf
 from pypdf import PdfReader
 
-from aids.build import jobs, pipeline
 from aids.commands.cli import main
 from aids.config import read_project
 from aids.kinds import reading
 from aids.localize.rich import Rich
+from aids.pipeline import jobs, pipeline
 from aids.render.html import to_html
 
 REPO = Path(__file__).resolve().parent.parent
@@ -390,7 +390,7 @@ def built_files(output: Path) -> dict[Path, bytes]:
 
 
 def is_site_page(output: Path, path: Path) -> bool:
-    """A page of the web site (aids/build/site.py): build/index.html, build/index.<lang>.html, build/<game>/<lang>/index.html."""
+    """A page of the web site (aids/site/site.py): build/index.html, build/index.<lang>.html, build/<game>/<lang>/index.html."""
     return (path.parent == output and path.name.startswith("index.")) or path.name == "index.html"
 
 

@@ -12,9 +12,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from aids.build import builder, jobs, pipeline, shards
 from aids.config import read_project
 from aids.localize.catalogs import po_path
+from aids.pipeline import builder, jobs, pipeline, shards
 from aids.render.fitting import largest_fitting
 from aids.write.cache import Cache
 

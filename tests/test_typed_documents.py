@@ -14,7 +14,6 @@ from typing import Any, Literal, NotRequired, get_args, get_origin, get_type_hin
 import pytest
 from mypy import api
 
-from aids.build import pipeline
 from aids.config import read_project
 from aids.kinds import CardKind, reading
 from aids.localize import card as card_text
@@ -22,6 +21,7 @@ from aids.localize import documents
 from aids.localize.changes import localize_changes
 from aids.localize.game import localize_game
 from aids.localize.rich import Rich
+from aids.pipeline import pipeline
 from aids.render.card_fit import ArrangedCard, Fitted
 
 from .helpers import REPO

@@ -26,13 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from ..build import pipeline, rulings
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem
 from ..files import Folder
 from ..kind import Aid
 from ..kinds.reading import game_texts, read_aids, select_game_ids
 from ..model.text import Text
+from ..pipeline import pipeline
+from ..releases import rulings
 from ..translating.translators import shown_texts
 
 FOLDER = "context"

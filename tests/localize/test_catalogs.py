@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.errors import AidsError, Position
 from aids.localize import po, ui
 from aids.localize.catalogs import po_path, pot_path, read_catalog, template_from, update_catalog
 from aids.model.text import Text
+from aids.pipeline import builder, pipeline
 from aids.translating import translations
 
 from ..helpers import DEMO_SEQUENCE, REPO

@@ -5,7 +5,6 @@ import io
 import PIL.Image
 import pytest
 
-from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.kinds import reading
 from aids.localize import booklet as booklet_text
@@ -13,6 +12,7 @@ from aids.localize import ui
 from aids.localize.documents import Figure
 from aids.localize.localizer import Localizer
 from aids.model import booklet
+from aids.pipeline import builder, pipeline
 
 from ..helpers import DEMO_SEQUENCE, as_html, make_project
 

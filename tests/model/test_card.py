@@ -6,10 +6,10 @@ import pytest
 from markupsafe import Markup
 from pypdf import PdfReader
 
-from aids.build import builder, jobs, pipeline
 from aids.commands.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
+from aids.pipeline import builder, jobs, pipeline
 from aids.render import card_pdf, card_sheet
 
 from ..helpers import built_files, card_type_sizes, localized_demo, make_project, pdf_text, read_demo

@@ -6,11 +6,11 @@ from html.parser import HTMLParser
 import pytest
 from pypdf import PdfReader
 
-from aids.build import builder, jobs, pipeline
 from aids.commands.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.kinds import reading
+from aids.pipeline import builder, jobs, pipeline
 from aids.render import card_pdf
 
 from ..helpers import (

@@ -216,8 +216,8 @@ def test_phase_notes_see_and_a_phase_without_a_title(tmp_path):
     prep = ctx["phases"][0]
     assert prep["title"] is None and prep["notes_before"]
     assert "Tylko 1 raz na grę." in str(prep["notes"][0]) and "see 18.0" in str(prep["see"])
-    from aids.build import jobs, pipeline
     from aids.config import read_project
+    from aids.pipeline import jobs, pipeline
     project = read_project(root)
     game = project.read_game("demo")
     html = jobs.render_aid(project, game, aid, pipeline.localizer(project, game, "en"), None, ["html"])

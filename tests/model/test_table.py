@@ -5,13 +5,13 @@ from fractions import Fraction
 
 import pytest
 
-from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.kinds import reading
 from aids.localize import table as table_text
 from aids.localize.quantity import format_value
 from aids.model.quantity import Dash, Empty, Frac, Measure, Num, Percent, Quantity, Range, parse_value
+from aids.pipeline import builder, pipeline
 
 from ..helpers import DEMO_PLAYSHEET, as_html, make_project, page_sizes_mm
 

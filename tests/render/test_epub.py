@@ -17,11 +17,11 @@ import pytest
 from ebooklib import epub as ebooklib_epub
 from pypdf import PdfReader
 
-from aids.build import pipeline
-from aids.build.builder import build
-from aids.build.pipeline import Options
 from aids.config import read_project
 from aids.kinds.reading import read_game_aids
+from aids.pipeline import pipeline
+from aids.pipeline.builder import build
+from aids.pipeline.pipeline import Options
 from aids.render import epub
 
 from ..helpers import units

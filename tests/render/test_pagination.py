@@ -5,9 +5,9 @@ number of digits was, and only the pages where a guess was wrong are laid out ag
 import pytest
 from pypdf import PdfReader
 
-from aids.build import pipeline
 from aids.config import read_project
 from aids.kinds import reading
+from aids.pipeline import pipeline
 from aids.render import pagination
 
 from ..helpers import booklet_benchmark

@@ -7,10 +7,10 @@ import pikepdf
 import pytest
 from pypdf import PdfReader
 
-from aids.build import pipeline
 from aids.config import read_project
 from aids.files import Folder
 from aids.kinds import reading
+from aids.pipeline import pipeline
 from aids.render import parts
 
 from ..helpers import booklet_benchmark

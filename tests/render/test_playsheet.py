@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from aids.build import builder, jobs, pipeline
 from aids.config import read_project
 from aids.kinds import reading
+from aids.pipeline import builder, jobs, pipeline
 from aids.translating import translations
 
 from ..helpers import REPO, copy_project, page_sizes_mm, pdf_fonts, pdf_text

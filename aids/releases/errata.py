@@ -20,10 +20,11 @@ from ..kinds.reading import read_aids
 from ..localize.changes import change_words
 from ..localize.localizer import Localizer
 from ..model.release import ADDED, CHANGED, MOVED, REMOVED, TRANSLATION, Change, Item, Snapshot
+from ..pipeline import pipeline
 from ..render.errata import render_errata
+from ..site.navigation import aid_numbers, aid_title
 from ..write.files import write_all
-from . import pipeline, release
-from .navigation import aid_numbers, aid_title
+from . import release
 from .snapshot import has_snapshot
 from .wording import Wording
 

@@ -25,14 +25,16 @@ from ..localize.documents import ChangesDocument
 from ..localize.localizer import Fallback, Localizer
 from ..localize.rulings import RulingsDocument
 from ..model.release import Change
+from ..releases import release, rulings
+from ..releases.wording import Wording
 from ..render import parts
 from ..render.rendered import Rendered
+from ..site import navigation, release_pages
+from ..site.publishing import Publishing
 from ..translating import translators
 from ..write.files import CACHE
-from . import navigation, pipeline, release, release_pages, rulings
+from . import pipeline
 from .fingerprint import sources_digest
-from .publishing import Publishing
-from .wording import Wording
 
 PARTS = "booklet_parts"  # a booklet's parts in it (render/parts.py): no game is named so (an id has no "_")
 
@@ -214,10 +216,10 @@ def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: L
     project = state.project
     nav = navigation.aid_navigation(project, game, edition, aid.model.id, lz, unavailable) if unavailable is not None \
         else None
-    if nav is not None:  # the version switcher and the old numbers of the archive (aids/build/archive_pages.py)
-        from .archive_pages import current_aid_versions
+    if nav is not None:  # the version switcher and the old numbers of the archive (aids/site/archive_pages.py)
+        from ..site.archive_pages import current_aid_versions
         nav.update(current_aid_versions(project, game, edition, aid.model.id, lz, state.game_aids.get(game.id, [])))
-        # the same aid since each release of its game (aids/build/since.py), and its rules' history
+        # the same aid since each release of its game (aids/site/since.py), and its rules' history
         nav["since_versions"] = release_pages.aid_versions(game, edition, aid.model.id, lz.lang)
         nav["history"] = release_pages.aid_history_link(game, edition, aid.model.id, lz.lang)
     marks = state.marks(game, aid, lz, marks_style, since, edition)

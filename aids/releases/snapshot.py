@@ -1,7 +1,7 @@
 """The snapshot of a release: everything a game's outputs are made from, kept beside its release record, so that
-the site's archive rebuilds each release as it was released (aids/build/archive.py).
+the site's archive rebuilds each release as it was released (aids/releases/archive.py).
 
-    games/<game>/releases/<version>.yaml                   the release record (aids/build/release.py)
+    games/<game>/releases/<version>.yaml                   the release record (aids/releases/release.py)
     games/<game>/releases/<version>/<game>/...             the game's source files as released (game.yaml with its
                                                            version and date, its aids, their Markdown and tables)
     games/<game>/releases/<version>/i18n/<lang>/LC_MESSAGES/<game>.po   its catalog in each language
@@ -28,8 +28,8 @@ from ..kinds.reading import read_aids
 from ..localize import domains
 from ..localize.localizer import Localizer
 from ..model.rulings import FILE as RULINGS_FILE
+from ..pipeline import pipeline
 from ..source.yamlfile import MAX_BYTES, decode
-from . import pipeline
 
 FOLDER = "releases"
 DIGESTS = "outputs.sha256"

@@ -1,4 +1,4 @@
-"""What the archive adds to the site's pages (aids/build/archive.py builds the archive itself):
+"""What the archive adds to the site's pages (aids/releases/archive.py builds the archive itself):
 
 - the version switcher of every page, beside the language switcher: the same page in every version (the current
   one and each release), keeping the reader's #anchor (a rule's stable id: the same in every version); a page
@@ -18,8 +18,11 @@ from ..config import Edition, Game, Project
 from ..kind import Aid
 from ..localize.game import edition_name
 from ..localize.localizer import Localizer
+from ..pipeline import pipeline
+from ..pipeline.outputs import aid_path, file_labels
+from ..releases import snapshot
+from ..releases.release import versions
 from ..render.html import render_template
-from . import pipeline, snapshot
 from .navigation import (
     UNPUBLISHED,
     aid_numbers,
@@ -31,9 +34,7 @@ from .navigation import (
     site_languages,
     site_title,
 )
-from .outputs import aid_path, file_labels
 from .publishing import Publishing
-from .release import versions
 
 NUMBERS = "numbers.html"
 

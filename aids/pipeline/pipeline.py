@@ -115,8 +115,8 @@ class Summary:
     unchanged: int = 0  # aids x languages whose files were already up to date
     fallbacks: dict[tuple[str, str], list[Fallback]] = field(default_factory=dict)  # (game, lang) -> ...
     catalog_problems: list[Problem] = field(default_factory=list)  # faulty entries of the UI catalogs, not used
-    site: list[str] = field(default_factory=list)  # the web site's pages written (aids/build/site.py), as shown
-    tournament: list[str] = field(default_factory=list)  # bilingual aids and packets written (build/tournament.py)
+    site: list[str] = field(default_factory=list)  # the web site's pages written (aids/site/site.py), as shown
+    tournament: list[str] = field(default_factory=list)  # bilingual aids and packets written (pipeline/tournament.py)
     repaired: list[str] = field(default_factory=list)  # damaged state in the output folder, set aside (one line each)
     removed: list[str] = field(default_factory=list)  # the files of aids gone from the sources, removed, as shown
     seconds: float = 0.0

@@ -7,7 +7,7 @@ nothing they are made of changed, and written an aid at a time.
     an aid's results -> write_all            # when all its languages are in: those that rendered, all or none
     search.index(publications)               # then each publication's search index, if its pages changed
 
-A job (aids/build/jobs.py) names its project folder, ids and the digest of the sources it was planned from, so it
+A job (aids/pipeline/jobs.py) names its project folder, ids and the digest of the sources it was planned from, so it
 runs in a forked worker (which inherits what this process read), in a spawned one or on another machine (which
 reads the project itself, and fails the job if it finds other sources).
 """
@@ -28,10 +28,12 @@ from ..localize import catalogs
 from ..localize.domains import aid_domain
 from ..localize.localizer import Fallback, Localizer
 from ..model.text import Text
+from ..releases import archive, release
+from ..site import since, site
 from ..write import search, stamp
 from ..write.cache import Cache, Record
 from ..write.files import recover, write_all
-from . import archive, cluster, outputs, pipeline, release, shards, since, site, tournament
+from . import cluster, outputs, pipeline, shards, tournament
 from .fingerprint import Fingerprints, sources_digest, tool_digest
 from .jobs import Job, Loaded, Result, held, hold, run_job
 from .pipeline import Built, Options, Summary, Unit
@@ -128,7 +130,7 @@ class _Run:
                                _marks_shown(self.state, unit, lz, options.marks, options.since))
         if unavailable:
             digest = hashlib.sha256(f"{digest}\0unpublished\0{' '.join(unavailable)}".encode()).hexdigest()
-        if not options.pseudo:  # its page's version switcher and old numbers (aids/build/archive_pages.py)
+        if not options.pseudo:  # its page's version switcher and old numbers (aids/site/archive_pages.py)
             digest = archive.page_digest(digest, self.project, unit, lz, self.state.game_aids.get(unit.game.id, []))
         self.digests[(n, lang)] = digest
         stale = tuple(f for f in unit.formats if options.force or not cache.fresh(

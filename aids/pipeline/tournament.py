@@ -28,13 +28,14 @@ from ..localize.localizer import Localizer
 from ..localize.rich import Rich
 from ..model.card import MM
 from ..model.text import plain_text
+from ..releases import release
 from ..render import bilingual as bilingual_pdf
 from ..render import packet as packet_pdf
+from ..site.navigation import href, language_name
 from ..write.cache import Cache
 from ..write.files import changed, write_all
-from . import pipeline, release
+from . import pipeline
 from .jobs import Loaded, blamed
-from .navigation import href, language_name
 from .outputs import aid_path, failure
 
 KINDS = ("card", "playsheet")  # the kinds printed in two languages as one
