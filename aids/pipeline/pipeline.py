@@ -1,13 +1,25 @@
 """The whole of aids as one pipeline: source -> model -> localized -> rendered -> written.
 
-    plan = plan_build(project, options)                  # source/ + model/: every aid read and linked
-    for unit in plan.units:                              # one aid in one edition
-        docs = [document(unit, lz) for lz in ...]        # localize/: one localized document a language
-        files = render(docs, formats)                    # render/: every format of every language
-        write_all(files)                                 # write/: all of them, or none
+`aids build` (builder.build) runs it, in this order:
 
-`aids.builder` runs it: the units as jobs on every core, skipped when up to date. Catalog commands
-(extract, update, compile) are `aids.translating.translations`.
+    plan = plan_build(project, options, summary)       # source/ + model/: every aid read and linked, once
+    for unit in shards.select(plan.units, ...):         # one aid in one edition (all of them, or this shard's)
+        for lang in plan.langs:                         # builder._Run.job:
+            digest = Fingerprints.digest(...)           #   what its outputs are made of (fingerprint.py)
+            Job(..., formats=stale)                     #   the formats the cache does not hold at that digest
+    for job in todo, on a core or a Dask worker:        # jobs.run_job, the one path
+        lz = Loaded.localizer(game, lang)               # localize/: the language (`localizer`, below)
+        jobs.rendered(state, game, aid, edition, lz, formats, ...):
+            doc = document(game, aid, lz, edition, nav, marks, rulings)  # localize/: with the site's navigation
+            render(doc, [name]) for name in formats     # render/: {suffix: output} of each format
+    when every language of a unit is in (builder._finish):
+        write_all(files, project.output)                # write/: the aid's files, all or none; then the cache
+    then (builder._conclude): tournament.run, archive.publish, site.publish, since.publish, outputs.remove_gone,
+    search.index
+
+This module holds the plan (`plan_build`: the `Options` asked for, the `Unit`s) and one aid's way through the
+stages (`localizer`, `document`, `render`). Catalog commands (extract, update, compile) are
+`aids.translating.translations`.
 """
 from __future__ import annotations
 
