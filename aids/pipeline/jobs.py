@@ -39,9 +39,10 @@ from .fingerprint import sources_digest
 PARTS = "booklet_parts"  # a booklet's parts in it (render/parts.py): no game is named so (an id has no "_")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Job:
-    """One aid in one edition and language, in the formats that are stale."""
+    """One aid in one edition and language, in the formats that are stale (its fields named where it is made:
+    several are strings, and a swapped pair would still type-check)."""
     root: str
     sources: str  # the digest of the project's sources it was planned from: what a worker keeps is keyed by it
     game: str
@@ -55,6 +56,10 @@ class Job:
     unavailable: tuple[str, ...] = ()  # the languages its aid is not published in: not linked by that navigation
     marks: str = "bars"  # how it marks what changed since the game's last release (localize/changes.py)
     since: str | None = None  # the release its marks compare with (None: the latest)
+
+    @property
+    def unit(self) -> pipeline.UnitKey:
+        return pipeline.UnitKey(self.game, self.edition, self.aid)
 
 
 @dataclass

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..config import Edition, Game, Project
 from ..errors import AidsError, Position, Problem
@@ -90,11 +90,12 @@ class Built:
     def of(cls, game: str, edition: str | None, lang: str, aid: str, made: list[dict[str, Any]],
            seconds: float) -> Built:
         """From what each format `made` (see `made`)."""
-        return cls(game, edition, lang, aid, [f for m in made for f in m["files"]], sum(m["pages"] for m in made),
-                   [w for m in made for w in m["warnings"]], [n for m in made for n in m["notes"]],
-                   {k: v for m in made for k, v in m["fitted"].items()}, seconds,
-                   next((m["last_page"] for m in made if m.get("last_page") is not None), None),
-                   [r for m in made for r in m.get("remarks", [])])
+        return cls(game=game, edition=edition, lang=lang, aid=aid, files=[f for m in made for f in m["files"]],
+                   pages=sum(m["pages"] for m in made), warnings=[w for m in made for w in m["warnings"]],
+                   notes=[n for m in made for n in m["notes"]],
+                   fitted={k: v for m in made for k, v in m["fitted"].items()}, seconds=seconds,
+                   last_page=next((m["last_page"] for m in made if m.get("last_page") is not None), None),
+                   remarks=[r for m in made for r in m.get("remarks", [])])
 
 
 def made(files: list[str], rendered: dict[str, Rendered]) -> dict[str, Any]:
@@ -134,6 +135,13 @@ class Summary:
     seconds: float = 0.0
 
 
+class UnitKey(NamedTuple):
+    """A unit by its ids, as a build's maps of units and of jobs (with a language) are keyed."""
+    game: str
+    edition: str | None
+    aid: str
+
+
 @dataclass(frozen=True)
 class Unit:
     """One aid in one edition: rendered in every language, then written whole."""
@@ -141,6 +149,10 @@ class Unit:
     edition: Edition | None
     aid: Aid
     formats: tuple[str, ...] = ()  # the plan's, with those its game's print settings add (unit_formats)
+
+    @property
+    def key(self) -> UnitKey:
+        return UnitKey(self.game.id, self.edition.id if self.edition else None, self.aid.model.id)
 
 
 @dataclass
