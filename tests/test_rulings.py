@@ -12,7 +12,7 @@ import pytest
 
 from aids.config import read_project
 from aids.localize.catalogs import po_path
-from aids.pipeline.pipeline import localizer
+from aids.localize.making import localizer
 
 from .helpers import REPO, edit, pdf_text, run
 

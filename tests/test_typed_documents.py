@@ -17,11 +17,10 @@ from mypy import api
 from aids.config import read_project
 from aids.kinds import CardKind, reading
 from aids.localize import card as card_text
-from aids.localize import documents
+from aids.localize import documents, making
 from aids.localize.changes import localize_changes
 from aids.localize.game import localize_game
 from aids.localize.rich import Rich
-from aids.pipeline import pipeline
 from aids.render.card_fit import ArrangedCard, Fitted
 
 from .helpers import REPO
@@ -133,7 +132,7 @@ def samples() -> list[tuple[str, Any, Any, Any]]:
         aids, broken = reading.read_aids(project, game)
         assert not broken, game_id
         for lang in project.languages:
-            lz = pipeline.localizer(project, game, lang)
+            lz = making.localizer(project, game, lang)
             out.extend((f"{game_id}/{aid.model.id} ({lang})", aid, lz, game) for aid in aids)
     return out
 

@@ -20,6 +20,7 @@ from ..errors import AidsError, DoesNotFit, Position, Problem
 from ..files import Folder
 from ..kind import Aid
 from ..kinds.reading import read_aids
+from ..localize import making
 from ..localize.changes import changelog, localize_changes
 from ..localize.documents import ChangesDocument
 from ..localize.localizer import Fallback, Localizer
@@ -102,7 +103,7 @@ class Loaded:
 
     def localizer(self, game: Game, lang: str, draft: bool = False) -> Localizer:
         if (game.id, lang, draft) not in self.localizers:
-            self.localizers[(game.id, lang, draft)] = pipeline.localizer(self.project, game, lang, draft)
+            self.localizers[(game.id, lang, draft)] = making.localizer(self.project, game, lang, draft)
         return self.localizers[(game.id, lang, draft)]
 
     def changes(self, game: Game, since: str | None = None) -> tuple[str | None, list[Change]]:

@@ -8,7 +8,7 @@
             digest = Fingerprints.digest(...)           #   what its outputs are made of (fingerprint.py)
             Job(..., formats=stale)                     #   the formats the cache does not hold at that digest
     for job in todo, on a core or a Dask worker:        # jobs.run_job, the one path
-        lz = Loaded.localizer(game, lang)               # localize/: the language (`localizer`, below)
+        lz = Loaded.localizer(game, lang)               # localize/: the language (localize/making.py)
         jobs.rendered(state, game, aid, edition, lz, formats, ...):
             doc = document(game, aid, lz, edition, nav, marks, rulings)  # localize/: with the site's navigation
             render(doc, [name]) for name in formats     # render/: {suffix: output} of each format
@@ -18,7 +18,7 @@
     search.index
 
 This module holds the plan (`plan_build`: the `Options` asked for, the `Unit`s) and one aid's way through the
-stages (`localizer`, `document`, `render`). Catalog commands (extract, update, compile) are
+stages (`document`, `render`). Catalog commands (extract, update, compile) are
 `aids.translating.translations`.
 """
 from __future__ import annotations
@@ -32,10 +32,10 @@ from ..config import Edition, Game, Project
 from ..errors import AidsError, Position, Problem
 from ..kind import Aid
 from ..kinds.reading import Broken, read_game_aids, select_game_ids
-from ..localize import domains, ui
+from ..localize import ui
 from ..localize.documents import ChangesDocument
 from ..localize.game import localize_game
-from ..localize.localizer import PSEUDO, Fallback, Localizer, PseudoTranslations
+from ..localize.localizer import PSEUDO, Fallback, Localizer
 from ..localize.rulings import RulingsDocument
 from ..model.release import REMOVED, Change
 from ..render import preflight
@@ -164,18 +164,6 @@ class Plan:
 
 
 # --- model -> localized ------------------------------------------------------------------------
-
-def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> Localizer:
-    """`lang`'s view of a game: its catalog (none for the pseudo-locale, which makes up its own text)."""
-    if lang == PSEUDO:
-        return Localizer(lang, game.source_language, {}, PseudoTranslations(), style=project.date_styles.get("en"),
-                         icons=game.icons)
-    # the game's catalogs, one or one per aid (localize/domains.py)
-    found = domains.read(project.catalogs, project.show, game.id, lang) if lang != game.source_language else []
-    translations, ignored = domains.table(found)
-    return Localizer(lang, game.source_language, translations, ui.ui_translations(lang), draft=draft,
-                     style=project.date_styles.get(lang), ignored=ignored, icons=game.icons)
-
 
 def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
              site: dict[str, Any] | None = None, changes: ChangesDocument | None = None,

@@ -20,6 +20,7 @@ from ..files import Folder
 from ..kinds.reading import read_aids
 from ..localize.changes import awaited, short, text_of
 from ..localize.localizer import Localizer
+from ..localize.making import localizer
 from ..model.release import REMOVED, WHAT, AidState, Change, Snapshot, by_aid, compare, from_data, to_data, version_key
 from ..source.shape import name_fault
 from ..source.yamlfile import MAX_BYTES, Source, decode, load_yaml
@@ -48,7 +49,6 @@ def versions(game: Game) -> list[str]:
 
 def state(project: Project, game: Game, version: str | None = None, date: dt.date | None = None) -> Snapshot:
     """The game as its sources and catalogs are now: every aid's items, and each language's text of them."""
-    from ..pipeline.pipeline import localizer
     aids, errors = read_aids(project, game)
     if errors:
         raise AidsError([p for e in errors for p in e.problems])
@@ -133,7 +133,6 @@ def changes_if_readable(project: Project, game: Game) -> tuple[str | None, list[
 
 def awaiting(project: Project, game: Game, found: list[Change]) -> dict[tuple[str, str], list[str]]:
     """(aid, key) -> the languages a new, changed or moved item is not translated into yet."""
-    from ..pipeline.pipeline import localizer
     out: dict[tuple[str, str], list[str]] = {}
     for lang in (lang for lang in project.languages if lang != game.source_language):
         lz = localizer(project, game, lang)
@@ -223,7 +222,7 @@ class Printed:
 
     @classmethod
     def of(cls, project: Project, game: Game, lang: str | None) -> Printed:
-        from ..pipeline.pipeline import chosen_languages, localizer
+        from ..pipeline.pipeline import chosen_languages
         from ..site.navigation import aid_numbers, aid_titles
         lz = localizer(project, game, chosen_languages(project, [lang])[0] if lang else game.source_language)
         aids = read_aids(project, game)[0]

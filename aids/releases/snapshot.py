@@ -25,10 +25,9 @@ from ..errors import AidsError, Position, Problem
 from ..files import Folder, Unsafe, not_regular
 from ..kind import Aid
 from ..kinds.reading import read_aids
-from ..localize import domains
+from ..localize import domains, making
 from ..localize.localizer import Localizer
 from ..model.rulings import FILE as RULINGS_FILE
-from ..pipeline import pipeline
 from ..source.yamlfile import MAX_BYTES, decode
 
 FOLDER = "releases"
@@ -149,7 +148,7 @@ class ReleaseRead:
 
     def localizer(self, lang: str) -> Localizer:
         if lang not in self._localizers:
-            self._localizers[lang] = pipeline.localizer(self.project, self.game, lang)
+            self._localizers[lang] = making.localizer(self.project, self.game, lang)
         return self._localizers[lang]
 
     def standalone(self) -> list[Aid]:

@@ -16,9 +16,9 @@ from typing import Any
 
 from ..config import Edition, Game, Project
 from ..kind import Aid
+from ..localize import making
 from ..localize.game import edition_name
 from ..localize.localizer import Localizer
-from ..pipeline import pipeline
 from ..pipeline.outputs import aid_path, file_labels
 from ..releases import snapshot
 from ..releases.release import versions
@@ -239,7 +239,7 @@ class SiteOf:
         """Each edition of the release (by id) by its name: as the site names it now where the game still has it
         (a name is the site's, as its languages are), else as the release named it."""
         now = {e.id: e for e in self.game.editions}
-        current = pipeline.localizer(self.project, self.game, lang) if now else None
+        current = making.localizer(self.project, self.game, lang) if now else None
         return {edition.id: edition_name(self.game, now[edition.id], current) if current and edition.id in now
                 else edition_name(self.snap, edition, self.state.localizer(lang)) for edition in self.snap.editions}
 

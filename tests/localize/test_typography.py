@@ -77,7 +77,7 @@ def test_the_date_style_of_english_is_chosen_in_aids_yaml(tmp_path):
 
     from aids.config import read_project
     from aids.errors import AidsError
-    from aids.pipeline.pipeline import localizer
+    from aids.localize.making import localizer
 
     from ..helpers import make_project
     day = dt.date(1831, 5, 26)

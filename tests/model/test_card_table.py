@@ -10,7 +10,8 @@ from aids.commands.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.kinds import reading
-from aids.pipeline import builder, jobs, pipeline
+from aids.localize import making
+from aids.pipeline import builder, jobs
 from aids.render import card_pdf
 
 from ..helpers import (
@@ -214,7 +215,7 @@ def render(root, lang="pl"):
     aids, errors = reading.read_aids(project, game)
     assert not errors, errors
     card = next(a for a in aids if a.model.id == "ref")
-    return jobs.render_aid(project, game, card, pipeline.localizer(project, game, lang), game.editions[0], ["pdf"])
+    return jobs.render_aid(project, game, card, making.localizer(project, game, lang), game.editions[0], ["pdf"])
 
 
 @pytest.mark.parametrize("lang, mark", [("pl", "(cd.)"), ("en", "(cont.)"), ("ru", "(продолж.)")])

@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from aids.localize import making
+
 from ..helpers import page_sizes_mm, pdf_fonts
 
 LANGS = ["pl", "en", "ru"]
@@ -186,11 +188,11 @@ def test_running_header_names_the_booklet_and_the_current_section(sample, lang, 
 
 def test_same_sources_same_bytes(sample):
     from aids.kinds import reading
-    from aids.pipeline import jobs, pipeline
+    from aids.pipeline import jobs
     project, _ = sample
     game = project.read_game(GAME)
     aids, _ = reading.read_aids(project, game)
     booklet = next(aid for aid in aids if aid.model.id == AID)
-    again = jobs.render_aid(project, game, booklet, pipeline.localizer(project, game, "ru"), None, ["html", "pdf"])
+    again = jobs.render_aid(project, game, booklet, making.localizer(project, game, "ru"), None, ["html", "pdf"])
     assert again[".pdf"].data == pdf_of(project, "ru").read_bytes()
     assert again[".html"].data == (project.output / GAME / "ru" / f"{AID}.html").read_bytes()

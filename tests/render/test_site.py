@@ -16,7 +16,7 @@ import pytest
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.kinds import reading
-from aids.localize import po
+from aids.localize import making, po
 from aids.localize.catalogs import po_path, read_catalog
 from aids.pipeline import builder, jobs, pipeline
 
@@ -340,7 +340,7 @@ def test_site_url_makes_canonical_and_alternate_links_absolute(tmp_path):
     project = read_project(root)
     game = project.read_game("demo")
     aids, _ = reading.read_aids(project, game)
-    page = jobs.render_aid(project, game, aids[0], pipeline.localizer(project, game, "en"), None, ["html"])
+    page = jobs.render_aid(project, game, aids[0], making.localizer(project, game, "en"), None, ["html"])
     (tmp_path / "seq.html").write_bytes(page[".html"].data)
     parsed = Page(tmp_path / "seq.html")
     base = "https://rules.example.org/aids/demo"
