@@ -199,10 +199,11 @@ def cpu(who: int | None = None) -> float:
 def run_aids(root: Path, lang: str) -> dict:
     """aids' PDF of the booklet (its parts kept in root/cache); its HTML and print stylesheet saved beside the
     project for raw WeasyPrint."""
-    from aids.build import pipeline
     from aids.config import read_project
     from aids.files import Folder
     from aids.kinds import reading
+    from aids.localize import making
+    from aids.pipeline import pipeline
     from aids.render import parts
     from aids.render.pdf import print_css
     project = read_project(root)
@@ -211,7 +212,7 @@ def run_aids(root: Path, lang: str) -> dict:
     layouts = count_page_layouts()  # in this process: a booklet laid out whole (its parts are laid out in others)
     wall, used, own = time.perf_counter(), cpu(), cpu(resource.RUSAGE_SELF)
     with parts.cached(Folder(root / "cache")):
-        lz = pipeline.localizer(project, game, lang)
+        lz = making.localizer(project, game, lang)
         doc = pipeline.document(game, aid, lz, None)
         rendered = pipeline.render(doc, ["pdf"])[".pdf"]
     wall, used, own = time.perf_counter() - wall, cpu() - used, cpu(resource.RUSAGE_SELF) - own

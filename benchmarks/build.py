@@ -74,9 +74,10 @@ def builds(tmp: Path, repeat: int) -> None:
 
 
 def fitting(root: Path) -> None:
-    from aids.build import pipeline
     from aids.config import read_project
     from aids.kinds import reading
+    from aids.localize import making
+    from aids.pipeline import pipeline
 
     project = read_project(root)
     print("layouts per fitted output:")
@@ -88,7 +89,7 @@ def fitting(root: Path) -> None:
                 continue  # a booklet with a page goal is fitted too
             for edition in game.editions or [None]:
                 for lang in project.languages:
-                    lz = pipeline.localizer(project, game, lang)
+                    lz = making.localizer(project, game, lang)
                     rendered = pipeline.render(pipeline.document(game, aid, lz, edition), ["pdf"])
                     for suffix, item in rendered.items():
                         where = f"{game_id} {aid.model.id}{suffix} {edition.id if edition else ''} {lang}"

@@ -97,9 +97,9 @@ def edits(root: Path, rounds: int, cold: float) -> None:
 
 
 def shards(root: Path) -> None:
-    from aids.build import builder, pipeline
-    from aids.build import shards as split
     from aids.config import read_project
+    from aids.pipeline import builder, pipeline
+    from aids.pipeline import shards as split
     from aids.write.cache import Cache
     project = read_project(root)
     plan = pipeline.plan_build(project, pipeline.Options(), pipeline.Summary())

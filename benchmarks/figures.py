@@ -87,16 +87,17 @@ def cpu() -> float:
 
 def run(root: Path, lang: str) -> dict:
     """The booklet's PDF by the build's path, timed from its sources read to its bytes."""
-    from aids.build import pipeline
     from aids.config import read_project
     from aids.kinds import reading
+    from aids.localize import making
+    from aids.pipeline import pipeline
     from aids.render import pdf
     pdf.weasyprint()  # the import is not the booklet's cost
     wall, used = time.perf_counter(), cpu()
     project = read_project(root)
     game = project.read_game("scenario")
     aid = reading.read_aids(project, game)[0][0]
-    doc = pipeline.document(game, aid, pipeline.localizer(project, game, lang), None)
+    doc = pipeline.document(game, aid, making.localizer(project, game, lang), None)
     rendered = pipeline.render(doc, ["pdf"])[".pdf"]
     return {"wall": time.perf_counter() - wall, "cpu": cpu() - used, "pages": rendered.pages,
             "warnings": len(rendered.warnings), "longest": max((len(w) for w in rendered.warnings), default=0),
@@ -119,14 +120,15 @@ def run_raw(root: Path, lang: str) -> dict:
 
 def save_page(root: Path, lang: str) -> None:
     """The booklet's HTML and print stylesheet, as aids prints them, beside the project (for run_raw)."""
-    from aids.build import pipeline
     from aids.config import read_project
     from aids.kinds import reading
+    from aids.localize import making
+    from aids.pipeline import pipeline
     from aids.render.pdf import print_css
     project = read_project(root)
     game = project.read_game("scenario")
     aid = reading.read_aids(project, game)[0][0]
-    lz = pipeline.localizer(project, game, lang)
+    lz = making.localizer(project, game, lang)
     doc = pipeline.document(game, aid, lz, None)
     (root / "page.html").write_text(doc.html, encoding="utf-8")
     css = print_css(lz, doc.context["game"], aid.kind.page_size(aid.model), aid.kind.margins(aid.model),

@@ -12,9 +12,10 @@ import argparse
 import time
 from pathlib import Path
 
-from aids.build import jobs, pipeline
 from aids.config import read_project
 from aids.kinds import reading
+from aids.localize import making
+from aids.pipeline import jobs, pipeline
 from aids.render.pdf import print_css, weasyprint
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +46,7 @@ def main() -> None:
     aid = aids[0]
     print(f"{'lang':<5} {'aids s':>8} {'raw s':>8} {'ratio':>6} {'pages':>6}")
     for lang in project.languages:
-        lz = pipeline.localizer(project, game, lang)
+        lz = making.localizer(project, game, lang)
         aids_time = best(lambda: jobs.render_aid(project, game, aid, lz, None, ["pdf"]), args.repeat)
 
         # The same HTML and print CSS aids renders, handed to WeasyPrint directly.

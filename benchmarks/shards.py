@@ -4,7 +4,7 @@
 
 On a scratch copy of the samples (the repository's build/ is not touched), through the real `aids` command:
   - a cold build, which records each job's time in the build cache;
-  - per shard, the summed recorded cost of its units, split by those times (aids/build/shards.py: longest first,
+  - per shard, the summed recorded cost of its units, split by those times (aids/pipeline/shards.py: longest first,
     into the shard that costs least so far) and as the former split did (a unit's name hashed, modulo N);
   - each shard run for real from a copy of that output folder (`cp -r`: a restored CI cache) with --force,
     wall time, and the line it reports of its share;
@@ -25,8 +25,8 @@ from pathlib import Path
 
 from samples import scratch  # benchmarks/samples.py (a script's own folder is on sys.path)
 
-from aids.build import builder, pipeline, shards
 from aids.config import read_project
+from aids.pipeline import builder, pipeline, shards
 from aids.write.cache import Cache
 
 AIDS = [sys.executable, "-m", "aids"]

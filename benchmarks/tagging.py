@@ -21,9 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from aids.build import pipeline
 from aids.config import read_project
 from aids.kinds import reading
+from aids.localize import making
+from aids.pipeline import pipeline
 from aids.render.pdf import lay_out, print_css
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +57,7 @@ def main() -> None:
         for game_id, aid_id in AIDS:
             game = project.read_game(game_id)
             aid = next(a for a in reading.read_aids(project, game)[0] if a.model.id == aid_id)
-            lz = pipeline.localizer(project, game, args.lang)
+            lz = making.localizer(project, game, args.lang)
             doc = pipeline.document(game, aid, lz, game.editions[0] if game.editions else None)
             css = print_css(lz, doc.context["game"], "A4", kind=aid.kind.name)
             timed(doc.html, css, game.folder, game.epoch(), True)  # warm: fonts, hyphenation dictionaries

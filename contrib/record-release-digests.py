@@ -11,9 +11,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from aids.build import archive, release, snapshot
 from aids.config import read_project
 from aids.files import Folder
+from aids.releases import archive, release, snapshot
 
 
 def main(root: Path) -> None:

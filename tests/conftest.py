@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from aids.build import builder
 from aids.config import read_project
+from aids.pipeline import builder
 
 from .helpers import REPO, copy_project, make_project
 
@@ -40,7 +40,7 @@ def sample(request):
 def for_print_build(sample, request):
     """Every sample aid in every language built for the press, for a monochrome printer and imposed (both
     impositions), once, beside the samples' own (home) build: the project and the build's summary."""
-    from aids.build.pipeline import Options
+    from aids.pipeline.pipeline import Options
 
     from .layers import shared
 

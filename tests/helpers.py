@@ -12,11 +12,12 @@ from typing import NamedTuple
 import pikepdf
 from pypdf import PdfReader
 
-from aids.build import jobs, pipeline
 from aids.commands.cli import main
 from aids.config import read_project
 from aids.kinds import reading
+from aids.localize import making
 from aids.localize.rich import Rich
+from aids.pipeline import jobs
 from aids.render.html import to_html
 
 REPO = Path(__file__).resolve().parent.parent
@@ -368,7 +369,7 @@ def as_html(value):
 def localized_demo(root: Path, lang: str):
     """The template context of the demo game's first aid in `lang` (runs as HTML), and its localizer."""
     aid, project, game = read_demo(root)
-    lz = pipeline.localizer(project, game, lang)
+    lz = making.localizer(project, game, lang)
     return as_html(aid.kind.localize(aid.model, lz, None)), lz
 
 
@@ -376,7 +377,7 @@ def rerender(project, game_id: str, lang: str) -> dict:
     """The first aid of `game_id` rendered again in `lang` (HTML and PDF), to compare with what the build wrote."""
     game = project.read_game(game_id)
     aids, _ = reading.read_aids(project, game)
-    lz = pipeline.localizer(project, game, lang)
+    lz = making.localizer(project, game, lang)
     return jobs.render_aid(project, game, aids[0], lz, None, ["html", "pdf"])
 
 
@@ -390,7 +391,7 @@ def built_files(output: Path) -> dict[Path, bytes]:
 
 
 def is_site_page(output: Path, path: Path) -> bool:
-    """A page of the web site (aids/build/site.py): build/index.html, build/index.<lang>.html, build/<game>/<lang>/index.html."""
+    """A page of the web site (aids/site/site.py): build/index.html, build/index.<lang>.html, build/<game>/<lang>/index.html."""
     return (path.parent == output and path.name.startswith("index.")) or path.name == "index.html"
 
 

@@ -133,10 +133,10 @@ def _install() -> None:
     import weasyprint
     from reportlab.pdfgen import canvas
 
-    from aids.build import builder
+    from aids.pipeline import builder
     _wrap(weasyprint.HTML, "render", "renders a PDF (WeasyPrint)")
     _wrap(canvas.Canvas, "save", "renders a PDF (ReportLab)")
-    _wrap(builder, "build", "builds a project (aids.build.builder.build)")
+    _wrap(builder, "build", "builds a project (aids.pipeline.builder.build)")
 
 
 def _wrap(owner, name: str, what: str) -> None:

@@ -3,7 +3,9 @@
 Every module has a rank, by its folder: the foundation (errors, files), the stages (source, model, config,
 localize, render, write), then the tiers that tie the stages together: the kind contract (kind) and the kinds
 (kinds: the built-in ones, the registry, reading a game's aids, their schemas), the translator's side
-(translating), the build (build: plan, jobs, workers, cache digests, the site, releases), and what a user runs
+(translating), the build (pipeline: plan, jobs, workers, cache digests; site: the web site's pages; releases:
+recorded versions, snapshots, the archive, errata, rulings -- one rank: a job renders an aid's page with the site's
+navigation and its rulings, the site and the archive render through the pipeline), and what a user runs
 (commands: the command line, the preview server, the report, scaffolding). A module may import its own rank and
 those below it, never a higher one, lazily or not; and no module imports itself through others (no circle).
 Imports under `if TYPE_CHECKING:` name types only and are not counted.
@@ -19,7 +21,7 @@ pytestmark = pytest.mark.unit
 
 PACKAGE = REPO / "aids"
 RANK = {"errors": 0, "files": 0, "source": 1, "model": 2, "config": 2.5, "localize": 3, "render": 4, "write": 5,
-        "kind": 6, "kinds": 6.5, "translating": 7, "build": 8, "commands": 9}
+        "kind": 6, "kinds": 6.5, "translating": 7, "pipeline": 8, "site": 8, "releases": 8, "commands": 9}
 TOP = 10  # __main__: nothing else sits beside the ranked folders (the package's __init__ holds its version only)
 LIMIT = 450  # lines a module may have at most
 

@@ -1,8 +1,8 @@
-"""The archive of releases on the web site (aids/build/archive.py, archive_pages.py, snapshot.py): `aids release`
-keeps a snapshot and the digests of the outputs; `aids build` publishes every release beside the current state,
-byte-identical to what was released, with a version switcher, a page of the numbers that moved, and old numbers
-that still lead to their item. Checked on Valmora 1809 (a release copied from the samples, released once more) and
-on the samples' own build, whose every internal link in every version is followed."""
+"""The archive of releases on the web site (aids/releases/archive.py, snapshot.py, aids/site/archive_pages.py):
+`aids release` keeps a snapshot and the digests of the outputs; `aids build` publishes every release beside the current
+state, byte-identical to what was released, with a version switcher, a page of the numbers that moved, and old
+numbers that still lead to their item. Checked on Valmora 1809 (a release copied from the samples, released once
+more) and on the samples' own build, whose every internal link in every version is followed."""
 from __future__ import annotations
 
 import hashlib
@@ -15,8 +15,10 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from aids.build import archive, archive_pages, builder, snapshot
 from aids.config import read_project
+from aids.pipeline import builder
+from aids.releases import archive, snapshot
+from aids.site import archive_pages
 
 from .helpers import REPO, pdf_text, run
 

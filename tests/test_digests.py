@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.kinds.reading import read_aids
+from aids.pipeline import builder, pipeline
 
 from .test_release import marked
 
@@ -76,7 +76,7 @@ def citing_42(root: Path) -> list[str]:
 
 def language_pages(path: str, lang: str) -> bool:
     """The site's pages and search index in `lang`, which list (and index) what that language's pages print, and
-    its pages about the game's releases (aids/build/since.py: the aids since each release, their histories)."""
+    its pages about the game's releases (aids/site/since.py: the aids since each release, their histories)."""
     name = path.rpartition("/")[2]
     return path in (f"build/{GAME}/{lang}/index.html", f"build/{GAME}/pagefind/pagefind-entry.json") or (
         "/pagefind/" in path and (name.startswith((f"{lang}_", f"pagefind.{lang}_")) or name == f"offline.{lang}.js")) or \

@@ -96,7 +96,7 @@ def test_the_sheet_of_each_language_is_in_that_language(printed):
 def test_the_boxes_are_as_wide_as_a_column_of_the_printed_copy(printed):
     """The playsheet (A4, two columns): a box of about 93 mm, its column less a gutter; the sequence (one column):
     the width of its text."""
-    from aids.build.errata import read_places
+    from aids.releases.errata import read_places
     old = printed.parent / "print-1.0" / "en"
     playsheet = read_places(old / "playsheet.pdf", "playsheet.pdf")
     assert playsheet.columns == 2 and 85 < playsheet.width < 100

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from aids.build import builder, fingerprint, pipeline
 from aids.config import read_project
 from aids.localize import po
 from aids.localize.catalogs import po_path, read_catalog
+from aids.pipeline import builder, fingerprint, pipeline
 from aids.render import parts
 
 from .helpers import DEMO_GAME, REPO, edit, make_project, run

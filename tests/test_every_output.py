@@ -13,8 +13,8 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-from aids.build import release
-from aids.build.errata import errata
+from aids.releases import release
+from aids.releases.errata import errata
 
 from .helpers import REPO
 from .reading import EPUBCHECK, JAVA, Line, claims_pdfx, epubcheck, lines_of, problems, rgb_in_pdfx

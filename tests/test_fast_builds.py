@@ -12,9 +12,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from aids.build import builder, jobs, pipeline, shards
 from aids.config import read_project
 from aids.localize.catalogs import po_path
+from aids.pipeline import builder, jobs, pipeline, shards
 from aids.render.fitting import largest_fitting
 from aids.write.cache import Cache
 
@@ -313,11 +313,12 @@ def test_a_worker_never_renders_sources_other_than_those_its_job_was_planned_fro
     """A job names the digest of the sources it was planned from; a worker that finds others fails the job
     (its aid keeps its previous files) rather than render them under the plan's digest."""
     project = read_project(demo)
-    job = jobs.Job(str(demo), "0" * 64, "demo", "cm", "seq", "pl", ("html",))
+    job = jobs.Job(root=str(demo), sources="0" * 64, game="demo", edition="cm", aid="seq", lang="pl", formats=("html",))
     jobs._LOADED.pop(str(demo), None)
     result = jobs.run_job(job)
     assert result.error is not None and "the sources changed while they were built" in str(result.error)
-    good = jobs.Job(str(demo), jobs.sources_digest(project), "demo", "cm", "seq", "pl", ("html",))
+    good = jobs.Job(root=str(demo), sources=jobs.sources_digest(project), game="demo", edition="cm", aid="seq",
+                    lang="pl", formats=("html",))
     assert jobs.run_job(good).error is None
 
 

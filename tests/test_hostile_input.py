@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from aids.build import cluster
 from aids.commands.cli import main
+from aids.pipeline import cluster
 
 GAME = "mill-skirmish"
 BIDI = "mill\u202eskirmish"  # shown as "millhsimriks"

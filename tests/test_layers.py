@@ -79,7 +79,7 @@ def test_a_socket():
 
 
 def test_a_build():
-    from aids.build import builder
+    from aids.pipeline import builder
     builder.build(None)
 
 
@@ -170,7 +170,7 @@ def test_each_test_is_in_one_layer_and_does_only_what_its_layer_allows(tmp_path)
         "test_sharing_its_modules_fixture": "PASSED", "test_sharing_nothing": "PASSED"}, said
     assert ("test_guarded.py::test_a_process_whose_error_is_swallowed is in the unit layer but starts a process "
             "(subprocess.Popen: true): mark it @pytest.mark.integration (tests/layers.py)") in said
-    assert "is in the unit layer but builds a project (aids.build.builder.build)" in said
+    assert "is in the unit layer but builds a project (aids.pipeline.builder.build)" in said
     assert "is in the unit layer but renders a PDF (WeasyPrint)" in said
     assert "is in the unit layer but opens a socket" in said
     assert ("test_guarded.py::test_a_browser_in_integration is in the integration layer but starts chromium, a "

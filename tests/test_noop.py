@@ -8,9 +8,9 @@ import shutil
 
 import pytest
 
-from aids.build import builder, fingerprint, pipeline
 from aids.config import read_project
 from aids.localize.catalogs import po_path
+from aids.pipeline import builder, fingerprint, pipeline
 from aids.write.stamp import STAMP
 
 from .helpers import built_files

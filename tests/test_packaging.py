@@ -17,8 +17,7 @@ from .helpers import REPO, make_project
 
 
 def clone(source: Path) -> Path:
-    """This tree copied to `source` as a clone has it: without what is not committed at its top (aids/build/ is
-    code)."""
+    """This tree copied to `source` as a clone has it: without what is not committed at its top."""
     top = {".git", ".venv", "build", ".setuptools-build", ".cache"}
 
     def ignored(folder: str, names: list[str]) -> set[str]:

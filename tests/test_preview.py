@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from aids.build import builder, pipeline
 from aids.commands.serve import Preview
 from aids.config import read_project
 from aids.localize.catalogs import po_path
+from aids.pipeline import builder, pipeline
 from aids.source import yamlfile
 from aids.source.yamlfile import read_yaml
 

@@ -16,12 +16,12 @@ import threading
 
 import pytest
 
-from aids.build import builder, pipeline
-from aids.build.progress import Status
 from aids.commands import report
 from aids.commands.cli import main
 from aids.commands.serve import Preview
 from aids.config import read_project
+from aids.pipeline import builder, pipeline
+from aids.pipeline.progress import Status
 
 from .helpers import built_files
 from .test_fast_builds import demo_project

@@ -1,4 +1,4 @@
-"""Every page that quotes an aid's items reads them as the aid prints them (aids/build/wording.py, Kind.item_texts):
+"""Every page that quotes an aid's items reads them as the aid prints them (aids/releases/wording.py, Kind.item_texts):
 the errata sheets, the pages since a release, the rules' histories, the feeds, the release notes of `aids changes`
 and a booklet's changelog. Checked on Valmora 1809 in its three languages (its sides and roles named in the case a
 text asks for, quantities with their values, a chapter reference worded), where release 2.1 added and reworded

@@ -7,10 +7,10 @@ import shutil
 
 import pytest
 
-from aids.build import release
 from aids.config import read_project
 from aids.localize.catalogs import po_path
 from aids.model.release import compare, from_data
+from aids.releases import release
 from aids.source.yamlfile import load_yaml
 
 from .helpers import REPO, edit, pdf_text, reissue_demo, run
@@ -236,9 +236,9 @@ def test_a_card_marks_its_changed_item_in_its_page(demo, tmp_path):
 
 @pytest.mark.unit
 def test_a_step_citing_a_changed_rule_of_the_booklet_is_marked():
-    from aids.build.pipeline import citing
     from aids.kinds.reading import read_aids
     from aids.model.release import CHANGED, Change
+    from aids.pipeline.pipeline import citing
     project = read_project(REPO)
     aids, _ = read_aids(project, project.read_game("gcacw"))
     sequence, booklet = (next(a for a in aids if a.model.id == name) for name in ("sequence-of-play", "system-rules"))

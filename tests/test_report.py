@@ -9,13 +9,13 @@ from types import SimpleNamespace
 import pytest
 from pypdf import PdfReader
 
-from aids.build import builder
-from aids.build.pipeline import Built, Summary
 from aids.commands import report
 from aids.commands.cli import main, make_parser
 from aids.errors import Position
 from aids.localize.localizer import Fallback
 from aids.model.text import Text
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Built, Summary
 
 from .helpers import REPO, is_site_page
 

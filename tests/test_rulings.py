@@ -10,9 +10,9 @@ from html import unescape
 
 import pytest
 
-from aids.build.pipeline import localizer
 from aids.config import read_project
 from aids.localize.catalogs import po_path
+from aids.localize.making import localizer
 
 from .helpers import REPO, edit, pdf_text, run
 

@@ -151,8 +151,8 @@ def test_a_wide_table_on_a_phone_keeps_one_narrow_key_column(site, browser):
 
 
 def test_a_search_across_versions_is_limited_to_the_version_being_read(site, browser, tmp_path):
-    """An archive's release, as aids/build publishes it (docs/search.md): its pages under <game>/<version>/<lang>/
-    carry their version, its own index; the current page merges it. The results are of the page's version until the
+    """An archive's release, as aids/releases/archive.py publishes it (docs/search.md): its pages under
+    <game>/<version>/<lang>/ carry their version, its own index; the current page merges it. The results are of the page's version until the
     reader clears its filter, online and from disk."""
     import functools
     import shutil

@@ -10,13 +10,13 @@ import subprocess
 import pytest
 from pypdf import PdfReader
 
-from aids.build import builder, pipeline
 from aids.commands.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.localize import checks, po
 from aids.localize.catalogs import po_path, read_catalog
 from aids.localize.typography import typeset
+from aids.pipeline import builder, pipeline
 
 from .helpers import DEMO_GAME, REPO, make_project, pdf_text, units
 from .localize.test_catalogs import extract_update, translate

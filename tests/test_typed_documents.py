@@ -14,11 +14,10 @@ from typing import Any, Literal, NotRequired, get_args, get_origin, get_type_hin
 import pytest
 from mypy import api
 
-from aids.build import pipeline
 from aids.config import read_project
 from aids.kinds import CardKind, reading
 from aids.localize import card as card_text
-from aids.localize import documents
+from aids.localize import documents, making
 from aids.localize.changes import localize_changes
 from aids.localize.game import localize_game
 from aids.localize.rich import Rich
@@ -133,7 +132,7 @@ def samples() -> list[tuple[str, Any, Any, Any]]:
         aids, broken = reading.read_aids(project, game)
         assert not broken, game_id
         for lang in project.languages:
-            lz = pipeline.localizer(project, game, lang)
+            lz = making.localizer(project, game, lang)
             out.extend((f"{game_id}/{aid.model.id} ({lang})", aid, lz, game) for aid in aids)
     return out
 

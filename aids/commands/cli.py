@@ -127,7 +127,7 @@ def import_command(project, args) -> int:
 
 
 def build_command(project, args) -> int:
-    from ..build import builder, pipeline
+    from ..pipeline import builder, pipeline
     from . import report
     formats = [*(args.format or pipeline.chosen_formats(project, None)),
                *(p for p in ("press", "gray") if p in (args.profile or [])),
@@ -158,12 +158,12 @@ def build_command(project, args) -> int:
 def release_command(project, args) -> int:
     import datetime as dt
 
-    from ..build import release
     from ..kinds.reading import select_game_ids
+    from ..releases import release
     from .scaffold.aid import choose_game
     if args.command == "release":
         game_id = choose_game(project, args.game)
-        from ..build import archive
+        from ..releases import archive
         written = [] if args.snapshot else release.release(project, game_id, args.version,
                                                             args.date or dt.date.today())
         written.append(archive.record(project, game_id, args.version, existing=args.snapshot))  # the site's archive
@@ -197,8 +197,8 @@ def project_at(root: Path):
 def changed_untranslated(project, args) -> list[tuple[str, str, str, list[str]]]:
     """(game, release, language, keys): the items new or changed since a game's last release that still
     await their translation in a language."""
-    from ..build import release
     from ..kinds.reading import select_game_ids
+    from ..releases import release
     out = []
     for game_id in select_game_ids(project, args.game):
         game = project.read_game(game_id)
@@ -271,11 +271,11 @@ def print_stats_table(result, waiting: list[tuple[str, str, str, list[str]]],
 
 
 def print_check(translators, project, args) -> int:
-    from ..build import rulings
+    from ..releases import rulings
     found = translators.check(project, args.game, args.lang)
     for shown, finding in found:
         print(translators.finding_text(shown, finding))
-    ruled = rulings.check(project, args.game)  # the rulings against the rules (build/rulings.py)
+    ruled = rulings.check(project, args.game)  # the rulings against the rules (releases/rulings.py)
     for problem, error in ruled:
         print(rulings.check_text(problem, error))
     flags = [f.error for _, f in found] + [error for _, error in ruled]  # an error, or a warning

@@ -26,13 +26,15 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from ..build import pipeline, rulings
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem
 from ..files import Folder
 from ..kind import Aid
 from ..kinds.reading import game_texts, read_aids, select_game_ids
+from ..localize import making
 from ..model.text import Text
+from ..pipeline import pipeline
+from ..releases import rulings
 from ..translating.translators import shown_texts
 
 FOLDER = "context"
@@ -149,7 +151,7 @@ def context(project: Project, games: list[str] | None, langs: list[str] | None) 
 def _language(project: Project, game: Game, aids: list[Aid], lang: str, folder: Folder,
               driver: Any) -> dict[str, dict[str, str]]:
     """The pictures of one game in one language, written to `folder` with their index.json."""
-    lz = pipeline.localizer(project, game, lang)
+    lz = making.localizer(project, game, lang)
     lz.context = True
     entries: dict[str, dict[str, str]] = {}
     named = names(game_texts(game, aids))

@@ -328,7 +328,7 @@ def version(text: str) -> str:
 
 
 def scheduler(text: str) -> str:
-    from ..build.cluster import EXPECTED_ADDRESS, address_fault
+    from ..pipeline.cluster import EXPECTED_ADDRESS, address_fault
     if fault := address_fault(text):
         raise argparse.ArgumentTypeError(visible(f"{fault} (expected: {EXPECTED_ADDRESS})"))
     return text

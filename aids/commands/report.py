@@ -17,8 +17,8 @@ from time import monotonic
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from ..build.pipeline import Built, Summary
-    from ..build.progress import Status
+    from ..pipeline.pipeline import Built, Summary
+    from ..pipeline.progress import Status
 
 WIDTH = 100  # characters a line of the table may take (its last column wraps)
 EXAMPLES = 5  # fallbacks shown per game and language, unless verbose
@@ -28,7 +28,7 @@ LAST_PAGE = 0.25  # a last page less full than this is pointed out: a page a pri
 
 
 class Progress:
-    """`progress` for `builder.build`: a Status (aids/build/progress.py) in, shown on `file` (stderr).
+    """`progress` for `builder.build`: a Status (aids/pipeline/progress.py) in, shown on `file` (stderr).
 
     mode "bar" (the default when `file` is a terminal): one line redrawn in place, `2/5 aids, about 12 s left:
     valmora-1809 [cm] turn-sequence pl` (the jobs rendering now, else the aid written last), its time left counted
@@ -117,13 +117,13 @@ def summary_text(summary: Summary, verbose: bool = False) -> str:
     lines += [f"skipped {line}" for line in summary.skipped]
     lines += [f"repaired {line}" for line in summary.repaired]
     lines += fallbacks(summary, verbose)
-    if summary.site:  # the web site's pages (aids/build/site.py) that changed
+    if summary.site:  # the web site's pages (aids/site/site.py) that changed
         more = ", ..." if summary.site[1:] else ""
         lines.append(f"site: {len(summary.site)} page(s) written ({summary.site[0]}{more})")
-    if summary.tournament:  # bilingual aids and packets (aids/build/tournament.py)
+    if summary.tournament:  # bilingual aids and packets (aids/pipeline/tournament.py)
         more = ", ..." if summary.tournament[1:] else ""
         lines.append(f"tournaments: {len(summary.tournament)} file(s) written ({summary.tournament[0]}{more})")
-    if summary.removed:  # the files of aids no longer in their game.yaml (aids/build/outputs.py)
+    if summary.removed:  # the files of aids no longer in their game.yaml (aids/pipeline/outputs.py)
         more = ", ..." if summary.removed[1:] else ""
         lines.append(f"removed {len(summary.removed)} file(s) of aids gone from game.yaml ({summary.removed[0]}{more})")
     files = sum(len(b.files) for b in summary.built)

@@ -34,13 +34,13 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from ..build import builder
-from ..build.fingerprint import sources_digest, tool_digest
-from ..build.pipeline import Options
-from ..build.progress import Status
 from ..config import Project, read_project
 from ..errors import AidsError, Position, Problem
 from ..localize.ui import load_ui
+from ..pipeline import builder
+from ..pipeline.fingerprint import sources_digest, tool_digest
+from ..pipeline.pipeline import Options
+from ..pipeline.progress import Status
 from ..source.yamlfile import keep_parsed
 from .report import Progress
 

@@ -8,7 +8,7 @@ from ..errors import AidsError, Position, Problem
 
 
 def budgets_command(project, args) -> int:
-    from ..build.budgets import budgets
+    from ..pipeline.budgets import budgets
     from .weblate import components, flag_budgets
     weblate = weblate_of(args)
     found: dict[str, dict[str, dict[tuple[str, str], int]]] = {}  # game -> language -> its budgets

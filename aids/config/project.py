@@ -158,7 +158,7 @@ def _languages(src: Source, data: Any, problems: Problems) -> list[Any]:
 
 def _formats(src: Source, data: Any, problems: Problems) -> tuple[str, ...]:
     """`formats: [html, pdf, epub]`: the formats `aids build` makes (their names are checked against the formats
-    registered when a build plans: aids/build/pipeline.py)."""
+    registered when a build plans: aids/pipeline/pipeline.py)."""
     given = data.get("formats")
     if given is None:
         return FORMATS

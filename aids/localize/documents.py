@@ -349,7 +349,7 @@ class GameDocument(TypedDict):
     author: str
     author_runs: Rich  # the author as the page shows them
     theme: NotRequired[Any]  # the game's house style: a config.theme.Theme or None (config is no stage below)
-    draft: NotRequired[str]  # a draft's footer: "Draft, 80 % translated" (build/pipeline.py)
+    draft: NotRequired[str]  # a draft's footer: "Draft, 80 % translated" (pipeline/pipeline.py)
 
 
 class ChangelogEntry(TypedDict):

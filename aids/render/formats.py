@@ -41,7 +41,7 @@ class Document:
     lz: Localizer
     edition: Edition | None
     context: dict[str, Any]  # the template context: aid (the localized model), game, kind, kind_name, ...
-    site: dict[str, Any] | None = None  # the web site's navigation on its page (aids/build/site.py); never in a PDF
+    site: dict[str, Any] | None = None  # the web site's navigation on its page (aids/site/site.py); never in a PDF
 
     @functools.cached_property
     def html(self) -> str:

@@ -51,7 +51,7 @@ class Side:
     lz: Localizer
     game: str  # the game's title in that language
     version: str  # "Version 1.1": what every page of its aids prints of the version (localize/game.py imprint)
-    standing: str  # whether that version is released as it stands (build/tournament.py standing_line)
+    standing: str  # whether that version is released as it stands (pipeline/tournament.py standing_line)
     released: bool  # the QR code leads to the release's page in the archive, kept for good (else the current one)
     url: str | None  # the version's page on the web site, or None without a site_url
     contents: list[tuple[str, int]] = field(default_factory=list)  # (an aid's bookmark, its first page)

@@ -1,6 +1,6 @@
 """The versions of what renders besides aids' own files: every library aids runs on (what it requires, and what
 those require, as installed) and the system's text layout libraries WeasyPrint calls (Pango, HarfBuzz). A new
-version of any may change a byte of an output, so each is part of every output's digest (build/fingerprint.py)
+version of any may change a byte of an output, so each is part of every output's digest (pipeline/fingerprint.py)
 and of a laid-out part's (parts.py)."""
 from __future__ import annotations
 

@@ -58,28 +58,25 @@ def rewritten(text: str, to: Callable[[str], str]) -> str:
 def without_urls(text: str) -> str:
     """The stylesheet without a declaration that names a file by url() (an @font-face that does: without the rule),
     inside @media and @supports too: for a reader that gets none of the files (the e-book)."""
-    kept = []
-    for rule in tinycss2.parse_stylesheet(normalized(text), skip_comments=True, skip_whitespace=True):
-        if rule.type == "qualified-rule":
-            declarations = [d for d in tinycss2.parse_blocks_contents(rule.content, True, True)
-                            if d.type == "declaration" and not _names_url(d.value)]
-            if not declarations:
-                continue
-            rule.content = tinycss2.parse_component_value_list("".join(tinycss2.serialize([d]) for d in declarations))
-        elif rule.type == "at-rule" and rule.content is not None:
-            if rule.lower_at_keyword == "font-face" and _names_url(rule.content):
-                continue
-            if rule.lower_at_keyword in ("media", "supports"):
-                inside = without_urls(tinycss2.serialize(rule.content))
-                if not inside.strip():
-                    continue
-                rule.content = tinycss2.parse_component_value_list(inside)
-            elif _names_url(rule.content):
-                continue
-        elif rule.type == "at-rule" and _names_url(rule.prelude):  # @import url(...)
-            continue
-        kept.append(rule)
+    kept = [rule for rule in tinycss2.parse_stylesheet(normalized(text), skip_comments=True, skip_whitespace=True)
+            if _without_urls(rule)]
     return "\n".join(tinycss2.serialize([rule]).strip() for rule in kept) + "\n"
+
+
+def _without_urls(rule: Any) -> bool:
+    """Takes what names a file out of `rule`; False when nothing of it is left."""
+    if rule.type == "qualified-rule":
+        declarations = [d for d in tinycss2.parse_blocks_contents(rule.content, True, True)
+                        if d.type == "declaration" and not _names_url(d.value)]
+        rule.content = tinycss2.parse_component_value_list("".join(tinycss2.serialize([d]) for d in declarations))
+        return bool(declarations)
+    if rule.type != "at-rule":
+        return True
+    if rule.content is not None and rule.lower_at_keyword in ("media", "supports"):
+        inside = without_urls(tinycss2.serialize(rule.content))
+        rule.content = tinycss2.parse_component_value_list(inside)
+        return bool(inside.strip())
+    return not _names_url(rule.prelude) and not (rule.content is not None and _names_url(rule.content))
 
 
 def _names_url(nodes: list[Any]) -> bool:

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.errors import AidsError, Position
-from aids.localize import po, ui
+from aids.localize import making, po, ui
 from aids.localize.catalogs import po_path, pot_path, read_catalog, template_from, update_catalog
 from aids.model.text import Text
+from aids.pipeline import builder, pipeline
 from aids.translating import translations
 
 from ..helpers import DEMO_SEQUENCE, REPO
@@ -196,7 +196,7 @@ def test_malformed_po_is_reported_with_path_and_line(demo):
     lines.insert(25, "this is not po syntax")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(AidsError) as info:
-        pipeline.localizer(read_project(demo), read_project(demo).read_game("demo"), "en")
+        making.localizer(read_project(demo), read_project(demo).read_game("demo"), "en")
     assert str(info.value).startswith("i18n/en/LC_MESSAGES/demo.po:26:1: malformed catalog")
 
 

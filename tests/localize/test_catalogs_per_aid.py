@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from aids.build import builder
-from aids.build.pipeline import Options
 from aids.commands.weblate import components
 from aids.config import read_project
 from aids.localize import catalogs, merge, po, regroup
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 from aids.translating import translations
 
 from ..helpers import REPO, pdf_text

@@ -75,9 +75,9 @@ def test_typeset_tree_keeps_names_and_marked_texts():
 def test_the_date_style_of_english_is_chosen_in_aids_yaml(tmp_path):
     import datetime as dt
 
-    from aids.build.pipeline import localizer
     from aids.config import read_project
     from aids.errors import AidsError
+    from aids.localize.making import localizer
 
     from ..helpers import make_project
     day = dt.date(1831, 5, 26)

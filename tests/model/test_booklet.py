@@ -5,14 +5,14 @@ import io
 import PIL.Image
 import pytest
 
-from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.kinds import reading
 from aids.localize import booklet as booklet_text
-from aids.localize import ui
+from aids.localize import making, ui
 from aids.localize.documents import Figure
 from aids.localize.localizer import Localizer
 from aids.model import booklet
+from aids.pipeline import builder, pipeline
 
 from ..helpers import DEMO_SEQUENCE, as_html, make_project
 
@@ -130,7 +130,7 @@ def model(root) -> booklet.Booklet:
 def localized(root, lang="pl"):
     aids, errors, proj, game = read_all(root)
     assert not errors, errors
-    lz = pipeline.localizer(proj, game, lang)
+    lz = making.localizer(proj, game, lang)
     return as_html(booklet_text.localize(aids["rules"].model, lz)), lz
 
 

@@ -6,10 +6,11 @@ import pytest
 from markupsafe import Markup
 from pypdf import PdfReader
 
-from aids.build import builder, jobs, pipeline
 from aids.commands.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
+from aids.localize import making
+from aids.pipeline import builder, jobs, pipeline
 from aids.render import card_pdf, card_sheet
 
 from ..helpers import built_files, card_type_sizes, localized_demo, make_project, pdf_text, read_demo
@@ -207,7 +208,7 @@ def long_text(words: int) -> str:
 
 def render(root, lang="pl"):
     aid, project, game = read(root)
-    lz = pipeline.localizer(project, game, lang)
+    lz = making.localizer(project, game, lang)
     return jobs.render_aid(project, game, aid, lz, None, ["pdf"])
 
 

@@ -6,11 +6,12 @@ from html.parser import HTMLParser
 import pytest
 from pypdf import PdfReader
 
-from aids.build import builder, jobs, pipeline
 from aids.commands.cli import main
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.kinds import reading
+from aids.localize import making
+from aids.pipeline import builder, jobs
 from aids.render import card_pdf
 
 from ..helpers import (
@@ -214,7 +215,7 @@ def render(root, lang="pl"):
     aids, errors = reading.read_aids(project, game)
     assert not errors, errors
     card = next(a for a in aids if a.model.id == "ref")
-    return jobs.render_aid(project, game, card, pipeline.localizer(project, game, lang), game.editions[0], ["pdf"])
+    return jobs.render_aid(project, game, card, making.localizer(project, game, lang), game.editions[0], ["pdf"])
 
 
 @pytest.mark.parametrize("lang, mark", [("pl", "(cd.)"), ("en", "(cont.)"), ("ru", "(продолж.)")])

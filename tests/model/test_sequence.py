@@ -2,6 +2,7 @@
 import pytest
 
 from aids.errors import AidsError
+from aids.localize import making
 
 from ..helpers import DEMO_SEQUENCE, localized_demo, make_project, read_demo
 
@@ -216,11 +217,11 @@ def test_phase_notes_see_and_a_phase_without_a_title(tmp_path):
     prep = ctx["phases"][0]
     assert prep["title"] is None and prep["notes_before"]
     assert "Tylko 1 raz na grę." in str(prep["notes"][0]) and "see 18.0" in str(prep["see"])
-    from aids.build import jobs, pipeline
     from aids.config import read_project
+    from aids.pipeline import jobs
     project = read_project(root)
     game = project.read_game("demo")
-    html = jobs.render_aid(project, game, aid, pipeline.localizer(project, game, "en"), None, ["html"])
+    html = jobs.render_aid(project, game, aid, making.localizer(project, game, "en"), None, ["html"])
     page = html[".html"].data.decode()
     assert '<span class="num">3.2.1</span> <span class="side">' not in page  # no side declared
     assert 'data-bookmark="3.2.1"' in page and page.index("Tylko\u00a01\u00a0raz") < page.index("Połóż żetony")

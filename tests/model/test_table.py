@@ -5,13 +5,14 @@ from fractions import Fraction
 
 import pytest
 
-from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.kinds import reading
+from aids.localize import making
 from aids.localize import table as table_text
 from aids.localize.quantity import format_value
 from aids.model.quantity import Dash, Empty, Frac, Measure, Num, Percent, Quantity, Range, parse_value
+from aids.pipeline import builder, pipeline
 
 from ..helpers import DEMO_PLAYSHEET, as_html, make_project, page_sizes_mm
 
@@ -36,7 +37,7 @@ def localized_table(root, table_id, lang, edition=None):
     project, game, aids, errors = read_all(root)
     assert not errors
     ed = next((e for e in game.editions if e.id == edition), None)
-    return as_html(table_text.localize_table(aids[table_id].model, pipeline.localizer(project, game, lang), ed))
+    return as_html(table_text.localize_table(aids[table_id].model, making.localizer(project, game, lang), ed))
 
 
 def cells(ctx):

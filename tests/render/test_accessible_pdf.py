@@ -12,8 +12,8 @@ import pytest
 from pdfua import validate
 from pypdf import PdfReader
 
-from aids.build import builder
 from aids.config import read_project
+from aids.pipeline import builder
 
 from ..helpers import units
 
@@ -247,7 +247,7 @@ def pdfua_clean(path: Path) -> bool:
 
 
 def test_figures_of_a_booklet_carry_their_description(tmp_path):
-    from aids.build.pipeline import Options
+    from aids.pipeline.pipeline import Options
 
     from .test_figures import with_figures
     root = with_figures(tmp_path)

@@ -10,9 +10,9 @@ import zipfile
 import pytest
 from pypdf import PdfReader
 
-from aids.build import builder
-from aids.build.pipeline import Options
 from aids.config import read_project
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 
 from ..model.test_booklet import BOOKLET, error_of, project
 from . import lines

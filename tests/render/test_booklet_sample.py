@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from aids.localize import making
+
 from ..helpers import page_sizes_mm, pdf_fonts
 
 LANGS = ["pl", "en", "ru"]
@@ -161,7 +163,7 @@ def test_html_contents_anchors_and_boxes(sample, lang):
     page = Page()
     page.feed((sample[0].output / GAME / lang / f"{AID}.html").read_text(encoding="utf-8"))
     # the site's own only: the language switcher's, the search box's loader, and the version switcher's note of an
-    # old number with its data (aids/build/archive_pages.py)
+    # old number with its data (aids/site/archive_pages.py)
     assert page.tags.count("script") <= 4
     assert len(page.ids) == len(set(page.ids)), "every anchor unique"
     assert set(SECTIONS) <= set(page.ids) and {"zoc", "march", "leader-activation"} <= set(page.ids)
@@ -185,12 +187,12 @@ def test_running_header_names_the_booklet_and_the_current_section(sample, lang, 
 
 
 def test_same_sources_same_bytes(sample):
-    from aids.build import jobs, pipeline
     from aids.kinds import reading
+    from aids.pipeline import jobs
     project, _ = sample
     game = project.read_game(GAME)
     aids, _ = reading.read_aids(project, game)
     booklet = next(aid for aid in aids if aid.model.id == AID)
-    again = jobs.render_aid(project, game, booklet, pipeline.localizer(project, game, "ru"), None, ["html", "pdf"])
+    again = jobs.render_aid(project, game, booklet, making.localizer(project, game, "ru"), None, ["html", "pdf"])
     assert again[".pdf"].data == pdf_of(project, "ru").read_bytes()
     assert again[".html"].data == (project.output / GAME / "ru" / f"{AID}.html").read_bytes()

@@ -160,9 +160,9 @@ def test_a_translation_over_its_budget_fails_its_language_alone_and_is_named(tmp
     and the line of its msgstr, its msgctxt) and by how much it is over, before the section that no longer fits."""
     import shutil
 
-    from aids.build import builder
-    from aids.build.pipeline import Options
     from aids.config import read_project
+    from aids.pipeline import builder
+    from aids.pipeline.pipeline import Options
 
     root = tmp_path / "samples"
     for name in ("games", "i18n"):

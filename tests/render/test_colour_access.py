@@ -18,9 +18,9 @@ import pikepdf
 import pytest
 from colorspacious import cspace_convert, deltaE
 
-from aids.build import builder
-from aids.build.pipeline import Options
 from aids.config import read_project
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 from aids.render import colours
 
 MARK, PAIR, FILL = 3.0, 3.0, 4.5  # the thresholds (contrast ratios), as the module says

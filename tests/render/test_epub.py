@@ -17,11 +17,12 @@ import pytest
 from ebooklib import epub as ebooklib_epub
 from pypdf import PdfReader
 
-from aids.build import pipeline
-from aids.build.builder import build
-from aids.build.pipeline import Options
 from aids.config import read_project
 from aids.kinds.reading import read_game_aids
+from aids.localize import making
+from aids.pipeline import pipeline
+from aids.pipeline.builder import build
+from aids.pipeline.pipeline import Options
 from aids.render import epub
 
 from ..helpers import units
@@ -162,7 +163,7 @@ def test_two_builds_of_an_epub_are_the_same_bytes_dated_by_the_game(sample, tmp_
     project, _ = sample
     game = project.read_game("gcacw")
     aid = next(a for a in read_game_aids(project, game)[0] if a.model.id == "system-rules")
-    lz = pipeline.localizer(project, game, "pl")
+    lz = making.localizer(project, game, "pl")
     again = epub.book(pipeline.document(game, aid, lz, None))
     built = project.output / "gcacw" / "pl" / "system-rules.epub"
     assert again == built.read_bytes()

@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 
-from aids.build import builder
-from aids.build.pipeline import Options
 from aids.commands.cli import main
 from aids.config import read_project
 from aids.localize import po
 from aids.localize.catalogs import read_catalog
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 
 from ..model.test_booklet import localized, project
 

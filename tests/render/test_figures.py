@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from aids.build import builder
-from aids.build.pipeline import Options
 from aids.commands.cli import main
 from aids.config import read_project
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 
 from ..helpers import MM, text_runs
 from ..model.test_booklet import project

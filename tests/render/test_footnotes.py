@@ -8,12 +8,12 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from aids.build import builder
-from aids.build.pipeline import Options
 from aids.commands.cli import main
 from aids.config import read_project
 from aids.localize import po
 from aids.localize.catalogs import read_catalog
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 
 from ..helpers import text_runs
 from ..model.test_booklet import error_of, model, project

@@ -145,7 +145,7 @@ def render(data: bytes, page: int) -> list[list[tuple[int, int, int]]]:
 def test_the_press_imposition_is_made_where_a_booklet_is_both_imposed_and_printed_for_the_press():
     from types import SimpleNamespace
 
-    from aids.build.pipeline import unit_formats
+    from aids.pipeline.pipeline import unit_formats
     home, press = SimpleNamespace(printing=Print()), SimpleNamespace(printing=Print("press"))
     assert unit_formats(["html", "pdf", "imposed"], home) == ("html", "pdf", "imposed")
     assert unit_formats(["pdf", "imposed", "press"], home) == ("pdf", "press", "imposed", "imposed-press")

@@ -8,10 +8,10 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from aids.build import builder
-from aids.build.pipeline import Options
 from aids.config import read_project
 from aids.localize.collation import sort_key
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 
 from ..model.test_booklet import localized, project
 

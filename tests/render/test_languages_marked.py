@@ -7,10 +7,10 @@ from __future__ import annotations
 import pikepdf
 from lxml import html
 
-from aids.build import builder
-from aids.build.pipeline import Options
 from aids.config import read_project
 from aids.localize.rich import Marked, parse
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 from aids.render.html import to_html
 
 from ..helpers import edit, make_project, run

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from aids.build import builder
-from aids.build.pipeline import Options
 from aids.config import read_project
 from aids.localize.rich import Link, Rich, Span
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 from aids.render.html import spaces_lead, to_html
 
 from ..helpers import REPO

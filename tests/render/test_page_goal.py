@@ -8,11 +8,11 @@ from decimal import Decimal
 import pytest
 from pypdf import PdfReader
 
-from aids.build import builder
-from aids.build.pipeline import Options
 from aids.commands.report import summary_text
 from aids.config import read_project
 from aids.model.booklet import PageGoal
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 
 from ..helpers import REPO
 from .test_print_ready import runs_of

@@ -5,9 +5,10 @@ number of digits was, and only the pages where a guess was wrong are laid out ag
 import pytest
 from pypdf import PdfReader
 
-from aids.build import pipeline
 from aids.config import read_project
 from aids.kinds import reading
+from aids.localize import making
+from aids.pipeline import pipeline
 from aids.render import pagination
 
 from ..helpers import booklet_benchmark
@@ -36,7 +37,7 @@ def render(root, monkeypatch, tmp_path):
     project = read_project(root)
     game = project.read_game("big")
     aid = reading.read_aids(project, game)[0][0]
-    rendered = pipeline.render(pipeline.document(game, aid, pipeline.localizer(project, game, "pl"), None),
+    rendered = pipeline.render(pipeline.document(game, aid, making.localizer(project, game, "pl"), None),
                                ["pdf"])[".pdf"]
     path = tmp_path / "booklet.pdf"
     path.write_bytes(rendered.data)

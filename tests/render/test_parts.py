@@ -7,10 +7,11 @@ import pikepdf
 import pytest
 from pypdf import PdfReader
 
-from aids.build import pipeline
 from aids.config import read_project
 from aids.files import Folder
 from aids.kinds import reading
+from aids.localize import making
+from aids.pipeline import pipeline
 from aids.render import parts
 
 from ..helpers import booklet_benchmark
@@ -35,7 +36,7 @@ def render(root, cache=None, characters=CHARACTERS):
     parts.PART_CHARACTERS = characters
     try:
         with parts.cached(Folder(cache) if cache else None):
-            rendered = pipeline.render(pipeline.document(game, aid, pipeline.localizer(project, game, "pl"), None),
+            rendered = pipeline.render(pipeline.document(game, aid, making.localizer(project, game, "pl"), None),
                                        ["pdf"])[".pdf"]
     finally:
         parts.PART_CHARACTERS = saved

@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from aids.build import builder, jobs, pipeline
 from aids.config import read_project
 from aids.kinds import reading
+from aids.localize import making
+from aids.pipeline import builder, jobs, pipeline
 from aids.translating import translations
 
 from ..helpers import REPO, copy_project, page_sizes_mm, pdf_fonts, pdf_text
@@ -173,7 +174,7 @@ def test_same_sources_same_bytes(sample):
     aids, _ = reading.read_aids(project, game)
     sheet = next(a for a in aids if a.model.id == "playsheet")
     inch = next(e for e in game.editions if e.id == "inch")
-    again = jobs.render_aid(project, game, sheet, pipeline.localizer(project, game, "ru"), inch, ["pdf"])
+    again = jobs.render_aid(project, game, sheet, making.localizer(project, game, "ru"), inch, ["pdf"])
     assert again[".pdf"].data == pdf_of(project, "inch", "ru").read_bytes()
 
 

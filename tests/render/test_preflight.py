@@ -5,10 +5,10 @@ import io
 import pikepdf
 import pytest
 
-from aids.build import builder
-from aids.build.pipeline import Options
 from aids.commands.cli import main
 from aids.config import read_project
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 from aids.render import preflight
 
 from .test_figures import with_figures

@@ -348,9 +348,9 @@ def test_press_pdfs_pass_qpdf_and_are_reproducible(press, tmp_path):
     import shutil
     import subprocess
 
-    from aids.build import builder
-    from aids.build.pipeline import Options
     from aids.config import read_project
+    from aids.pipeline import builder
+    from aids.pipeline.pipeline import Options
 
     from ..helpers import copy_project
     project, paths = press

@@ -200,9 +200,9 @@ def test_an_rgb_colour_prints_as_near_to_it_as_the_press_can(value):
 
 def test_a_press_pdf_that_cannot_be_converted_fails_its_aid_in_one_line(tmp_path, monkeypatch):
     """The build says which aid, which language and what, at the aid's source, and writes none of its files."""
-    from aids.build import builder
-    from aids.build.pipeline import Options
     from aids.config import read_project
+    from aids.pipeline import builder
+    from aids.pipeline.pipeline import Options
 
     from .test_figures import with_figures
     root = with_figures(tmp_path)

@@ -130,7 +130,7 @@ def test_html_structure_and_links(sample, lang):
     page.feed(html_of(sample[0], lang).read_text(encoding="utf-8"))
     assert page.lang == lang
     # the site's own only: the language switcher's, the search box's loader, and the version switcher's note of an
-    # old number with its data (aids/build/archive_pages.py)
+    # old number with its data (aids/site/archive_pages.py)
     assert page.tags.count("script") <= 4
     assert page.tags.count("h2") == len(phase_titles(lang)) and page.tags.count("h1") == 1
     assert page.hrefs and set(page.hrefs) <= page.ids  # every reference is a working link

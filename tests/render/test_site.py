@@ -1,4 +1,4 @@
-"""The web site of the output folder (aids/build/site.py): the home page lists every game, a game's page in each
+"""The web site of the output folder (aids/site/site.py): the home page lists every game, a game's page in each
 language lists every aid of every edition with its files, every page switches language (an aid page to the
 same aid), with hreflang alternates; a language below the publishing threshold is marked, not linked; links
 are relative and all work; the same sources give the same bytes; a build with nothing stale, or of HTML
@@ -13,12 +13,12 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from aids.build import builder, jobs, pipeline
 from aids.config import read_project
 from aids.errors import AidsError
 from aids.kinds import reading
-from aids.localize import po
+from aids.localize import making, po
 from aids.localize.catalogs import po_path, read_catalog
+from aids.pipeline import builder, jobs, pipeline
 
 from ..helpers import DEMO_GAME, DEMO_SEQUENCE, built_files, make_project
 from ..localize.test_catalogs import extract_update
@@ -340,7 +340,7 @@ def test_site_url_makes_canonical_and_alternate_links_absolute(tmp_path):
     project = read_project(root)
     game = project.read_game("demo")
     aids, _ = reading.read_aids(project, game)
-    page = jobs.render_aid(project, game, aids[0], pipeline.localizer(project, game, "en"), None, ["html"])
+    page = jobs.render_aid(project, game, aids[0], making.localizer(project, game, "en"), None, ["html"])
     (tmp_path / "seq.html").write_bytes(page[".html"].data)
     parsed = Page(tmp_path / "seq.html")
     base = "https://rules.example.org/aids/demo"
@@ -448,9 +448,9 @@ def test_the_guide_documents_the_site():
 
 @pytest.mark.unit
 def test_the_two_impositions_of_a_booklet_are_named_apart_in_every_language():
-    from aids.build import site
     from aids.localize import ui
     from aids.localize.localizer import Localizer
+    from aids.site import site
     names = {lang: dict(site.file_labels(Localizer(lang, "en", {}, ui.ui_translations(lang))))
              for lang in ("pl", "en", "ru")}
     assert [names[lang]["-imposed.pdf"] for lang in names] == [

@@ -1,16 +1,16 @@
-"""An aid that fails does not vanish from the site (aids/build/outputs.py, aids/build/site.py): its last good files stay,
-listed on its game's pages and marked "not rebuilt" with the error, until it builds again; an aid gone from its
+"""An aid that fails does not vanish from the site (aids/pipeline/outputs.py, aids/site/site.py): its last good files
+stay, listed on its game's pages and marked "not rebuilt" with the error, until it builds again; an aid gone from its
 game.yaml has its files removed. Either way no file of the output folder is left that no page links."""
 from __future__ import annotations
 
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from aids.build import builder, pipeline
 from aids.commands import report
 from aids.commands.cli import main
 from aids.config import read_project
 from aids.localize.catalogs import po_path
+from aids.pipeline import builder, pipeline
 
 from ..localize.test_catalogs import translate
 from .test_site import CARD, CARDS_GAME, Page, broken_links, build, new_project

@@ -14,9 +14,9 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.errors import AidsError
+from aids.pipeline import builder, pipeline
 
 from ..helpers import REPO, text_runs
 
@@ -234,7 +234,7 @@ def test_a_block_sees_only_the_documented_variables_and_css_stays_css(tmp_path, 
 
 @pytest.mark.unit
 def test_the_projects_theme_is_every_games_own_unless_it_names_one(tmp_path):
-    from aids.build.fingerprint import sources_digest
+    from aids.pipeline.fingerprint import sources_digest
     root = scenario_project(tmp_path)
     game = root / "games" / GAME / "game.yaml"
     game.write_text(game.read_text().replace("theme: theme/theme.yaml\n", ""))

@@ -10,10 +10,10 @@ import pikepdf
 import pytest
 from pypdf import PdfReader
 
-from aids.build import builder
-from aids.build.pipeline import Options
 from aids.config import read_project
 from aids.errors import AidsError
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 from aids.source.yamlfile import read_yaml
 
 from ..helpers import DEMO_EDITIONS_GAME, DEMO_PLAYSHEET, MM, REPO, edit, make_project, run, text_runs

@@ -28,13 +28,13 @@ from urllib.parse import quote
 
 import pytest
 
-from aids.build import builder
-from aids.build.pipeline import Options
 from aids.commands.weblate import Weblate, components
 from aids.commands.weblate_setup import apply
 from aids.config import read_project
 from aids.localize import po, ui
 from aids.localize.catalogs import read_catalog
+from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 
 from ..helpers import REPO, pdf_text
 

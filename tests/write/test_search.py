@@ -8,9 +8,9 @@ import json
 import shutil
 from pathlib import Path
 
-from aids.build import builder, pipeline
 from aids.config import read_project
 from aids.localize.catalogs import po_path
+from aids.pipeline import builder, pipeline
 from aids.write import search
 
 from ..helpers import DEMO_PLAYSHEET, DEMO_SEQUENCE, make_project

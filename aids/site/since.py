@@ -22,10 +22,11 @@ from ..kind import Aid
 from ..localize.changes import changelog, changelog_title
 from ..localize.localizer import Localizer
 from ..model.release import Snapshot
+from ..pipeline import pipeline
+from ..releases import release
 from ..render.html import render_template
 from ..write.files import changed as changed_files
 from ..write.files import write_all
-from . import pipeline, release
 from .feed import game_feed
 from .history import aid_history
 from .navigation import aid_numbers, aid_title, aid_titles, href, site_languages
@@ -42,8 +43,8 @@ from .release_pages import (
 )
 
 if TYPE_CHECKING:
-    from .jobs import Loaded
-    from .pipeline import Unit
+    from ..pipeline.jobs import Loaded
+    from ..pipeline.pipeline import Unit
     from .publishing import Publishing
 
 

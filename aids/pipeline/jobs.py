@@ -20,26 +20,30 @@ from ..errors import AidsError, DoesNotFit, Position, Problem
 from ..files import Folder
 from ..kind import Aid
 from ..kinds.reading import read_aids
+from ..localize import making
 from ..localize.changes import changelog, localize_changes
 from ..localize.documents import ChangesDocument
 from ..localize.localizer import Fallback, Localizer
 from ..localize.rulings import RulingsDocument
 from ..model.release import Change
+from ..releases import release, rulings
+from ..releases.wording import Wording
 from ..render import parts
 from ..render.rendered import Rendered
+from ..site import navigation, release_pages
+from ..site.publishing import Publishing
 from ..translating import translators
 from ..write.files import CACHE
-from . import navigation, pipeline, release, release_pages, rulings
+from . import pipeline
 from .fingerprint import sources_digest
-from .publishing import Publishing
-from .wording import Wording
 
 PARTS = "booklet_parts"  # a booklet's parts in it (render/parts.py): no game is named so (an id has no "_")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Job:
-    """One aid in one edition and language, in the formats that are stale."""
+    """One aid in one edition and language, in the formats that are stale (its fields named where it is made:
+    several are strings, and a swapped pair would still type-check)."""
     root: str
     sources: str  # the digest of the project's sources it was planned from: what a worker keeps is keyed by it
     game: str
@@ -53,6 +57,10 @@ class Job:
     unavailable: tuple[str, ...] = ()  # the languages its aid is not published in: not linked by that navigation
     marks: str = "bars"  # how it marks what changed since the game's last release (localize/changes.py)
     since: str | None = None  # the release its marks compare with (None: the latest)
+
+    @property
+    def unit(self) -> pipeline.UnitKey:
+        return pipeline.UnitKey(self.game, self.edition, self.aid)
 
 
 @dataclass
@@ -95,7 +103,7 @@ class Loaded:
 
     def localizer(self, game: Game, lang: str, draft: bool = False) -> Localizer:
         if (game.id, lang, draft) not in self.localizers:
-            self.localizers[(game.id, lang, draft)] = pipeline.localizer(self.project, game, lang, draft)
+            self.localizers[(game.id, lang, draft)] = making.localizer(self.project, game, lang, draft)
         return self.localizers[(game.id, lang, draft)]
 
     def changes(self, game: Game, since: str | None = None) -> tuple[str | None, list[Change]]:
@@ -214,10 +222,10 @@ def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: L
     project = state.project
     nav = navigation.aid_navigation(project, game, edition, aid.model.id, lz, unavailable) if unavailable is not None \
         else None
-    if nav is not None:  # the version switcher and the old numbers of the archive (aids/build/archive_pages.py)
-        from .archive_pages import current_aid_versions
+    if nav is not None:  # the version switcher and the old numbers of the archive (aids/site/archive_pages.py)
+        from ..site.archive_pages import current_aid_versions
         nav.update(current_aid_versions(project, game, edition, aid.model.id, lz, state.game_aids.get(game.id, [])))
-        # the same aid since each release of its game (aids/build/since.py), and its rules' history
+        # the same aid since each release of its game (aids/site/since.py), and its rules' history
         nav["since_versions"] = release_pages.aid_versions(game, edition, aid.model.id, lz.lang)
         nav["history"] = release_pages.aid_history_link(game, edition, aid.model.id, lz.lang)
     marks = state.marks(game, aid, lz, marks_style, since, edition)

@@ -17,13 +17,15 @@ from ..config import Game, Project
 from ..errors import AidsError, Position, Problem
 from ..files import Folder
 from ..kinds.reading import read_aids
+from ..localize import making
 from ..localize.changes import change_words
 from ..localize.localizer import Localizer
 from ..model.release import ADDED, CHANGED, MOVED, REMOVED, TRANSLATION, Change, Item, Snapshot
+from ..pipeline import pipeline
 from ..render.errata import render_errata
+from ..site.navigation import aid_numbers, aid_title
 from ..write.files import write_all
-from . import pipeline, release
-from .navigation import aid_numbers, aid_title
+from . import release
 from .snapshot import has_snapshot
 from .wording import Wording
 
@@ -154,7 +156,7 @@ def errata(project: Project, game: Game, version: str, lang: str, pdfs: Path) ->
     """The errata sheet of `game` for owners of `version` in `lang`: the PDFs of that version in `pdfs`/<lang>/."""
     then = release.read_release(project, game, version)
     _, changes = release.changes(project, game, version)
-    lz = pipeline.localizer(project, game, lang)
+    lz = making.localizer(project, game, lang)
     aids = read_aids(project, game)[0]
     numbers = aid_numbers(aids, lz)
     wording = Wording(project, game, aids, lz, game.editions[0] if game.editions else None)  # the first's PDFs

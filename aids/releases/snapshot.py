@@ -1,7 +1,7 @@
 """The snapshot of a release: everything a game's outputs are made from, kept beside its release record, so that
-the site's archive rebuilds each release as it was released (aids/build/archive.py).
+the site's archive rebuilds each release as it was released (aids/releases/archive.py).
 
-    games/<game>/releases/<version>.yaml                   the release record (aids/build/release.py)
+    games/<game>/releases/<version>.yaml                   the release record (aids/releases/release.py)
     games/<game>/releases/<version>/<game>/...             the game's source files as released (game.yaml with its
                                                            version and date, its aids, their Markdown and tables)
     games/<game>/releases/<version>/i18n/<lang>/LC_MESSAGES/<game>.po   its catalog in each language
@@ -25,11 +25,10 @@ from ..errors import AidsError, Position, Problem
 from ..files import Folder, Unsafe, not_regular
 from ..kind import Aid
 from ..kinds.reading import read_aids
-from ..localize import domains
+from ..localize import domains, making
 from ..localize.localizer import Localizer
 from ..model.rulings import FILE as RULINGS_FILE
 from ..source.yamlfile import MAX_BYTES, decode
-from . import pipeline
 
 FOLDER = "releases"
 DIGESTS = "outputs.sha256"
@@ -149,7 +148,7 @@ class ReleaseRead:
 
     def localizer(self, lang: str) -> Localizer:
         if lang not in self._localizers:
-            self._localizers[lang] = pipeline.localizer(self.project, self.game, lang)
+            self._localizers[lang] = making.localizer(self.project, self.game, lang)
         return self._localizers[lang]
 
     def standalone(self) -> list[Aid]:

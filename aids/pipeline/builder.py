@@ -7,7 +7,7 @@ nothing they are made of changed, and written an aid at a time.
     an aid's results -> write_all            # when all its languages are in: those that rendered, all or none
     search.index(publications)               # then each publication's search index, if its pages changed
 
-A job (aids/build/jobs.py) names its project folder, ids and the digest of the sources it was planned from, so it
+A job (aids/pipeline/jobs.py) names its project folder, ids and the digest of the sources it was planned from, so it
 runs in a forked worker (which inherits what this process read), in a spawned one or on another machine (which
 reads the project itself, and fails the job if it finds other sources).
 """
@@ -28,13 +28,15 @@ from ..localize import catalogs
 from ..localize.domains import aid_domain
 from ..localize.localizer import Fallback, Localizer
 from ..model.text import Text
+from ..releases import archive, release
+from ..site import since, site
 from ..write import search, stamp
 from ..write.cache import Cache, Record
 from ..write.files import recover, write_all
-from . import archive, cluster, outputs, pipeline, release, shards, since, site, tournament
+from . import cluster, outputs, pipeline, shards, tournament
 from .fingerprint import Fingerprints, sources_digest, tool_digest
 from .jobs import Job, Loaded, Result, held, hold, run_job
-from .pipeline import Built, Options, Summary, Unit
+from .pipeline import Built, Options, Summary, Unit, UnitKey
 from .pool import executor, slots
 from .progress import Progress, Watch
 
@@ -82,11 +84,10 @@ def _built(project: Project, options: Options, progress: Progress | None, summar
         state.aids[(unit.game.id, unit.aid.model.id)] = unit.aid
     state.game_aids.update((game.id, aids) for game, aids, _ in plan.read)  # what change marks draw on
     run = _Run(project, options, plan, units, cache, state)
-    todo = [job for n, unit in enumerate(units) for lang in plan.langs
-            if (job := run.job(n, unit, lang, prints, sources, summary))]
+    todo = [job for unit in units for lang in plan.langs if (job := run.job(unit, lang, prints, sources, summary))]
     run.render(todo, progress)
-    for n, unit in enumerate(units):
-        run.merge(n, unit, summary)
+    for unit in units:
+        run.merge(unit, summary)
     _conclude(project, options, plan, units, summary, cache, run.publishing, run.digests)
     return prints.covered(project)
 
@@ -102,13 +103,13 @@ class _Run:
         self.threshold = options.min_complete if options.min_complete is not None else project.min_complete
         self.publishing = site.Publishing(self.threshold,
                                           lambda game, lang: state.localizer(game, lang, options.draft).catalog)
-        self.known: dict[tuple[int, str], tuple[Record, ...]] = {}  # (unit, lang) -> per format: fresh records
-        self.digests: dict[tuple[int, str], str] = {}
-        self.below: set[tuple[int, str]] = set()  # (unit, language) not built: too little of it translated
-        self.by_unit: dict[int, list[Result]] = {}
-        self.parts: dict[int, Summary] = {}  # unit -> what it added to the summary, merged in plan order
+        self.known: dict[tuple[UnitKey, str], tuple[Record, ...]] = {}  # (unit, lang) -> per format: fresh records
+        self.digests: dict[tuple[UnitKey, str], str] = {}  # (unit, lang) -> what its outputs are made of
+        self.below: set[tuple[UnitKey, str]] = set()  # (unit, language) not built: too little of it translated
+        self.by_unit: dict[UnitKey, list[Result]] = {}
+        self.parts: dict[UnitKey, Summary] = {}  # unit -> what it added to the summary, merged in plan order
 
-    def job(self, n: int, unit: Unit, lang: str, prints: Fingerprints, sources: str, summary: Summary) -> Job | None:
+    def job(self, unit: Unit, lang: str, prints: Fingerprints, sources: str, summary: Summary) -> Job | None:
         """The job of `unit` in `lang` if any of its formats is stale; None when all are up to date (or it is not
         built in `lang`: too little translated)."""
         options, cache = self.options, self.cache
@@ -117,8 +118,8 @@ class _Run:
             summary.skipped.append(
                 f"{unit.game.id}/{unit.aid.model.id} {lang}: {share:.1f} % translated, below the threshold of "
                 f"{self.threshold:g} % (not built; any earlier files of it are stale)")
-            self.below.add((n, lang))
-            self.known[(n, lang)] = ()
+            self.below.add((unit.key, lang))
+            self.known[(unit.key, lang)] = ()
             return None
         # its page links the languages it is published in: a change of those is a change of the page
         unavailable = () if options.pseudo else self.publishing.unavailable(unit.game, unit.aid,
@@ -128,65 +129,65 @@ class _Run:
                                _marks_shown(self.state, unit, lz, options.marks, options.since))
         if unavailable:
             digest = hashlib.sha256(f"{digest}\0unpublished\0{' '.join(unavailable)}".encode()).hexdigest()
-        if not options.pseudo:  # its page's version switcher and old numbers (aids/build/archive_pages.py)
+        if not options.pseudo:  # its page's version switcher and old numbers (aids/site/archive_pages.py)
             digest = archive.page_digest(digest, self.project, unit, lz, self.state.game_aids.get(unit.game.id, []))
-        self.digests[(n, lang)] = digest
+        self.digests[(unit.key, lang)] = digest
         stale = tuple(f for f in unit.formats if options.force or not cache.fresh(
             unit.game.id, unit.aid.model.id, key(unit, lang, f), digest))
-        self.known[(n, lang)] = tuple(cache.get(unit.game.id, unit.aid.model.id, key(unit, lang, f)) or {}
+        self.known[(unit.key, lang)] = tuple(cache.get(unit.game.id, unit.aid.model.id, key(unit, lang, f)) or {}
                                       for f in unit.formats if f not in stale)
         if not stale:  # up to date: whatever failed in between, its files are the current ones
             outputs.mark_built(cache, unit.game.id, unit.aid.model.id, edition_of(unit), lang)
             return None
-        return Job(str(self.project.root), sources, unit.game.id, edition_of(unit), unit.aid.model.id, lang, stale,
-                   options.debug, options.draft, not options.pseudo, unavailable, options.marks,
-                   options.since)
+        return Job(root=str(self.project.root), sources=sources, game=unit.game.id, edition=edition_of(unit),
+                   aid=unit.aid.model.id, lang=lang, formats=stale, debug=options.debug, draft=options.draft,
+                   site=not options.pseudo, unavailable=unavailable, marks=options.marks, since=options.since)
 
     def render(self, todo: list[Job], progress: Progress | None) -> None:
         """Every job run, each aid written as soon as all its languages are in."""
-        index = {(unit.game.id, edition_of(unit), unit.aid.model.id): n for n, unit in enumerate(self.units)}
-        waiting = Counter(index[(job.game, job.edition, job.aid)] for job in todo)  # unit -> its jobs not yet done
+        units = {unit.key: unit for unit in self.units}
+        waiting = Counter(job.unit for job in todo)  # unit -> its jobs not yet done
         # progress counts units (an aid in an edition, all its languages): one step when its files are written
         watch = Watch(progress, len(waiting), job_label)
         for job, result in _run(todo, self.options, self.cache, watch):
-            n = index[(job.game, job.edition, job.aid)]
-            self.by_unit.setdefault(n, []).append(result)
-            waiting[n] -= 1
+            self.by_unit.setdefault(job.unit, []).append(result)
+            waiting[job.unit] -= 1
             watch.rendered(job)
-            if not waiting[n]:
-                part = self.parts[n] = self.finish(n)
-                watch.written(unit_label(self.units[n], [lang for lang in self.plan.langs
-                                                         if any(r.job.lang == lang for r in self.by_unit[n])]),
+            if not waiting[job.unit]:
+                unit = units[job.unit]
+                part = self.parts[unit.key] = self.finish(unit)
+                watch.written(unit_label(unit, [lang for lang in self.plan.langs
+                                                if any(r.job.lang == lang for r in self.by_unit[unit.key])]),
                               bool(part.failed))
 
-    def finish(self, n: int) -> Summary:
-        """Unit `n` written (its stale languages), and what it adds to the summary."""
-        done = sorted(self.by_unit.get(n, []), key=lambda r: self.plan.langs.index(r.job.lang))
+    def finish(self, unit: Unit) -> Summary:
+        """`unit` written (its stale languages), and what it adds to the summary."""
+        done = sorted(self.by_unit.get(unit.key, []), key=lambda r: self.plan.langs.index(r.job.lang))
         part = Summary()
-        if _finish(self.project, self.units[n], done, self.options, part, self.cache, self.digests, n):
+        if _finish(self.project, unit, done, self.options, part, self.cache, self.digests):
             part.unchanged += sum(1 for lang in self.plan.langs
-                                  if (n, lang) not in self.below and not any(r.job.lang == lang for r in done))
+                                  if (unit.key, lang) not in self.below and not any(r.job.lang == lang for r in done))
         return part
 
-    def merge(self, n: int, unit: Unit, summary: Summary) -> None:
-        """What unit `n` adds to `summary`: written now, or before (nothing of it stale); its fallbacks, from its
+    def merge(self, unit: Unit, summary: Summary) -> None:
+        """What `unit` adds to `summary`: written now, or before (nothing of it stale); its fallbacks, from its
         results or from the cache."""
-        part = self.parts[n] if n in self.parts else self.finish(n)
+        part = self.parts[unit.key] if unit.key in self.parts else self.finish(unit)
         summary.built += part.built
         summary.skipped += part.skipped
         summary.failed += part.failed
         summary.unchanged += part.unchanged
-        done = self.by_unit.get(n, [])
+        done = self.by_unit.get(unit.key, [])
         for lang in self.plan.langs:
             fresh = next((r for r in done if r.job.lang == lang), None)
-            known = self.known[(n, lang)]
+            known = self.known[(unit.key, lang)]
             fallbacks = fresh.fallbacks if fresh else [_fallback(f) for f in known[0].get("fallbacks", [])] \
                 if known else []
             _note_fallbacks(summary, unit.game.id, lang, fallbacks)
 
 
 def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: list[Unit], summary: Summary,
-              cache: Cache, publishing: site.Publishing, digests: dict[tuple[int, str], str]) -> None:
+              cache: Cache, publishing: site.Publishing, digests: dict[tuple[UnitKey, str], str]) -> None:
     """After the aids: the bilingual aids and packets, the build cache saved, the web site, the files of aids gone
     removed, the search index."""
     for game, aids, broken in plan.read:  # an aid that does not read keeps its last good files, marked
@@ -284,7 +285,7 @@ def _run(jobs: list[Job], options: Options, cache: Cache, watch: Watch) -> Itera
 
 
 def _finish(project: Project, unit: Unit, results: list[Result], options: Options, summary: Summary,
-            cache: Cache, digests: dict[tuple[int, str], str], n: int) -> bool:
+            cache: Cache, digests: dict[tuple[UnitKey, str], str]) -> bool:
     """Write one aid's new files, those of every language that rendered, all or none of them: a language that
     failed (a Russian text too long for the card), or that --strict refuses, keeps its previous files, and fails
     alone. False when its files could not be written."""
@@ -308,7 +309,7 @@ def _finish(project: Project, unit: Unit, results: list[Result], options: Option
         return False
     writing = (time.perf_counter() - started) / max(len(results), 1)  # shared out: the aid's sum is exact
     for r in results:
-        _recorded(project, unit, r, cache, digests[(n, r.job.lang)])
+        _recorded(project, unit, r, cache, digests[(unit.key, r.job.lang)])
         summary.built.append(Built.of(unit.game.id, r.job.edition, r.job.lang, unit.aid.model.id,
                                       list(r.by_format.values()), r.seconds + writing))
     return True

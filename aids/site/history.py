@@ -1,6 +1,6 @@
 """The history of an aid's items across the releases of its game, in one language: for each item a release
 changed (added, reworded, moved, removed, retranslated in this language), its text as each release printed it
-(from its snapshot, through the aid's own localizing: aids/build/wording.py), and what changed since the latest
+(from its snapshot, through the aid's own localizing: aids/releases/wording.py), and what changed since the latest
 release, not released yet. A rules judge asked "what did 7.3 say at the tournament in March" reads it under 7.3's
 number (history/<aid>.html#<key>).
 """
@@ -16,13 +16,13 @@ from ..kind import Aid
 from ..localize.changes import change_words, short
 from ..localize.localizer import Localizer
 from ..model.release import REMOVED, Change, Snapshot, compare
+from ..pipeline.outputs import aid_path
 from ..render.html import render_template
 from .navigation import aid_numbers, aid_title, href
-from .outputs import aid_path
 from .release_pages import Shown, history_path, page_navigation, unpublished, versions_list
 
 if TYPE_CHECKING:
-    from .jobs import Loaded
+    from ..pipeline.jobs import Loaded
 
 
 @dataclass

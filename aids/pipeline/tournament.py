@@ -28,13 +28,14 @@ from ..localize.localizer import Localizer
 from ..localize.rich import Rich
 from ..model.card import MM
 from ..model.text import plain_text
+from ..releases import release
 from ..render import bilingual as bilingual_pdf
 from ..render import packet as packet_pdf
+from ..site.navigation import href, language_name
 from ..write.cache import Cache
 from ..write.files import changed, write_all
-from . import pipeline, release
+from . import pipeline
 from .jobs import Loaded, blamed
-from .navigation import href, language_name
 from .outputs import aid_path, failure
 
 KINDS = ("card", "playsheet")  # the kinds printed in two languages as one
@@ -56,11 +57,11 @@ def packet_path(game: str, packet: str) -> str:
 @dataclass
 class Tournament:
     """One build's bilingual aids and packets: what it may use of the build (`digests` of each unit's jobs by
-    (unit number, language), the state the jobs were made from), and where it reports."""
+    (unit, language), the state the jobs were made from), and where it reports."""
     project: Project
     state: Loaded
     cache: Cache
-    digests: dict[tuple[int, str], str]
+    digests: dict[tuple[pipeline.UnitKey, str], str]
     written: list[str]
     failed: list[AidsError]
     draft: bool = False
@@ -69,25 +70,25 @@ class Tournament:
 
     def bilingual(self, units: list[pipeline.Unit], langs: list[str]) -> None:
         """Every bilingual pair of every card and playsheet of the plan whose two languages it builds."""
-        for n, unit in enumerate(units):
+        for unit in units:
             if unit.aid.kind.name not in KINDS:
                 continue
             for pair in self.project.bilingual.get(unit.game.id, ()):
-                if all(lang in langs and (n, lang) in self.digests for lang in pair):
-                    self._pair(n, unit, pair)
+                if all(lang in langs and (unit.key, lang) in self.digests for lang in pair):
+                    self._pair(unit, pair)
 
-    def _pair(self, n: int, unit: pipeline.Unit, pair: tuple[str, str]) -> None:
+    def _pair(self, unit: pipeline.Unit, pair: tuple[str, str]) -> None:
         game, aid, edition = unit.game, unit.aid, unit.edition
         ed = edition.id if edition else None
         key = f"{ed or '-'}/{pair_name(pair)}/bilingual"
-        digest = hashlib.sha256("\0".join(["bilingual", *(self.digests[(n, lang)] for lang in pair)]).encode()
+        digest = hashlib.sha256("\0".join(["bilingual", *(self.digests[(unit.key, lang)] for lang in pair)]).encode()
                                 ).hexdigest()
         if not self.force and self.cache.fresh(game.id, aid.model.id, key, digest):
             return
         name = bilingual_path(game.id, ed, pair, aid.model.id)
         try:
             made = bilingual_pdf.render([self._document(game, aid, edition, lang) for lang in pair],
-                                        self._built(n, unit, pair))
+                                        self._built(unit, pair))
             path = self.project.output / name
             write_all({path: made.data}, self.project.output)
         except AidsError as exc:
@@ -99,13 +100,13 @@ class Tournament:
                                                     "notes": made.notes, "fitted": made.fitted}, [path])
         self.written.append(name)
 
-    def _built(self, n: int, unit: pipeline.Unit, pair: tuple[str, str]) -> dict[str, tuple[float, bytes]]:
+    def _built(self, unit: pipeline.Unit, pair: tuple[str, str]) -> dict[str, tuple[float, bytes]]:
         """Language -> the type size its PDF was fitted at and its bytes, of each language of `pair` whose PDF this
         build holds as made from its current job (a language set at its own size prints just so: not again)."""
         found = {}
         ed, game, aid = unit.edition.id if unit.edition else None, unit.game.id, unit.aid.model.id
         for lang in pair:
-            record = self.cache.fresh(game, aid, f"{ed or '-'}/{lang}/pdf", self.digests[(n, lang)])
+            record = self.cache.fresh(game, aid, f"{ed or '-'}/{lang}/pdf", self.digests[(unit.key, lang)])
             fitted = (record or {}).get("fitted", {}).get("")
             data = self.cache.folder.read(aid_path(game, ed, lang, aid, ".pdf")) if fitted else None
             if fitted and data:
@@ -293,10 +294,11 @@ def _pages(data: bytes) -> int:
 
 
 def run(project: Project, state: Loaded, cache: Cache, plan: pipeline.Plan, units: list[pipeline.Unit],
-        digests: dict[tuple[int, str], str], options: pipeline.Options,
+        digests: dict[tuple[pipeline.UnitKey, str], str], options: pipeline.Options,
         report: Callable[[list[str], list[AidsError]], None]) -> None:
     """The bilingual aids and the packets of the plan's games (their aids are built by now)."""
-    made = Tournament(project, state, cache, digests, [], [], options.draft, options.force, options.marks)
+    made = Tournament(project=project, state=state, cache=cache, digests=digests, written=[], failed=[],
+                      draft=options.draft, force=options.force, marks=options.marks)
     made.bilingual(units, plan.langs)
     made.packets([game for game, _, _ in plan.read], {game.id: aids for game, aids, _ in plan.read})
     report(made.written, made.failed)

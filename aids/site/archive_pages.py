@@ -1,4 +1,4 @@
-"""What the archive adds to the site's pages (aids/build/archive.py builds the archive itself):
+"""What the archive adds to the site's pages (aids/releases/archive.py builds the archive itself):
 
 - the version switcher of every page, beside the language switcher: the same page in every version (the current
   one and each release), keeping the reader's #anchor (a rule's stable id: the same in every version); a page
@@ -16,10 +16,13 @@ from typing import Any
 
 from ..config import Edition, Game, Project
 from ..kind import Aid
+from ..localize import making
 from ..localize.game import edition_name
 from ..localize.localizer import Localizer
+from ..pipeline.outputs import aid_path, file_labels
+from ..releases import snapshot
+from ..releases.release import versions
 from ..render.html import render_template
-from . import pipeline, snapshot
 from .navigation import (
     UNPUBLISHED,
     aid_numbers,
@@ -31,9 +34,7 @@ from .navigation import (
     site_languages,
     site_title,
 )
-from .outputs import aid_path, file_labels
 from .publishing import Publishing
-from .release import versions
 
 NUMBERS = "numbers.html"
 
@@ -238,7 +239,7 @@ class SiteOf:
         """Each edition of the release (by id) by its name: as the site names it now where the game still has it
         (a name is the site's, as its languages are), else as the release named it."""
         now = {e.id: e for e in self.game.editions}
-        current = pipeline.localizer(self.project, self.game, lang) if now else None
+        current = making.localizer(self.project, self.game, lang) if now else None
         return {edition.id: edition_name(self.game, now[edition.id], current) if current and edition.id in now
                 else edition_name(self.snap, edition, self.state.localizer(lang)) for edition in self.snap.editions}
 

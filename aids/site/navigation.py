@@ -1,6 +1,6 @@
 """The paths of the web site and the navigation every page carries: the language switcher (to the same page in
 the site's other languages, an aid page's keeping its #anchor), `<link rel="alternate" hreflang>`, which
-languages are not published, and the titles and numbers a page names other aids by (aids/build/site.py makes
+languages are not published, and the titles and numbers a page names other aids by (aids/site/site.py makes
 the pages).
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ..config import Edition, Game, Project
 from ..kind import Aid
 from ..localize.localizer import PSEUDO, Localizer
 from ..model.release import Change
-from .outputs import aid_path
+from ..pipeline.outputs import aid_path
 
 if TYPE_CHECKING:
     pass

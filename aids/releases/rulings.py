@@ -13,7 +13,8 @@ from ..localize.localizer import Localizer
 from ..localize.rulings import RulingsDocument, localize_rulings
 from ..model.release import ADDED, CHANGED, MOVED, REMOVED, Change, Item, compare
 from ..model.rulings import Ruling, needs_review, unknown_rules
-from . import navigation, release
+from ..site import navigation
+from . import release
 
 
 @dataclass

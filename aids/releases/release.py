@@ -20,6 +20,7 @@ from ..files import Folder
 from ..kinds.reading import read_aids
 from ..localize.changes import awaited, short, text_of
 from ..localize.localizer import Localizer
+from ..localize.making import localizer
 from ..model.release import (
     ADDED,
     REMOVED,
@@ -60,7 +61,6 @@ def versions(game: Game) -> list[str]:
 
 def state(project: Project, game: Game, version: str | None = None, date: dt.date | None = None) -> Snapshot:
     """The game as its sources and catalogs are now: every aid's items, and each language's text of them."""
-    from .pipeline import localizer
     aids, errors = read_aids(project, game)
     if errors:
         raise AidsError([p for e in errors for p in e.problems])
@@ -152,7 +152,6 @@ def changes_if_readable(project: Project, game: Game) -> tuple[str | None, list[
 
 def awaiting(project: Project, game: Game, found: list[Change]) -> dict[tuple[str, str], list[str]]:
     """(aid, key) -> the languages a new, changed or moved item is not translated into yet."""
-    from .pipeline import localizer
     out: dict[tuple[str, str], list[str]] = {}
     for lang in (lang for lang in project.languages if lang != game.source_language):
         lz = localizer(project, game, lang)
@@ -242,8 +241,8 @@ class Printed:
 
     @classmethod
     def of(cls, project: Project, game: Game, lang: str | None) -> Printed:
-        from .navigation import aid_numbers, aid_titles
-        from .pipeline import chosen_languages, localizer
+        from ..pipeline.pipeline import chosen_languages
+        from ..site.navigation import aid_numbers, aid_titles
         lz = localizer(project, game, chosen_languages(project, [lang])[0] if lang else game.source_language)
         aids = read_aids(project, game)[0]
         wording = Wording(project, game, aids, lz, game.editions[0] if game.editions else None)

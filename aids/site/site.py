@@ -15,7 +15,7 @@ any path of a web server; with `site_url` the canonical and alternate links are 
 The pages are made from the build's plan and the games of `site:` (every game and language by default),
 not from what was rebuilt: a build with nothing stale writes a complete site. A site page lists the files
 found in the output folder, with the page count of the PDF (from the build cache, or the PDF itself); an aid
-that failed since keeps its last good files listed, marked "not rebuilt" with the error (aids/build/outputs.py).
+that failed since keeps its last good files listed, marked "not rebuilt" with the error (aids/pipeline/outputs.py).
 """
 from __future__ import annotations
 
@@ -36,11 +36,14 @@ from ..localize.game import edition_name
 from ..localize.localizer import Localizer
 from ..localize.rich import Rich
 from ..model.release import Change
+from ..pipeline import tournament
+from ..pipeline.outputs import Pages, aid_path, failure, file_labels, identified, one_line
+from ..releases.wording import Wording
 from ..render.html import render_template
 from ..write.cache import Cache
 from ..write.files import changed as changed_files
 from ..write.files import write_all
-from . import since, tournament
+from . import since
 from .archive_pages import current_game_versions
 from .navigation import (
     PARTLY,
@@ -59,12 +62,10 @@ from .navigation import (
     site_title,
     tag,
 )
-from .outputs import Pages, aid_path, failure, file_labels, identified, one_line
 from .publishing import Publishing
-from .wording import Wording
 
 if TYPE_CHECKING:
-    from .pipeline import Options, Unit
+    from ..pipeline.pipeline import Options, Unit
 
 Released = Callable[[Game], tuple[str | None, list[Change]]]  # a game's last release, what changed since it
 
@@ -237,11 +238,11 @@ def game_page(project: Project, listed: Listed, lz: Localizer, publishing: Publi
     editions = [{"id": edition.id if edition else None,
                  "label": edition_name(game, edition, lz) if edition else "",
                  "aids": aid_entries(project, listed, edition, lz, publishing, pages, here),
-                 # in two languages as one, a packet per event (aids/build/tournament.py)
+                 # in two languages as one, a packet per event (aids/pipeline/tournament.py)
                  "tournament": tournament.site_files(project, game, listed.aids, edition.id if edition else None, lz,
                                                      here)}
                 for edition in listed.editions]
-    # the releases: the changes since each, each aid's history, the feed (aids/build/since.py)
+    # the releases: the changes since each, each aid's history, the feed (aids/site/since.py)
     releases = since.game_links(project, game, [aid for aid in listed.aids if publishing.published(game, aid, lz.lang)],
                                 lz, here)
     searched = search_boxes([listed], lz, here, lambda game, lang: lz)

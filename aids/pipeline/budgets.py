@@ -23,7 +23,7 @@ from ..config import Game, Project
 from ..errors import AidsError
 from ..kind import Aid
 from ..kinds.reading import read_aids, select_game_ids
-from ..localize import domains, po
+from ..localize import domains, making, po
 from ..localize.checks import BUDGET
 from ..localize.localizer import Localizer
 from ..translating.translators import shown_texts
@@ -66,7 +66,7 @@ def _language(project: Project, game: Game, fitted: list[Aid], lang: str) -> Mea
     found = domains.read(project.catalogs, project.show, game.id, lang)
     if not fitted or not found:
         return measured
-    lz = pipeline.localizer(project, game, lang)
+    lz = making.localizer(project, game, lang)
     allowed: dict[tuple[str, str], tuple[int, str]] = {}  # (msgctxt, msgid) -> (budget, the aid that sets it)
     for aid in fitted:
         texts = {(t.context, t.msgid): lz.shown(t) for t in shown_texts(game, aid) if t.context != "game/title"}

@@ -1,4 +1,4 @@
-"""What the site's pages about a game's releases share (aids/build/since.py, history.py, feed.py): where each
+"""What the site's pages about a game's releases share (aids/site/since.py, history.py, feed.py): where each
 is, the game in one language they draw on, their navigation and the list of releases to choose from."""
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from ..config import Edition, Game, Project
 from ..kind import Aid
 from ..localize.localizer import Localizer
 from ..model.release import Snapshot
-from . import navigation, release
+from ..pipeline.outputs import aid_path
+from ..releases import release
+from ..releases.wording import Wording
+from . import navigation
 from .navigation import game_path, home_path, href, site_languages, site_title
-from .outputs import aid_path
-from .wording import Wording
 
 
 def folder_of(game_id: str, edition: str | None, lang: str) -> str:

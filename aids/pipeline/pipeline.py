@@ -1,29 +1,41 @@
 """The whole of aids as one pipeline: source -> model -> localized -> rendered -> written.
 
-    plan = plan_build(project, options)                  # source/ + model/: every aid read and linked
-    for unit in plan.units:                              # one aid in one edition
-        docs = [document(unit, lz) for lz in ...]        # localize/: one localized document a language
-        files = render(docs, formats)                    # render/: every format of every language
-        write_all(files)                                 # write/: all of them, or none
+`aids build` (builder.build) runs it, in this order:
 
-`aids.builder` runs it: the units as jobs on every core, skipped when up to date. Catalog commands
-(extract, update, compile) are `aids.translating.translations`.
+    plan = plan_build(project, options, summary)       # source/ + model/: every aid read and linked, once
+    for unit in shards.select(plan.units, ...):         # one aid in one edition (all of them, or this shard's)
+        for lang in plan.langs:                         # builder._Run.job:
+            digest = Fingerprints.digest(...)           #   what its outputs are made of (fingerprint.py)
+            Job(..., formats=stale)                     #   the formats the cache does not hold at that digest
+    for job in todo, on a core or a Dask worker:        # jobs.run_job, the one path
+        lz = Loaded.localizer(game, lang)               # localize/: the language (localize/making.py)
+        jobs.rendered(state, game, aid, edition, lz, formats, ...):
+            doc = document(game, aid, lz, edition, nav, marks, rulings)  # localize/: with the site's navigation
+            render(doc, [name]) for name in formats     # render/: {suffix: output} of each format
+    when every language of a unit is in (builder._finish):
+        write_all(files, project.output)                # write/: the aid's files, all or none; then the cache
+    then (builder._conclude): tournament.run, archive.publish, site.publish, since.publish, outputs.remove_gone,
+    search.index
+
+This module holds the plan (`plan_build`: the `Options` asked for, the `Unit`s) and one aid's way through the
+stages (`document`, `render`). Catalog commands (extract, update, compile) are
+`aids.translating.translations`.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..config import Edition, Game, Project
 from ..errors import AidsError, Position, Problem
 from ..kind import Aid
 from ..kinds.reading import Broken, read_game_aids, select_game_ids
-from ..localize import domains, ui
+from ..localize import ui
 from ..localize.documents import ChangesDocument
 from ..localize.game import localize_game
-from ..localize.localizer import PSEUDO, Fallback, Localizer, PseudoTranslations
+from ..localize.localizer import PSEUDO, Fallback, Localizer
 from ..localize.rulings import RulingsDocument
 from ..model.release import REMOVED, Change
 from ..render import preflight
@@ -78,11 +90,12 @@ class Built:
     def of(cls, game: str, edition: str | None, lang: str, aid: str, made: list[dict[str, Any]],
            seconds: float) -> Built:
         """From what each format `made` (see `made`)."""
-        return cls(game, edition, lang, aid, [f for m in made for f in m["files"]], sum(m["pages"] for m in made),
-                   [w for m in made for w in m["warnings"]], [n for m in made for n in m["notes"]],
-                   {k: v for m in made for k, v in m["fitted"].items()}, seconds,
-                   next((m["last_page"] for m in made if m.get("last_page") is not None), None),
-                   [r for m in made for r in m.get("remarks", [])])
+        return cls(game=game, edition=edition, lang=lang, aid=aid, files=[f for m in made for f in m["files"]],
+                   pages=sum(m["pages"] for m in made), warnings=[w for m in made for w in m["warnings"]],
+                   notes=[n for m in made for n in m["notes"]],
+                   fitted={k: v for m in made for k, v in m["fitted"].items()}, seconds=seconds,
+                   last_page=next((m["last_page"] for m in made if m.get("last_page") is not None), None),
+                   remarks=[r for m in made for r in m.get("remarks", [])])
 
 
 def made(files: list[str], rendered: dict[str, Rendered]) -> dict[str, Any]:
@@ -115,11 +128,18 @@ class Summary:
     unchanged: int = 0  # aids x languages whose files were already up to date
     fallbacks: dict[tuple[str, str], list[Fallback]] = field(default_factory=dict)  # (game, lang) -> ...
     catalog_problems: list[Problem] = field(default_factory=list)  # faulty entries of the UI catalogs, not used
-    site: list[str] = field(default_factory=list)  # the web site's pages written (aids/build/site.py), as shown
-    tournament: list[str] = field(default_factory=list)  # bilingual aids and packets written (build/tournament.py)
+    site: list[str] = field(default_factory=list)  # the web site's pages written (aids/site/site.py), as shown
+    tournament: list[str] = field(default_factory=list)  # bilingual aids and packets written (pipeline/tournament.py)
     repaired: list[str] = field(default_factory=list)  # damaged state in the output folder, set aside (one line each)
     removed: list[str] = field(default_factory=list)  # the files of aids gone from the sources, removed, as shown
     seconds: float = 0.0
+
+
+class UnitKey(NamedTuple):
+    """A unit by its ids, as a build's maps of units and of jobs (with a language) are keyed."""
+    game: str
+    edition: str | None
+    aid: str
 
 
 @dataclass(frozen=True)
@@ -129,6 +149,10 @@ class Unit:
     edition: Edition | None
     aid: Aid
     formats: tuple[str, ...] = ()  # the plan's, with those its game's print settings add (unit_formats)
+
+    @property
+    def key(self) -> UnitKey:
+        return UnitKey(self.game.id, self.edition.id if self.edition else None, self.aid.model.id)
 
 
 @dataclass
@@ -140,18 +164,6 @@ class Plan:
 
 
 # --- model -> localized ------------------------------------------------------------------------
-
-def localizer(project: Project, game: Game, lang: str, draft: bool = False) -> Localizer:
-    """`lang`'s view of a game: its catalog (none for the pseudo-locale, which makes up its own text)."""
-    if lang == PSEUDO:
-        return Localizer(lang, game.source_language, {}, PseudoTranslations(), style=project.date_styles.get("en"),
-                         icons=game.icons)
-    # the game's catalogs, one or one per aid (localize/domains.py)
-    found = domains.read(project.catalogs, project.show, game.id, lang) if lang != game.source_language else []
-    translations, ignored = domains.table(found)
-    return Localizer(lang, game.source_language, translations, ui.ui_translations(lang), draft=draft,
-                     style=project.date_styles.get(lang), ignored=ignored, icons=game.icons)
-
 
 def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
              site: dict[str, Any] | None = None, changes: ChangesDocument | None = None,

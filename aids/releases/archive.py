@@ -1,4 +1,4 @@
-"""The archive of releases on the web site: every release recorded with a snapshot (aids/build/snapshot.py) rebuilt
+"""The archive of releases on the web site: every release recorded with a snapshot (aids/releases/snapshot.py) rebuilt
 from it and published beside the current state.
 
     build/<game>/<version>/[<edition>/]<lang>/<aid>.html   an aid's page as released, with the site's navigation
@@ -29,14 +29,16 @@ from ..files import Folder
 from ..kind import Aid
 from ..localize.localizer import Localizer
 from ..model.release import Change
+from ..pipeline import pipeline
+from ..pipeline.fingerprint import tool_digest
+from ..pipeline.jobs import Loaded, rendered
+from ..pipeline.outputs import aid_path
+from ..site import archive_pages
+from ..site.archive_pages import current_aid_versions, editions_of
+from ..site.navigation import site_games
+from ..site.publishing import Publishing
 from ..write.files import CACHE, write_all
-from . import archive_pages, pipeline, snapshot
-from .archive_pages import current_aid_versions, editions_of
-from .fingerprint import tool_digest
-from .jobs import Loaded, rendered
-from .navigation import site_games
-from .outputs import aid_path
-from .publishing import Publishing
+from . import snapshot
 from .release import check_version, versions
 
 FORMATS = ("html", "pdf")  # what the archive keeps of each aid: its page and its PDF
