@@ -55,12 +55,14 @@ class Line:
 
 # A source's own syntax quoted in a text (`sheet: {back_offset: [x, y]}`, a YAML key and mapping) is no language.
 CODE = re.compile(r"\{[^{}]*\}|\b[a-z_]+:(?=\s*\{|\s*$)")
+# An address (https://example.org/valmora/forum, an e-mail) is no language either.
+ADDRESS = re.compile(r"\b(?:https?://|mailto:|www\.)[^\s()<>]*|[\w.+-]+@[\w-]+\.[\w.-]+")
 
 
 def foreign(line: Line, allowed: set[str]) -> str | None:
     """Why `line` reads as another language than its own, or None. `allowed`: words marked as another language
     somewhere in the same output (a term in its source language, a name), which may stand anywhere."""
-    words = [w for w in WORD.findall(CODE.sub(" ", line.text))
+    words = [w for w in WORD.findall(CODE.sub(" ", ADDRESS.sub(" ", line.text)))
              if w.lower() not in allowed and not ABBREVIATION.fullmatch(w) and w not in NAMES]
     if not words:
         return None

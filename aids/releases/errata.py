@@ -179,12 +179,13 @@ def errata(project: Project, game: Game, version: str, lang: str, pdfs: Path) ->
                         "Each change since version %(version)s, with the page and column where it stands in the "
                         "printed copy of that version. Cut each box out along its dashed border and paste it over "
                         "the text it replaces.") % {"version": version}
-    none = lz.pgettext("errata: a sheet with no change", "No changes.")
+    no_changes = lz.pgettext("errata: a sheet with no change", "No changes.")
     head = lz.pgettext("errata: before the changes of an aid that have no box: its title, the names of sides and "
                        "roles and their forms, which are printed at the head of the page and within other texts",
                        "The title and names, printed at the head of the page and within the text, have no box:")
     epoch = int(dt.datetime.combine(then.date or dt.date(1980, 1, 1), dt.time(), dt.UTC).timestamp())
-    return render_errata({"title": title, "intro": intro, "aids": sheets, "none": none, "head": head}, lz, epoch)
+    context = {"title": title, "intro": intro, "aids": sheets, "no_changes": no_changes, "head": head}
+    return render_errata(context, lz, epoch)
 
 
 def write_errata(project: Project, game: Game, version: str, langs: list[str], pdfs: Path | None) -> list[str]:
