@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import hashlib
 import io
 import logging
 import os
@@ -193,6 +194,23 @@ COLLECT_FROM = 50  # pages; a collection costs about 2 s after 300 pages
 
 
 @functools.cache
+def images_by_content_once() -> None:
+    """WeasyPrint names a raster image's XObject by the md5 of its URL, an absolute file URI: the same project in
+    another folder (a fresh clone, a copy) gave other bytes. Named, once per process, by the md5 of the image's
+    bytes instead: the same image, the same name, wherever the project is (and one XObject for one image)."""
+    images = weasyprint().images
+    original = images.RasterImage.__init__
+    if getattr(original, "_aids", False):
+        return
+
+    def by_content(self, pillow_image, image_id, image_data, *args, **kwargs):
+        content = hashlib.md5(image_data, usedforsecurity=False).hexdigest() if image_data else image_id
+        original(self, pillow_image, content, image_data, *args, **kwargs)
+    by_content._aids = True  # type: ignore[attr-defined]
+    images.RasterImage.__init__ = by_content
+
+
+@functools.cache
 def page_references_once() -> None:
     """pydyf 0.13 builds the list of every page's reference again each time the tags ask for one page's (once a
     tagged element): quadratic, 20 s of a 300-page booklet. Made, once per process, to build it once for each
@@ -216,6 +234,7 @@ def page_references_once() -> None:
 def parsed(html: str, *, base: Path, allowed: list[Path]) -> Any:
     """WeasyPrint's HTML of `html`, reading only below `allowed` (and the package's fonts), its tree prepared for
     print (tree.py)."""
+    images_by_content_once()
     page = weasyprint().HTML(string=html, base_url=str(base) + "/",
                              url_fetcher=make_fetcher([fonts_dir(), *allowed]))
     tree.prepare(page.etree_element)
@@ -231,6 +250,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     how to `settle` them with the other parts."""
     wp = weasyprint()
     footnote_area.tolerant_once()  # a note that fits its page stays on it (footnote_area.py)
+    images_by_content_once()  # the same image, the same bytes, wherever the project is
     fetcher = make_fetcher([fonts_dir(), *allowed])
     fonts = wp.text.fonts.FontConfiguration()
     _FONTS.add(fonts)

@@ -61,6 +61,16 @@ def test_the_laid_out_page_box_is_where_laid_out_reads_it():
     assert hasattr(document.pages[0], "_page_box"), "aids/render/laid_out.py: Page._page_box is gone"
 
 
+def test_a_raster_image_is_made_with_its_id_then_its_bytes():
+    """render/pdf.py, images_by_content_once: the id WeasyPrint names an image's XObject by is replaced by the md5
+    of its bytes, the third argument."""
+    import inspect
+
+    from weasyprint.images import RasterImage
+    assert list(inspect.signature(RasterImage.__init__).parameters)[:4] == [
+        "self", "pillow_image", "image_id", "image_data"]
+
+
 def test_pydyf_lists_page_references_as_aids_keeps_them():
     """aids/render/pdf.py (page_references_once) keeps pydyf.PDF.page_references, a property pydyf builds again
     at every call (quadratic on a tagged booklet), while a PDF is written, from pydyf.PDF.pages["Kids"]."""
