@@ -150,8 +150,30 @@ def _checked_html(out: str, text: str, shown: str, name: str) -> str:
                                     f"template block '{name}' writes {fault}",
                                     "the markup of a text: " + ", ".join(f"<{e}>" for e in sorted(ELEMENTS))
                                     + "; links to https:, mailto: or #"))
+    _spaces_lead(holder)
     return str(escape(holder.text or "")) + "".join(
         html.tostring(child, encoding="unicode", method="html") for child in holder)
+
+
+INLINE = {"a", "abbr", "b", "cite", "code", "em", "i", "q", "small", "span", "strong", "sub", "sup", "time"}
+
+
+def _spaces_lead(holder: Any) -> None:
+    """A space the block writes before an inline element moves inside it, as aids writes its own runs
+    (render/html.py, spaces_lead): no run ends in a space where an element begins."""
+    for element in holder.iterdescendants():
+        if not isinstance(element.tag, str) or element.tag not in INLINE:
+            continue
+        before = element.getprevious()
+        text = (before.tail if before is not None else element.getparent().text) or ""
+        kept = text.rstrip()
+        if kept == text or not kept:
+            continue
+        if before is not None:
+            before.tail = kept
+        else:
+            element.getparent().text = kept
+        element.text = text[len(kept):] + (element.text or "")
 
 
 def _element_fault(element: Any) -> tuple[str, str]:
