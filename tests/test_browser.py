@@ -140,9 +140,18 @@ def search(browser, words: str) -> list[str]:
     field = browser.find_element(By.CSS_SELECTOR, ".aids-search input")
     field.clear()
     field.send_keys(words)
-    return wait_for(lambda: [a.get_attribute("href") for a in
-                             browser.find_elements(By.CSS_SELECTOR, ".aids-search .pagefind-ui__result a")],
-                    what=f"search results for {words!r}")
+
+    def links() -> list[str]:
+        return [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, ".aids-search .pagefind-ui__result a")]
+
+    def settled() -> list[str] | None:
+        """The results once shown and unchanged for a second: a merged index's results may come in later."""
+        first = links()
+        if not first:
+            return None
+        time.sleep(1.0)
+        return first if links() == first else None
+    return wait_for(settled, what=f"search results for {words!r}")
 
 
 # --- links --------------------------------------------------------------------------------------

@@ -84,6 +84,7 @@ def booklet_pictured(tmp_path_factory):
     return root
 
 
+@pytest.mark.system
 def test_every_string_of_a_booklet_has_its_own_picture_outlined_where_it_prints(booklet_pictured):
     """A section's paragraphs share its msgctxt: each is a string of its own in the catalog and in Weblate, so
     each has its own picture; a heading is pictured in its section, not at its entry in the contents (nor at a

@@ -235,7 +235,7 @@ def test_a_dask_cluster_builds_the_same_files(demo, tmp_path):
     plain = tmp_path / "plain"
     shutil.copytree(demo, plain)
     build(plain, formats=["html"])
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         summary = build(demo, formats=["html"], scheduler=cluster.scheduler_address)
     assert len(summary.built) == 12
     assert {p.relative_to(demo): d for p, d in built_files(demo / "build").items()} == \
@@ -257,7 +257,7 @@ def test_every_way_of_running_jobs_renders_an_edited_source_alike(demo, tmp_path
         source = root / "games/demo/sequence.yaml"
         source.write_text(source.read_text(encoding="utf-8").replace("Przygotowanie", "Przygotowanie wojsk"),
                           encoding="utf-8")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         ways["dask"] = {"scheduler": cluster.scheduler_address}
         for way, root in copies.items():
             build(root, formats=["html"], **ways[way])

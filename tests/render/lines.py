@@ -156,8 +156,8 @@ def _wrong(line: Line, after: Line, widest: float, every: list[Line], bound: set
             return "a line of one hyphenated word piece"
         if len(after.words) == 1 and after.words[0].text.endswith("-"):
             return "a word split twice"
-    if not LOWER.match(after.words[0].text):
-        return ""
+    if not LOWER.match(after.words[0].text) or (_term_beside(line, every) and _term_beside(after, every)):
+        return ""  # a capital begins a sentence; or each line is an entry of a list of terms, its term beside it
     whole, line = line, _first_cell(line)
     beside = [other.x0 - GAP for other in every
               if other.x0 > line.x1 + 1 and line.y0 - 2 < other.y1 and other.y0 < after.y1 + 2]
@@ -166,6 +166,14 @@ def _wrong(line: Line, after: Line, widest: float, every: list[Line], bound: set
     if line.x1 + SPACE + _unit(after.words, bound) < measure - 1:
         return "the next word fits on this line"
     return ""
+
+
+def _term_beside(line: Line, every: list[Line]) -> Line | None:
+    """The term a line of a list of terms stands beside (a glossary's "Art  артиллерия", which poppler reads as
+    two columns): a line of a few words on the same baseline, ending more than 2 em before it."""
+    em = (line.y1 - line.y0) / 1.16
+    return next((other for other in every if abs(other.y0 - line.y0) < 1 and len(other.words) <= 3
+                 and other.x1 < line.x0 - 2 * em), None)
 
 
 def widest_word_space(path: Path) -> list[float]:

@@ -299,6 +299,7 @@ def postscript_name(data: bytes) -> str:
         return font["name"].getDebugName(6)
 
 
+@pytest.mark.system
 def test_every_font_of_every_sample_e_book_draws_some_of_its_text_and_no_text_lacks_one(sample, browser, tmp_path):  # noqa: F811
     """The e-book shipped every face its stylesheet named, 8 DejaVu files a booklet, and the scenario books the
     theme's own 300 kB besides, unused (issue 44). Chromium, the engine of many reading systems, draws each
@@ -323,6 +324,7 @@ def test_every_font_of_every_sample_e_book_draws_some_of_its_text_and_no_text_la
     assert themed == 6  # the scenario and the rules of the Valmora scenario books, in pl, en and ru
 
 
+@pytest.mark.system
 def test_the_scenario_e_book_wears_its_theme_as_far_as_an_e_reader_shows_one(sample, browser, tmp_path):  # noqa: F811
     """The e-book ignored the game's theme (issue 44): the theme's face sets the text and the headings, its
     colours the heading banners and table heads, its own sheet its touches (small capitals); the paper tone and

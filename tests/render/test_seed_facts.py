@@ -61,6 +61,6 @@ def test_newbury_names_its_copyright_year_and_no_version(sample, lang):
         assert "· © 1984</p>" in colophon and version not in colophon
     home = page_of(sample[0], "index.html" if lang == "pl" else f"index.{lang}.html")
     for page in (home, page_of(sample[0], "newbury-fast-play", lang, "index.html")):
-        facts = [line for line in page.splitlines() if "Newbury Rules · " in line]
-        assert facts == ['<p class="site-facts">Newbury Rules · © 1984</p>'], facts
+        facts = [line for line in page.splitlines() if "Newbury Rules</span> · " in line]
+        assert facts == ['<p class="site-facts"><span lang="en">Newbury Rules</span> · © 1984</p>'], facts
         assert f"{version} 1984" not in page
