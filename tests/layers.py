@@ -86,6 +86,15 @@ def shared_scope(item: pytest.Item) -> str | None:
     return item.nodeid.split("::")[0]
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """The tests sharing a module's (or class's) fixture grouped for xdist, as each is collected: xdist names the
+    groups in its own pytest_collection_modifyitems, which may run before ours (then each test was its own group,
+    and every module's fixture was made once in each worker)."""
+    group = shared_scope(item)
+    if group:
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Each test's layer, as its own marker and in its stash; then the layer markers of its class and module off
@@ -99,9 +108,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             node.own_markers[:] = [m for m in node.own_markers if m.name not in LAYERS]
         if not any(m.name in LAYERS for m in item.own_markers):
             item.add_marker(item.stash[LAYER])
-        group = shared_scope(item)
-        if group:
-            item.add_marker(pytest.mark.xdist_group(group))
     if hasattr(config, "workerinput"):
         items.sort(key=lambda item: LAYERS[::-1].index(item.stash[LAYER]))
 

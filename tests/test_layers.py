@@ -199,3 +199,13 @@ def test_what_the_workers_share_is_made_once_and_a_change_to_it_fails_the_run(tm
                                                             "    (made[0] / 'made').write_text('twice')\n"})
     code, said = pytest(root)
     assert code == 1 and "a test changed" in said and "which every test shares: copy it first" in said, said
+
+
+def test_the_tests_sharing_a_modules_fixture_run_in_one_worker(tmp_path):
+    """xdist's loadgroup sends a module whose tests share a fixture to one worker (with pytest 9.2 it could not name
+    the groups, and every module's fixture was made in each worker, its ordered tests split between them)."""
+    body = "import os\nimport pytest\n\n\n@pytest.fixture(scope='module')\ndef made():\n    return 1\n\n\n" + "".join(
+        f"def test_{n}(made):\n    print('worker', os.environ['PYTEST_XDIST_WORKER'])\n\n\n" for n in range(8))
+    root = suite(tmp_path, {"test_grouped.py": body})
+    code, said = pytest(root, "-n", "2", "--dist", "loadgroup", "-v")
+    assert code == 0 and len(set(re.findall(r"\[(gw\d)\] .*PASSED", said))) == 1, said

@@ -201,4 +201,5 @@ def test_a_phase_its_source_does_not_name_prints_its_number_beside_its_text(samp
                 [heading] = root.xpath("//*[@id='end-of-turn']")
                 assert "".join(heading.itertext()).strip("#\xa0 ") == "4.6"
                 assert "untitled" in heading.getparent().get("class", "").split()
-                assert ".phase.untitled > .phase-title { display: block; position: absolute;" in css
+                # in a grid column of its own, drawn (and extracted) before the text it numbers
+                assert re.search(r"\.phase\.untitled > \.phase-title \{[^}]*grid-column: 1;", css)
