@@ -617,7 +617,8 @@ def test_a_pending_translation_and_a_source_change_of_other_strings_merge_with_n
     in_sync(api, root)
     edited, pending = "turn-sequence/fire/notes/simultaneous", "turn-sequence/fire/artillery"  # next to each other
     old, new = "Losses are removed only after both sides have fired.", "Losses are removed after both sides fire."
-    name, renamed = "Stonewall Jackson's Way (**SJW**)", "Stonewall Jackson's Way (**SJW**, 1992)"
+    name, renamed = ("[Stonewall Jackson's Way]{lang=en} (**SJW**)",
+                     "[Stonewall Jackson's Way]{lang=en} (**SJW**, 1992)")
     source, pl, ru = (api.units(GAME, lang)[edited] for lang in ("en", "pl", "ru"))
     # what translators left on the string whose text will change
     api("POST", f"units/{pl['id']}/comments/", {"scope": "translation", "comment": "Straty: po ogniu obu stron."})
