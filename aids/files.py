@@ -234,10 +234,7 @@ class Folder:
                 return None
             except OSError as exc:
                 raise refusal(shown, exc) from None
-            found = os.fstat(file)
-            if not stat.S_ISREG(found.st_mode):
-                os.close(file)
-                raise Unsafe(Problem(Position(shown), not_regular(found.st_mode), "a file"))
+            _regular(file, shown)
             with os.fdopen(file, "rb") as fp:
                 return fp.read(-1 if limit is None else limit)
 
@@ -327,6 +324,15 @@ def amount(size: int) -> str:
     return f"{size // 1048576} MB" if size >= 1048576 else f"{size // 1024} KB"
 
 
+def _regular(fd: int, shown: str) -> os.stat_result:
+    """The status of the open `fd`; closed and refused (Unsafe) unless it is a regular file."""
+    found = os.fstat(fd)
+    if not stat.S_ISREG(found.st_mode):
+        os.close(fd)
+        raise Unsafe(Problem(Position(shown), not_regular(found.st_mode), "a file"))
+    return found
+
+
 def read_file(path: Path, shown: str, limit: int) -> bytes:
     """The bytes of an input file of the project (a source, a catalog, a stylesheet, an image), at most `limit` of
     them. Whatever is not a regular file (a folder, a FIFO, /dev/zero) is refused before a byte is read, and a file
@@ -339,10 +345,7 @@ def read_file(path: Path, shown: str, limit: int) -> bytes:
         raise AidsError(Problem(Position(shown), "file not found")) from None
     except OSError as exc:
         raise refusal(shown, exc) from None
-    found = os.fstat(fd)
-    if not stat.S_ISREG(found.st_mode):
-        os.close(fd)
-        raise Unsafe(Problem(Position(shown), not_regular(found.st_mode), "a file"))
+    found = _regular(fd, shown)
     with os.fdopen(fd, "rb") as file:
         data = file.read(limit + 1) if found.st_size <= limit else b""  # one byte past the limit, if it grew
     if max(found.st_size, len(data)) > limit:

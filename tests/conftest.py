@@ -1,4 +1,3 @@
-import shutil
 from pathlib import Path
 
 import pytest
@@ -6,7 +5,7 @@ import pytest
 from aids.config import read_project
 from aids.pipeline import builder
 
-from .helpers import REPO, copy_project, make_project
+from .helpers import copy_project, make_project, sample_project
 
 pytest_plugins = ("tests.layers",)  # unit, integration, system: each test in one; the workers' shared builds
 
@@ -18,10 +17,7 @@ def demo(tmp_path) -> Path:
 
 
 def _build_samples(root: Path):
-    for name in ("games", "i18n"):
-        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
-    # a project of games, as a user has it: the aids source tree (ui_domain) stays behind
-    (root / "aids.yaml").write_text((REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
+    sample_project(root)  # a project of games, as a user has it: the aids source tree (ui_domain) stays behind
     summary = builder.build(read_project(root))
     assert not summary.failed, "\n".join(str(e) for e in summary.failed)
     return summary

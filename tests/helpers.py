@@ -215,6 +215,15 @@ def outputs(project, suffix: str, langs=None, kinds=None) -> set[str]:
             for lang in (langs or project.languages)}
 
 
+def sample_project(root: Path) -> Path:
+    """The samples' sources and catalogs in a scratch project at `root`, as a user's project of games has them
+    (the aids source tree's ui_domain left behind)."""
+    for name in ("games", "i18n"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
+    (root / "aids.yaml").write_text((REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
+    return root
+
+
 def copy_project(source: Path, to: Path, build: bool = True) -> Path:
     """A scratch copy of a project's sources (aids.yaml, games/, i18n/), and of its build/ with its build cache
     when `build`: a build of the copy renders only what an edit made stale."""

@@ -18,7 +18,7 @@ from aids.localize.catalogs import po_path, read_catalog
 from aids.localize.typography import typeset
 from aids.pipeline import builder, pipeline
 
-from .helpers import DEMO_GAME, REPO, make_project, pdf_text, units
+from .helpers import DEMO_GAME, REPO, make_project, pdf_text, sample_project, units
 from .localize.test_catalogs import extract_update, translate
 
 gettext_tools = pytest.mark.skipif(not shutil.which("msgfmt"), reason="GNU gettext is not installed")
@@ -27,11 +27,7 @@ gettext_tools = pytest.mark.skipif(not shutil.which("msgfmt"), reason="GNU gette
 @pytest.fixture
 def samples(tmp_path):
     """The samples, catalogs and all, in a scratch project."""
-    root = tmp_path / "samples"
-    for name in ("games", "i18n"):
-        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("*.mo"))
-    (root / "aids.yaml").write_text((REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
-    return root
+    return sample_project(tmp_path / "samples")
 
 
 def stats_json(root, *args):

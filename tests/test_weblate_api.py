@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import socket
 import threading
 import time
@@ -27,7 +26,7 @@ from aids.errors import AidsError
 from aids.localize import po
 from aids.localize.catalogs import read_catalog
 
-from .helpers import REPO
+from .helpers import sample_project
 
 TOKEN = "s3cret-token"
 PAGE = 20  # units a page: the listings below take several
@@ -185,11 +184,7 @@ def fake():
 
 
 def samples(tmp_path):
-    root = tmp_path / "samples"
-    for name in ("games", "i18n"):
-        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("*.mo"))
-    (root / "aids.yaml").write_text((REPO / "aids.yaml").read_text().replace("ui_domain: true", "ui_domain: false"))
-    return root
+    return sample_project(tmp_path / "samples")
 
 
 def max_length(flags: str) -> int | None:
