@@ -14,7 +14,8 @@ from aids.config import read_project
 from aids.localize import po
 from aids.localize.catalogs import read_catalog
 from aids.translating import translations
-from aids.translating.importing import as_aids, normal
+from aids.translating.importing import normal
+from aids.translating.latex import Macros, convert
 
 from .helpers import REPO
 
@@ -43,7 +44,7 @@ def test_markup_and_spaces_aside_the_same_text_is_the_same():
     assert normal("Fire \\emph{modifier}") == normal("Fire *modifier*") == "Fire modifier"
     assert normal("- Each side\n   rallies ``one`` unit") == normal("Each side rallies `one` unit")
     assert normal("A {see:movement/move} rule") == normal("A  rule")
-    assert as_aids("z rozkazem \\textbf{ruchu},\nna") == "z rozkazem **ruchu**, na"
+    assert convert("z rozkazem \\textbf{ruchu},\nna", Macros()).pieces == ["z rozkazem **ruchu**, na"]
 
 
 def test_a_po4a_catalog_fills_the_same_texts_and_close_ones_fuzzy(fresh, capsys, monkeypatch):
@@ -58,20 +59,20 @@ def test_a_po4a_catalog_fills_the_same_texts_and_close_ones_fuzzy(fresh, capsys,
     note = found["terrain/notes"]
     assert note.isfuzzy() and str(note.prev_source) == "The fire modifier is the one of the hex\nthe target stands in."
     assert str(note.target) == "Modyfikator ognia zależy od heksu, na którym stoi cel."  # its lines joined
-    assert f"{PL}: [terrain/notes] filled fuzzy (94 % alike), from rules.pl.po:45" in said
+    assert f"{PL}: [terrain/notes] placed fuzzy (94 % alike), from rules.pl.po:45" in said
     # markup aids' text does not have (LaTeX's \emph made Markdown): fuzzy, for the translator to settle
     assert found["terrain/column/modifier"].isfuzzy() and str(found["terrain/column/modifier"].target) == \
         "*Modyfikator* ognia"
     # fuzzy in the other catalog: fuzzy here
     assert found["sequence-of-play/combat/fire"].isfuzzy()
-    # a po4a paragraph that is two steps of the sequence: not split by guess, reported with both
-    assert not po.translated(found["sequence-of-play/command/initiative"])
-    assert not po.translated(found["sequence-of-play/command/orders"])
-    assert "rules.pl.po:54: not placed: joins 2 entries of aids, each its own there: " \
-           "[sequence-of-play/command/initiative], [sequence-of-play/command/orders]; split its translation " \
-           "between them" in said
-    assert "rules.pl.po:82: not placed: no entry of the game has this text or one close to it" in said
-    assert said.splitlines()[-1] == f"5 placed, 4 filled fuzzy, 2 not placed; updated {PL}"
+    # a po4a paragraph that is two steps of the sequence: split at its sentences, each its own
+    assert str(found["sequence-of-play/command/orders"].target) == \
+        "Każdy gracz wydaje każdej swojej jednostce jeden rozkaz, ruchu albo ognia."
+    assert not found["sequence-of-play/command/initiative"].isfuzzy()
+    assert f"{PL}: [sequence-of-play/command/orders] placed, split from rules.pl.po:54 (sentence 2 of 2)" in said
+    assert 'rules.pl.po:82: "Designer\'s notes" not placed: no entry of the game has this text or one close to it' \
+        in said
+    assert said.splitlines()[-1] == f"5 placed exactly, 2 split from 1 entry, 4 placed fuzzy, 1 not placed; updated {PL}"
     if shutil.which("msgfmt"):
         done = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(fresh / PL)], capture_output=True,
                               text=True)
@@ -89,15 +90,16 @@ def test_an_existing_translation_is_never_changed_and_a_dry_run_writes_nothing(f
     assert main(["import", "rules.pl.po", "--game", "mill-skirmish", "--dry-run"]) == 0
     said = capsys.readouterr().out
     assert (fresh / PL).read_bytes() == before
-    assert said.splitlines()[-1] == "4 placed, 4 filled fuzzy, 3 not placed (--dry-run: nothing written)"
-    assert "rules.pl.po:35: not placed: [terrain/woods] has this text and a translation already: kept as it is" \
-        in said
+    assert said.splitlines()[-1] == \
+        "4 placed exactly, 2 split from 1 entry, 4 placed fuzzy, 2 not placed (--dry-run: nothing written)"
+    assert 'rules.pl.po:35: "Woods" not placed: [terrain/woods] has this text and a translation already: kept as ' \
+        "it is" in said
     assert main(["import", "rules.pl.po", "--game", "mill-skirmish"]) == 0
     capsys.readouterr()
     assert str(entries(fresh)["terrain/woods"].target) == "Bór"
     after = (fresh / PL).read_bytes()
     assert main(["import", "rules.pl.po", "--game", "mill-skirmish"]) == 0  # again: everything is there already
-    assert capsys.readouterr().out.splitlines()[-1].startswith("0 placed, 0 filled fuzzy,")
+    assert capsys.readouterr().out.splitlines()[-1].startswith("0 placed exactly, 0 split from 0 entries, 0 placed fuzzy,")
     assert (fresh / PL).read_bytes() == after
 
 
@@ -118,7 +120,7 @@ def test_with_a_catalog_per_aid_each_aids_catalog_is_filled(fresh, capsys, monke
     said = capsys.readouterr().out
     terrain = "i18n/pl/LC_MESSAGES/mill-skirmish.terrain.po"
     assert f"{terrain}: [terrain/open] placed, from rules.pl.po:30" in said
-    assert said.splitlines()[-1] == "5 placed, 4 filled fuzzy, 2 not placed; updated " \
+    assert said.splitlines()[-1] == "5 placed exactly, 2 split from 1 entry, 4 placed fuzzy, 1 not placed; updated " \
         f"i18n/pl/LC_MESSAGES/mill-skirmish.sequence-of-play.po; updated {terrain}"
     found = {po.key(e)[0]: e for e in po.entries(read_catalog(fresh / terrain, terrain))}
     assert str(found["terrain/open"].target) == "Teren otwarty"

@@ -109,20 +109,14 @@ def catalogs_command(translations, project, args) -> int:
 
 def import_command(project, args) -> int:
     """`aids import`: a report a translator acts on, one line an entry (aids' catalog and msgctxt, or the other
-    catalog's line), then the counts; exit 0 whatever could not be placed."""
+    catalog's line and first words), then the sums; exit 0 whatever could not be placed."""
     from ..kinds.reading import select_game_ids
     from ..translating.importing import import_catalog
+    from ..translating.latex import declared
+    macros = declared(args.macro or [], args.macros, str(args.macros))
     game = project.read_game(select_game_ids(project, [args.game])[0])
-    report = import_catalog(project, game, args.catalog, args.lang, args.dry_run)
-    for p in report.placed:
-        what = f"filled fuzzy ({p.why})" if p.fuzzy else "placed"
-        print(f"{p.catalog}: [{p.context}] {what}, from {args.catalog}:{p.source.line}")
-    for entry, why in report.unplaced:
-        print(f"{args.catalog}:{entry.line}: not placed: {why}")
-    fuzzy = sum(1 for p in report.placed if p.fuzzy)
-    print(f"{len(report.placed) - fuzzy} placed, {fuzzy} filled fuzzy, {len(report.unplaced)} not placed"
-          + (" (--dry-run: nothing written)" if args.dry_run else
-             "".join(f"; updated {shown}" for shown in report.written)))
+    report = import_catalog(project, game, args.catalog, args.lang, args.dry_run, macros)
+    print("\n".join(report.lines(str(args.catalog), args.dry_run)))
     return 0
 
 

@@ -181,6 +181,11 @@ def import_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", required=True, metavar="G", help="the game whose catalog it fills")
     p.add_argument("--lang", metavar="L", help="the language of its translations (default: its header's Language)")
     p.add_argument("--dry-run", action="store_true", help="report what it would place, write nothing")
+    p.add_argument("--macro", action="append", metavar="KIND=NAME",
+                   help="a LaTeX macro of the book: KIND is icon, ref, see, term, note, index or drop "
+                        "(--macro icon=svg: \\svg{x} is {icon:x}); again for more")
+    p.add_argument("--macros", type=Path, metavar="FILE",
+                   help="the book's macros in a YAML file: a list of names under each KIND, labels: LABEL: ID")
 
 
 def no_options(p: argparse.ArgumentParser) -> None:
@@ -216,9 +221,10 @@ COMMANDS = (
             import_options,
             "Fills the game's untranslated entries in the catalog's language: the same text (spaces, typography "
             "and markup aside) as translated, a close one as fuzzy with the text it was made for as its previous "
-            "msgid; never changes a translation. Reports each entry placed, filled fuzzy, and each entry of the "
-            "other catalog not used (with the entries of aids it joins, when it is several of them). "
-            "docs/guide/import.md says more."),
+            "msgid, an entry that joins several of aids' split between them where their sentences align; never "
+            "changes a translation. A po4a catalog of LaTeX is read with the book's macros as declared "
+            "(--macro, --macros). Reports each entry placed, split or fuzzy, each macro not declared, and each "
+            "entry of the other catalog not used, by its first words. docs/guide/import.md says more."),
     Command("compile", TRANSLATE, "each catalog compiled (.po -> .mo), for gettext's other tools",
             ("aids compile",), games),
     Command("check", TRANSLATE, "every problem of every catalog entry (placeholders, terms, numbers, ...)",
