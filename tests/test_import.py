@@ -124,3 +124,133 @@ def test_with_a_catalog_per_aid_each_aids_catalog_is_filled(fresh, capsys, monke
         f"i18n/pl/LC_MESSAGES/mill-skirmish.sequence-of-play.po; updated {terrain}"
     found = {po.key(e)[0]: e for e in po.entries(read_catalog(fresh / terrain, terrain))}
     assert str(found["terrain/open"].target) == "Teren otwarty"
+
+
+# --- a po4a catalog of LaTeX: blocks split between aids' entries, the book's macros as aids' markup -------------------
+
+VALMORA = "valmora-scenarios"
+VPL = f"i18n/pl/LC_MESSAGES/{VALMORA}.po"
+PO4A = REPO / "tests" / "data" / "valmora-rules.pl.po"  # rules.md as a LaTeX book has it, po4a's Polish catalog
+MACROS = "icon: [svg]\nterm: [gls]\nref: [pagelink]\nnote: [note]\n"  # index: on the command line
+
+
+@pytest.fixture
+def valmora(tmp_path):
+    """The Valmora scenarios (English source) as a project of their own, their Polish catalog not translated yet
+    but for one paragraph the team translated in aids already."""
+    root = tmp_path / "valmora"
+    shutil.copytree(REPO / "games" / VALMORA, root / "games" / VALMORA)
+    (root / "aids.yaml").write_text("languages: [en, pl, ru]\noutput: build\n", encoding="utf-8")
+    project = read_project(root)
+    translations.extract(project), translations.update(project)
+    catalog = read_catalog(root / VPL, VPL)
+    for entry in po.entries(catalog):
+        if po.msgid(entry).startswith("The six hexes around a unit"):
+            entry.target = "Sześć heksów wokół oddziału to jego {term:zoc}, nasze tłumaczenie."
+    po.save(root / VPL, catalog)
+    shutil.copy(PO4A, root / "rules.pl.po")
+    (root / "macros.yaml").write_text(MACROS, encoding="utf-8")
+    return root
+
+
+def sample_polish():
+    """The sample's own Polish translations, msgid -> msgstr: what the po4a catalog's Polish was made from."""
+    return {po.msgid(e): po.strings(e)[0] for e in po.entries(read_catalog(REPO / VPL, VPL))}
+
+
+@pytest.mark.unit
+def test_latex_typography_and_declared_macros_become_aids_text():
+    from aids.translating.latex import Macros, convert
+    macros = Macros(labels={"sec:morale": "morale"})
+    for kind, name in (("icon", "svg"), ("ref", "pagelink"), ("note", "note"), ("index", "index")):
+        macros.add(kind, name)
+    said = convert("Piechota~\\svg{infantry} -- 10\\,000 --- ,,wręcz'' i <<ура>> ``fire''\\index{ogień} (zob. "
+                   "\\pagelink{sec:morale}), \\emph{raz}\n\\note{Uwaga.}\n\\begin{itemize}\\item A \\textbf{b}."
+                   "\\item \\hexref{0512}\\end{itemize}", macros)
+    assert said.pieces == ["Piechota\u00a0{icon:infantry} – 10\u202f000 — „wręcz” i «ура» “fire” (zob. "
+                           "{ref:morale}), *raz*", "Uwaga.", "A **b**.", "0512"]
+    assert [name for name, _ in said.undeclared] == ["\\hexref"]
+
+
+def test_a_po4a_latex_catalog_is_split_between_aids_entries_with_its_macros_as_aids_markup(valmora, capsys,
+                                                                                            monkeypatch):
+    monkeypatch.chdir(valmora)
+    assert main(["import", "rules.pl.po", "--game", VALMORA, "--macros", "macros.yaml", "--macro", "index=index"]) == 0
+    said = capsys.readouterr().out.splitlines()
+    # 21 of the catalog's 25 entries placed: 18 whole (17 exactly; the headings "Zone of control" and "Melee" also
+    # filled the glossary's "zone of control" and "melee", fuzzy), 3 split between 9 of aids' entries (2 fuzzy)
+    assert said[-1] == f"17 placed exactly, 7 split from 3 entries, 5 placed fuzzy, 4 not placed; updated {VPL}"
+    found = {po.msgid(e): e for e in po.entries(read_catalog(valmora / VPL, VPL))}
+    polish = sample_polish()
+
+    def imported(start):
+        entry = next(e for msgid, e in found.items() if msgid.startswith(start))
+        return entry, str(entry.target)
+    # a po4a paragraph that is two of aids' (5 sentences): cut after the third, each part as the sample has it
+    for start in ("A unit is a battalion", "A {term:leader} has no strength"):
+        entry, text = imported(start)
+        assert text.replace("\u00a0", " ") == polish[po.msgid(entry)] and not entry.isfuzzy()
+    assert "(zob. {ref:morale})" in imported("A unit is a battalion")[1]  # \pagelink{morale}
+    # a paragraph, an enumerate's items and a \note in one block: six entries of aids, each its own
+    for start in ("The player who moves first", "The first player", "The second player", "No melee is fought",
+                  "Both players resolve melee"):
+        entry, text = imported(start)
+        assert text.replace("\u00a0", " ") == polish[po.msgid(entry)] and not entry.isfuzzy(), start
+    assert f"{VPL}: [rules/sequence] placed, split from rules.pl.po:97 (sentence 5 of 6)" in said
+    # the book's macros and LaTeX's typography as aids writes them: icons, terms, a tie as a no-break space, ---
+    movement = imported("A unit spends {term:mp}")[1]
+    assert "Piechota\u00a0{icon:infantry} i\u00a0artyleria\u00a0{icon:artillery}" in movement and "\\" not in movement
+    entry, text = imported("A {term:morale-check} is one die")
+    assert text == polish[po.msgid(entry)] and "ucieczki — jego" in text  # ---, and \index dropped
+    assert "\\index" not in imported("These rules are shared")[1]
+    # a block that aligns in part (a sentence aids has not): its parts placed fuzzy, the sentence reported
+    entry, text = imported("In the third phase")
+    assert entry.isfuzzy() and text.replace("\u00a0", " ") == polish[po.msgid(entry)]
+    assert str(entry.prev_source).startswith("In the third phase, a unit next to an enemy unit may attack it in")
+    assert 'rules.pl.po:209: "In the third phase, a unit…": part not placed: sentence 6 of 6 matches no entry of ' \
+        "the game" in said
+    # a block whose translation joined two sentences: not cut by guess
+    assert not po.translated(imported("A unit may fire at one enemy")[0])
+    assert 'rules.pl.po:184: "A unit may fire at one…": part not placed: sentences 1-2 of 4 ([rules/fire]): 4 ' \
+        "sentences in the text, 3 in its translation: not split" in said
+    # a macro nobody declared: reported where it stands, its entry left alone
+    assert "rules.pl.po:169:51: \\marginpar is a macro not declared (expected: --macro KIND=marginpar, KIND one " \
+        "of icon, ref, see, term, note, index, drop, or a line of --macros FILE)" in said
+    assert 'rules.pl.po:164: "A river can be crossed only…" not placed: its LaTeX is not read (above)' in said
+    assert not po.translated(imported("A river can be crossed")[0])
+    # the team's translation in aids kept as it is; a verbatim block aids has not; fuzzy there, fuzzy here
+    assert imported("The six hexes around")[1] == "Sześć heksów wokół oddziału to jego {term:zoc}, nasze tłumaczenie."
+    assert 'rules.pl.po:147: "The six hexes around a unit…" not placed: [rules/zoc] has this text and a translation ' \
+        "already: kept as it is" in said
+    assert 'rules.pl.po:264: "Turn Valmora Duchy 1 2nd Light…" not placed: no entry of the game has this text or ' \
+        "one close to it" in said
+    assert imported("Index")[0].isfuzzy()
+    # a catalog GNU's tools take, in their layout
+    if shutil.which("msgfmt"):
+        done = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", VPL], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert subprocess.run(["msgcat", VPL], capture_output=True).stdout == (valmora / VPL).read_bytes()
+
+
+@pytest.mark.parametrize("args, files, error", [
+    (["--macro", "icon"], {}, "--macro: 'icon' is no declaration of a macro (expected: KIND=NAME[,NAME], KIND one "
+                              "of icon, ref, see, term, note, index, drop)"),
+    (["--macros", "macros.yaml"], {"macros.yaml": "icon: [svg]\nicons: [svg]\n"},
+     "macros.yaml:2:1: 'icons' is no kind of macro or holds no list of names (expected: a map of icon, ref, see, "
+     "term, note, index, drop to lists of macro names, and labels: a map of labels to ids)"),
+    (["--macros", "macros.yaml"], {"rules.pl.po": "\\section{Rules}\n"},
+     "rules.pl.po:1:1: malformed catalog: unknown keyword (expected: msgctxt, msgid, msgid_plural, msgstr or a "
+     "comment starting with #)"),
+    (["--macros", "macros.yaml"], {"rules.pl.po": 'msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-2'
+                                                  '\\nLanguage: pl\\n"\n'},
+     'rules.pl.po:1:1: malformed catalog: its header says charset=ISO-8859-2 (expected: a header entry first: '
+     'msgid "" and msgstr "Content-Type: text/plain; charset=UTF-8\\n...")'),
+])
+def test_a_bad_declaration_or_catalog_is_one_line_at_its_place(valmora, capsys, monkeypatch, args, files, error):
+    monkeypatch.chdir(valmora)
+    for name, text in files.items():
+        (valmora / name).write_text(text, encoding="utf-8")
+    before = (valmora / VPL).read_bytes()
+    assert main(["import", "rules.pl.po", "--game", VALMORA, *args]) == 1
+    assert capsys.readouterr().err.strip() == error
+    assert (valmora / VPL).read_bytes() == before

@@ -269,7 +269,13 @@ def _split(held: list[tuple[Path, po.Catalog]], project: Project, found: list[Fo
         for at in found_in.loose if found_in.spans else []:
             report.parts.append((block, f"{_sentences(at, 1, found_in.total)} matches no entry of the game"))
         if not block.used and kept:
-            block.why = f"{', '.join(dict.fromkeys(kept))} have its text and a translation already: kept as they are"
+            kept = list(dict.fromkeys(kept))
+            block.why = (f"{kept[0]} has this text and a translation already: kept as it is" if len(kept) == 1 else
+                         f"{', '.join(kept)} have its text and translations already: kept as they are")
+        elif not block.used and found_in.spans:
+            named = ", ".join(dict.fromkeys(f"[{s.known.ref[1].getcontext()}]" for s in found_in.spans))
+            block.why = (f"its sentences align with {len(found_in.spans)} entries of aids ({named}), but its "
+                         "translation could not be cut between them (above)")
 
 
 def _place_span(block: Foreign, span: aligning.Span, found_in: aligning.Alignment, index: aligning.Index,
@@ -318,7 +324,7 @@ def _why(entry: Foreign, every: list[tuple[po.Key, str]]) -> str:
     same = [k for k, text in every if text == entry.normal]
     if same:
         return f"[{same[0][0]}] has this text and a translation already: kept as it is"
-    held = [k for k, text in every if len(text) > 3 and text in entry.normal]
+    held = [k for k, text in every if len(text.split()) > 2 and text in entry.normal]
     if len(held) > 1:
         return (f"joins {len(held)} entries of aids, each its own there: "
                 + ", ".join(f"[{context}]" for context, _ in held) + "; split its translation between them")
