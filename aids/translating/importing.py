@@ -268,14 +268,22 @@ def _split(held: list[tuple[Path, po.Catalog]], project: Project, found: list[Fo
         kept = [k for span in found_in.spans for k in _place_span(block, span, found_in, index, report)]
         for at in found_in.loose if found_in.spans else []:
             report.parts.append((block, f"{_sentences(at, 1, found_in.total)} matches no entry of the game"))
-        if not block.used and kept:
-            kept = list(dict.fromkeys(kept))
-            block.why = (f"{kept[0]} has this text and a translation already: kept as it is" if len(kept) == 1 else
-                         f"{', '.join(kept)} have its text and translations already: kept as they are")
-        elif not block.used and found_in.spans:
-            named = ", ".join(dict.fromkeys(f"[{s.known.ref[1].getcontext()}]" for s in found_in.spans))
-            block.why = (f"its sentences align with {len(found_in.spans)} entries of aids ({named}), but its "
-                         "translation could not be cut between them (above)")
+        if not block.used:
+            block.why = _not_split(kept, found_in)
+
+
+def _not_split(kept: list[str], found_in: aligning.Alignment) -> str:
+    """Why a block whose sentences aligned placed nothing: its entries translated already, or no sure cut."""
+    kept = list(dict.fromkeys(kept))
+    if len(kept) == 1:
+        return f"{kept[0]} has this text and a translation already: kept as it is"
+    if kept:
+        return f"{', '.join(kept)} have its text and translations already: kept as they are"
+    if not found_in.spans:
+        return ""
+    named = ", ".join(dict.fromkeys(f"[{s.known.ref[1].getcontext()}]" for s in found_in.spans))
+    return (f"its sentences align with {len(found_in.spans)} entries of aids ({named}), but its translation could "
+            "not be cut between them (above)")
 
 
 def _place_span(block: Foreign, span: aligning.Span, found_in: aligning.Alignment, index: aligning.Index,
