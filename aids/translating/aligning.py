@@ -99,8 +99,9 @@ class Alignment:
 
     @property
     def whole(self) -> bool:
-        """Every sentence found, every part the same text, every translation cut surely."""
-        return not self.loose and all(s.score == 1.0 and s.translation and not s.why for s in self.spans)
+        """Every sentence found as a part, every part's translation cut (a part only close, or doubted, is fuzzy
+        on its own)."""
+        return not self.loose and all(s.translation for s in self.spans)
 
 
 def align(source: list[str], target: list[str], langs: tuple[str, str], index: Index) -> Alignment:
