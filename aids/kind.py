@@ -39,8 +39,13 @@ GROUP = "aids.kinds"
 class Model(Protocol):
     """What every model offers the pipeline."""
     id: str
-    title: Text  # on its page, in the site's lists, in the links of the aids that cite it
     source: Source
+
+    @property
+    def title(self) -> Text | None:
+        """On its page, in the site's lists, in the links of the aids that cite it; None: untitled (a sequence may
+        be), named by its kind there (`Kind.title_of`)."""
+        ...
 
     def messages(self) -> Iterator[Text]:
         """Every translatable text, in document order."""
@@ -190,6 +195,11 @@ class Kind(Generic[M, D]):
     def display_name(self, lz: Localizer) -> str:
         """What the kind is called, in the reader's language."""
         raise NotImplementedError
+
+    def title_of(self, model: M, lz: Localizer) -> str:
+        """The title of `model` in the reader's language (as `lz.shown`), or for an untitled one what its kind is
+        called: what the site's lists and a packet's contents name it by."""
+        return lz.shown(model.title) if model.title is not None else self.display_name(lz)
 
     def anchors(self, model: M) -> list[str]:
         """The HTML ids its body uses (a booklet embedding it checks them for clashes)."""

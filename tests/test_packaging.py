@@ -128,3 +128,26 @@ def test_check_and_release_of_the_samples_with_aids_installed_by_pip(tmp_path):
     released = aids("release", "--game", "lwow-1920", "--date", "2026-01-02", "9.9")
     assert released.returncode == 0, released.stderr
     assert (root / "games/lwow-1920/releases/9.9.yaml").is_file()
+
+
+def test_bootstrap_build_says_how_to_type_aids_as_the_readme_does(tmp_path):
+    """Before: after `./bootstrap build`, `aids` was on no PATH though the README types bare `aids`, and nothing
+    said so. Run with its tools stubbed (the packages installed, pip and the build doing nothing): its last line
+    says how, and the build's exit status is kept."""
+    shutil.copy(REPO / "bootstrap", tmp_path / "bootstrap")
+    stubs, venv = tmp_path / "stubs", tmp_path / ".venv" / "bin"
+    for folder, name, body in ((stubs, "dpkg-query", "echo 'install ok installed'"), (venv, "python", "exit 0"),
+                               (venv, "aids", 'echo "aids $*"; exit 3')):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+        (folder / name).chmod(0o755)
+    env = {"PATH": f"{stubs}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    done = subprocess.run(["bash", "bootstrap", "build"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 3, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-2] == "aids build"
+    assert lines[-1].startswith(f"bootstrap: aids is {tmp_path}/.venv/bin/aids; to type `aids` as the README does: "
+                                ". .venv/bin/activate (in this shell)")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    five = readme[readme.index("## Five minutes with aids"):readme.index("aids init my-game")]
+    assert ". .venv/bin/activate" in five  # the README says so where it first types `aids`

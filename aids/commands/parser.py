@@ -79,8 +79,10 @@ def build_options(p: argparse.ArgumentParser) -> None:
                         "printer, and <booklet>-imposed-press.pdf from the press PDF with --profile press")
     p.add_argument("--edition", action="append", metavar="E", help="only this edition (repeatable)")
     p.add_argument("--strict", action="store_true",
-                   help="fail when a string falls back to the source language, or when a print shop's preflight "
-                        "flags a press PDF (an image below the press's resolution)")
+                   help="warnings are errors (as for aids check): fail an aid's language, writing none of it, when a "
+                        "string falls back to the source language (aids.yaml's fallbacks: fail does this alone) or a "
+                        "print shop's preflight flags a press PDF (an image below the press's resolution); fail "
+                        "when the package's own catalogs are faulty")
     p.add_argument("--jobs", "-j", type=positive, metavar="N", help="worker processes (default: one a core)")
     p.add_argument("--force", action="store_true", help="render everything, even what is up to date")
     p.add_argument("--quiet", "-q", action="store_true",

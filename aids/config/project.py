@@ -32,6 +32,7 @@ PRINT_GAMES = Shape("print: games", keys=PRINT_GAME, key_pattern=ID_PATTERN, doc
 PRINT = Shape("print", (*PRINT_FIELDS, Field("games", PRINT_GAMES)), doc="how the PDFs go to print")
 DATE_STYLE = Shape("date_style", keys=string("a CLDR locale of the language, e.g. en-GB or en-US"),
                    doc="the locale whose dates a language prints: {en: en-US}")
+FALLBACKS = ("warn", "fail")  # what a text with no usable translation does to the build
 PUBLISH = Shape("publish", (num("min_complete", "the share of an aid's words translated below which it is not "
                                 "built, in %", 0, 100),))
 PROJECT = Shape(PROJECT_FILE, (
@@ -43,6 +44,8 @@ PROJECT = Shape(PROJECT_FILE, (
     Field("catalogs_per", choice(CATALOGS_PER), doc="one catalog a game (game, the default) or one a game's "
           "texts plus one per aid (aid); a game.yaml may say otherwise for its game"),
     Field("publish", PUBLISH),
+    Field("fallbacks", choice(FALLBACKS), doc="warn (the default): text a translation lacks prints in the source "
+          "language and the build lists it; fail: the build fails, writing none of that aid's language (as --strict)"),
     Field("site_url", string("the address the web site is published at", pattern=r"^https?://[^\s\"<>]+$")),
     Field("site", SITE),
     Field("date_style", DATE_STYLE),
@@ -73,6 +76,7 @@ class Project:
     packets: tuple[Packet, ...] = ()  # `packets:`: a PDF per event (config/tournament.py)
     catalogs_per: str = "game"  # "aid": a catalog per aid beside the game's own (localize/domains.py)
     formats: tuple[str, ...] = FORMATS  # `formats:`: what `aids build` makes without --format
+    fallbacks: str = "warn"  # `fallbacks: fail`: a text that falls back fails its aid's language, as --strict does
     formats_at: Position = field(default_factory=lambda: Position(PROJECT_FILE))  # where they are named (errors)
 
     def show(self, path: Path) -> str:
@@ -127,6 +131,9 @@ def read_project(root: Path) -> Project:
     packets = read_packets(src, data, [str(x) for x in languages], is_game, problems)
     formats = _formats(src, data, problems)
     per = catalogs_per(src, data, "game", problems)
+    if str(data.get("fallbacks", FALLBACKS[0])) not in FALLBACKS:
+        problems.add(src.at(data, "fallbacks", value=True), f"unknown fallbacks '{data['fallbacks']}'",
+                     "warn (text a translation lacks prints in the source language), fail (the build fails)")
     problems.raise_if_any()
     project = Project(
         root=root, languages=[str(x) for x in languages],
@@ -134,7 +141,7 @@ def read_project(root: Path) -> Project:
         ui_domain=bool(data.get("ui_domain", False)), min_complete=min_complete, site_url=site_url,
         date_styles=date_styles, printing=printing, printing_of=printing_of, site=site,
         bilingual=bilingual, packets=packets, catalogs_per=per,
-        formats=formats,
+        formats=formats, fallbacks=str(data.get("fallbacks", FALLBACKS[0])),
         formats_at=src.at(data, "formats", value=True) if "formats" in data else Position(PROJECT_FILE),
     )
     if "theme" in data:

@@ -45,14 +45,18 @@ class PhaseDocument(TypedDict):
     notes: list[Rich]
     notes_before: bool
     see: Rich | None
+    see_text: Rich | None  # a reference in the source's own words, printed as typed where `see` prints
     steps: list[StepDocument]
 
 
 class SequenceDocument(TypedDict):
-    title: str
+    title: str  # its title, or for an untitled one what its kind is called (the document's title)
+    titled: bool  # False: no heading printed
     section: str
     phases: list[PhaseDocument]
     lists: bool  # some step has an unordered list (its style is included only then)
+    note_label: bool  # "Note:" before each note
+    remarks: list[str]  # said under the aid in the build summary: the letters a language skips, where passed
 
 
 # --- table --------------------------------------------------------------------------------------

@@ -62,6 +62,16 @@ class PseudoTranslations(gettext.NullTranslations):
         return pseudo(msgid1 if n == 1 else msgid2, lengthen=False)
 
 
+LATIN = [chr(c) for c in range(ord("a"), ord("z") + 1)]
+
+
+def lettered(letters: list[str], n: int) -> str:
+    """The `n`th letter label (1-based) of `letters`; past the last, two letters (aa, ab, ...)."""
+    if n <= len(letters):
+        return letters[n - 1]
+    return letters[(n - 1) // len(letters) - 1] + letters[(n - 1) % len(letters)]
+
+
 @dataclass
 class Fallback:
     text: Text
@@ -214,13 +224,15 @@ class Localizer:
             out.extend(items[int(piece)] if i % 2 else rich.text(piece))
         return Rich(out)
 
-    def letter(self, n: int) -> str:
-        letters = self.pgettext(
+    def letters(self) -> list[str]:
+        """The letters that enumerate in this language, in order: those a language's documents use (Russian
+        skips ё з й о ч ъ ы ь, as GOST 2.105 has it)."""
+        return self.pgettext(
             "letters that enumerate sub-steps (a., b., c.), space-separated, in order",
             "a b c d e f g h i j k l m n o p q r s t u v w x y z").split()
-        if n <= len(letters):
-            return letters[n - 1]
-        return letters[(n - 1) // len(letters) - 1] + letters[(n - 1) % len(letters)]
+
+    def letter(self, n: int) -> str:
+        return lettered(self.letters(), n)
 
     @staticmethod
     def roman(n: int) -> str:

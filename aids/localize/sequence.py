@@ -10,7 +10,7 @@ from ..model.sequence import ALTERNATE, CHAPTER, RULE, SIMULTANEOUS, Phase, Sequ
 from ..model.text import Text, as_date, as_number, with_form
 from . import rich, ui
 from .documents import PhaseDocument, SequenceDocument, StepDocument
-from .localizer import Localizer
+from .localizer import LATIN, Localizer, lettered
 from .quantity import format_value
 from .rich import Link, Printed, Rich, capitalized, item_lines
 
@@ -83,14 +83,30 @@ def capital(kind: str, target: str) -> bool:
 
 class Labels:
     """The printed labels of steps in one language: the sequence's numbering per level (1., a), (i)), with
-    the letters of the reader's language (а, б in Russian) or, with `letters: source`, of the source's."""
+    the letters of the reader's language (а, б in Russian), with `letters: source` the source's, with
+    `letters: latin` a, b, c."""
 
     def __init__(self, seq: Sequence, lz: Localizer):
         self.seq = seq
-        letters = lz
-        if seq.source_letters and lz.lang != lz.source_lang:
-            letters = Localizer(lz.source_lang, lz.source_lang, {}, ui.ui_translations(lz.source_lang))
-        self.letter = letters.letter
+        letters = seq.letters_of(lz.lang)
+        if letters == "latin":
+            self.alphabet = LATIN
+        else:
+            lang = lz.source_lang if letters == "source" else lz.lang
+            self.alphabet = (lz if lang == lz.lang else Localizer(lang, lang, {}, ui.ui_translations(lang))).letters()
+        self.highest = 0  # the highest number lettered: whether a letter the alphabet skips would have been passed
+
+    def letter(self, n: int) -> str:
+        self.highest = max(self.highest, n)
+        return lettered(self.alphabet, n)
+
+    def skipped(self) -> str | None:
+        """The letters this alphabet leaves out among those it printed ("з, й" in Russian: ж) is followed by и)),
+        said in the build summary, so that a reader's "where is з)?" is answered: None when none was passed."""
+        shown = self.alphabet[:self.highest]
+        gaps = [chr(c) for a, b in zip(shown, shown[1:]) if len(a) == len(b) == 1
+                for c in range(ord(a) + 1, ord(b)) if chr(c).isalpha()]
+        return ", ".join(gaps) or None
 
     def mark(self, level: int, n: int) -> str:
         style = self.seq.numbering[level].style
@@ -267,18 +283,29 @@ class _Localized:
     def title(self, phase: Phase) -> Rich | None:
         return self.lz.rich(phase.title, self.resolver({}), capital) if phase.title else None
 
+    def heading(self, phase: Phase) -> tuple[Rich | None, str | None]:
+        """A phase's title and its timing: the timing a label beside the title, or with `timing_style: dash` in the
+        title after a spaced dash ("Fire phase – simultaneous"; the typography sets the dash of each language,
+        held to the word before it)."""
+        title, when = self.title(phase), timing(self.seq, self.lz, phase.timing)
+        if self.seq.timing_style == "dash" and title is not None and when is not None:
+            return title + rich.text(f" \u2013 {when}"), None
+        return title, when
+
     def phase(self, phase: Phase) -> PhaseDocument:
+        title, when = self.heading(phase)
         return {
             "anchor": path_of(phase),
             "number": self.seq.number(phase),
-            "title": self.title(phase),
+            "title": title,
             "side": side_name(self.seq, self.lz, phase.side),
-            "timing": timing(self.seq, self.lz, phase.timing),
+            "timing": when,
             "mirror": self.mirror_of(phase.mirror_of) if phase.mirror_of is not None else None,
             "rules": [self.sentence(t.text, t.values) for t in phase.rules],
             "notes": [self.sentence(t.text, t.values) for t in phase.notes],
             "notes_before": phase.notes_before,
             "see": self.see_list(phase.see),
+            "see_text": self.sentence(phase.see_text, {}) if phase.see_text is not None else None,
             "steps": [self.step(s) for s in phase.steps],
         }
 
@@ -286,12 +313,15 @@ class _Localized:
         """Every text of the sequence (as `Sequence.messages` gives them), by its msgctxt, with what the page
         prints of it, made when asked for."""
         seq, lz = self.seq, self.lz
-        yield seq.title.context, partial(lz.text, seq.title)
+        if seq.title is not None:
+            yield seq.title.context, partial(lz.text, seq.title)
         for side in seq.sides:
             yield from ((name.context, partial(lz.text, name)) for name in (side.name, *side.forms.values()))
         for phase in seq.phases:
             if phase.title:
                 yield phase.title.context, partial(self.title, phase)
+            if phase.see_text is not None:
+                yield phase.see_text.context, partial(self.sentence, phase.see_text, {})
             for said in (*phase.rules, *phase.notes):
                 yield said.text.context, partial(self.sentence, said.text, said.values)
             for s in (s for s in walk(phase.steps) if not s.swapped):  # a mirror's texts are its model's
@@ -303,6 +333,11 @@ class _Localized:
                     yield s.note.context, partial(self.sentence, s.note, s.values, s.swapped)
 
     def context(self) -> SequenceDocument:
-        return {"title": self.lz.text(self.seq.title), "section": self.seq.section,
-                "phases": [self.phase(p) for p in self.seq.phases],
-                "lists": any(s.bullets for s in self.seq.steps())}
+        lz, title = self.lz, self.seq.title
+        phases = [self.phase(p) for p in self.seq.phases]
+        skipped = self.labels.skipped()
+        return {"title": lz.text(title) if title is not None else lz.pgettext("aid kind", "Sequence of play"),
+                "titled": title is not None, "section": self.seq.section, "phases": phases,
+                "lists": any(s.bullets for s in self.seq.steps()), "note_label": self.seq.note_label,
+                "remarks": [f"step letters skip {skipped}, as documents in this language do (the package catalog's "
+                            "letters; letters: latin for a, b, c)"] if skipped else []}

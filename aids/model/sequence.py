@@ -38,7 +38,9 @@ LEVELS = ("the step (1., 2., ...)", "the sub-step", "the sub-sub-step")
 SIMULTANEOUS, ALTERNATE = "simultaneous", "alternate"
 # A sample label per level: the style of its numbers (1 decimal, a/A letters, i/I roman) and its delimiters
 NUMBERING = re.compile(r"(?:(\()([1aAiI])\)|([1aAiI])([.)]?))\Z")
-LETTERS = ("language", "source")  # each language's letters (а, б in Russian), or the source language's in every one
+# each language's letters (а, б in Russian), the source language's in every one, or Latin a, b in every one
+LETTERS = ("language", "source", "latin")
+TIMING_STYLES = ("label", "dash")  # timing beside the title as a small label, or "Title – timing" as the source sets it
 # Placeholders of a sequence's texts, and those of a phase title (no references in a heading)
 KINDS = ("ref", "see", "num", "date", "side", QUANTITY)
 TITLE_KINDS = ("num", "date", "side")
@@ -100,11 +102,18 @@ PHASE = Shape("phase", (
     Field("rules", list_of(PHASE_TEXT)),
     Field("notes_position", choice(("before", "after"))),
     Field("see", SEE),
+    Field("see_text", text("a reference in the source's own words, printed as typed where see: prints, e.g. "
+                           "'(in detail, see {ref:chapter:VI|acc})'; translated")),
 ))
+LETTERS_VALUE = {"anyOf": [choice(LETTERS), {
+    "type": "object", "propertyNames": {"pattern": r"^[a-z]{2,3}([_-][A-Za-z0-9]+)*$"},
+    "additionalProperties": choice(LETTERS)}],
+    "description": "language: each language's letters; source: the source's in every one; latin: a, b, c in every "
+                   "one; or per language, e.g. {ru: latin} (a language not named: language)"}
 SHAPE = Shape(KIND, (
     Field("kind", const(KIND), True),
     Field("id", ident(), True),
-    Field("title", text(), True),
+    Field("title", optional_text("none: the sequence prints no heading; its page is named by its kind")),
     Field("phases", list_of(PHASE), True),
     Field("section", {"type": ["string", "number"], "pattern": r"^\d+(\.\d+)*$"},
           doc="the number of its section in the rules, e.g. 3.2"),
@@ -112,7 +121,10 @@ SHAPE = Shape(KIND, (
     Field("numbering", list_of(string(), min_items=1, max_items=MAX_DEPTH),
           doc='a sample label per level of steps: ["1.", "a)", "(i)"] labels steps 1., sub-steps a), '
               'sub-sub-steps (i); phases are numbered by section, not here; no more labels than levels used'),
-    Field("letters", choice(LETTERS), doc="language: each language's letters; source: the source's in every one"),
+    Field("letters", LETTERS_VALUE),
+    Field("note_label", flag(), doc='false: notes print without "Note:" before them (the default: true)'),
+    Field("timing_style", choice(TIMING_STYLES),
+          doc='label (the default): the timing beside the title, small; dash: "Title – timing" as one heading'),
 ), doc="A sequence of play: phases, steps and sub-steps, numbered and cross-referenced.")
 
 
@@ -168,6 +180,7 @@ class Phase:
     rules: list[PhaseText] = field(default_factory=list)  # rules for the whole phase
     notes_before: bool = False  # notes and rules printed before its steps (after them by default)
     see: list[str] = field(default_factory=list)
+    see_text: Text | None = None  # a reference in the source's own words, printed where `see` prints
 
 
 @dataclass
@@ -180,15 +193,21 @@ class PhaseText:
 @dataclass
 class Sequence:
     id: str
-    title: Text
+    title: Text | None  # None: no heading; named by its kind where a name is needed (Kind.title_of)
     section: str
     sides: list[Side]
     phases: list[Phase]
     source: Source
     numbering: list[Numbering] = field(default_factory=lambda: list(DEFAULT_NUMBERING))
-    source_letters: bool = False  # `letters: source`: the source language's letters in every language
+    letters: dict[str, str] = field(default_factory=dict)  # language ("*": any other) -> one of LETTERS
+    note_label: bool = True  # "Note:" before each note
+    timing_style: str = TIMING_STYLES[0]
     kind: str = KIND
     icons: dict | None = None  # the game's icon set, for checking {icon:<id>} (model/icons.py); None: no game
+
+    def letters_of(self, lang: str) -> str:
+        """Whose letters label the steps in `lang`: language, source or latin."""
+        return self.letters.get(lang, self.letters.get("*", LETTERS[0]))
 
     def number(self, phase: Phase) -> str:
         return f"{self.section}.{phase.index}" if self.section else str(phase.index)
@@ -235,13 +254,13 @@ class Sequence:
             yield from walk(phase.steps)
 
     def messages(self) -> Iterator[Text]:
-        yield self.title
+        if self.title is not None:
+            yield self.title
         for side in self.sides:
             yield side.name
             yield from side.forms.values()
         for phase in self.phases:
-            if phase.title:
-                yield phase.title
+            yield from (t for t in (phase.title, phase.see_text) if t is not None)
             yield from (t.text for t in phase.rules)
             yield from (t.text for t in phase.notes)
             for step in walk(phase.steps):

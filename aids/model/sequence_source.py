@@ -23,6 +23,7 @@ from .sequence import (
     SHAPE,
     SIDE,
     SIMULTANEOUS,
+    TIMING_STYLES,
     TITLE_KINDS,
     Phase,
     Sequence,
@@ -43,7 +44,7 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
     if section and not re.fullmatch(r"\d+(\.\d+)*", section):
         problems.add(src.at(data, "section", value=True), f"section '{section}' is not a number",
                      "a section number such as 3.2")
-    title = text_at(src, data, "title", aid_id, "Title of the sequence of play", problems)
+    title = optional_text_at(src, data, "title", aid_id, "Title of the sequence of play", problems)
     sides = _read_sides(src, data.get("sides") or [], aid_id, problems)
     raw_phases = data["phases"]
     if not isinstance(raw_phases, list):
@@ -51,6 +52,7 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
         return None
     seq = Sequence(aid_id, title, section, sides, [], src, icons=getattr(game, "icons", None))
     _readnumbering_of(src, data, seq, problems)
+    _read_style(src, data, seq, problems)
     reader = StepReader(src, seq, problems)
     seen: dict[str, int] = {}
     mirrors: list[tuple[Phase, Any]] = []
@@ -65,6 +67,8 @@ def read(src: Source, game, problems: Problems) -> Sequence | None:
         phase.timing = _read_timing(src, node, sides, problems)
         phase.notes = reader.phase_texts(node, "notes", phase, "Note to the whole of phase")
         phase.rules = reader.phase_texts(node, "rules", phase, "Rule for the whole of phase")
+        phase.see_text = optional_text_at(src, node, "see_text", f"{aid_id}/{pid}/see", f"Reference under the title "
+                                          f"of phase {pid}, in the source's own words (brackets as typed)", problems)
         _read_phase_see(src, node, phase, problems)
         if "mirror_of" in node:
             for key in ("steps", "side", "timing"):
@@ -161,10 +165,31 @@ def _readnumbering_of(src: Source, data: Any, seq: Sequence, problems: Problems)
                                  "1. 1) (1) a. a) (a) A. A) (A) i. i) (i) I. I) (I), or without the delimiter")
                 else:
                     seq.numbering[level] = numbering
-    letters = str(data.get("letters", LETTERS[0]))
-    if letters not in LETTERS:
-        problems.add(src.at(data, "letters", value=True), f"unknown letters '{letters}'", ", ".join(LETTERS))
-    seq.source_letters = letters == "source"
+    _read_letters(src, data, seq, problems)
+
+
+def _read_letters(src: Source, data: Any, seq: Sequence, problems: Problems) -> None:
+    """`letters:` whose letters label the steps: one choice for every language, or one per language."""
+    raw = data.get("letters", LETTERS[0])
+    chosen = {str(lang): (str(value), src.at(raw, lang, value=True)) for lang, value in raw.items()} \
+        if hasattr(raw, "items") else {"*": (str(raw), src.at(data, "letters", value=True))}
+    for lang, (letters, where) in chosen.items():
+        if letters not in LETTERS:
+            problems.add(where, f"unknown letters '{letters}'", ", ".join(LETTERS) + ", or {ru: latin}: per language")
+        else:
+            seq.letters[lang] = letters
+
+
+def _read_style(src: Source, data: Any, seq: Sequence, problems: Problems) -> None:
+    """How notes and timings print: `note_label:` ("Note:" or none), `timing_style:` (label or dash)."""
+    seq.note_label = flag_at(src, data, "note_label", problems, "note_label: false (notes without \"Note:\")") \
+        if "note_label" in data else True
+    style = str(data.get("timing_style", TIMING_STYLES[0]))
+    if style not in TIMING_STYLES:
+        problems.add(src.at(data, "timing_style", value=True), f"unknown timing_style '{style}'",
+                     ", ".join(TIMING_STYLES))
+    else:
+        seq.timing_style = style
 
 
 def _check_numbering_depth(src: Source, data: Any, seq: Sequence, problems: Problems) -> None:
@@ -261,6 +286,8 @@ def _check_references(src: Source, data: Any, seq: Sequence, problems: Problems)
         if hasattr(node, "get"):
             if isinstance(node.get("title"), str):
                 _check_placeholders(src, node, "title", seq, TITLE_KINDS, problems)
+            if isinstance(node.get("see_text"), str):
+                _check_placeholders(src, node, "see_text", seq, KINDS, problems)
             walk_steps(node.get("steps"))
             walk_steps(node.get("notes"))  # a phase's notes and rules: texts and placeholders as a step's
             walk_steps(node.get("rules"))

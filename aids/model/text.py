@@ -14,7 +14,7 @@ from mdit_py_plugins.attrs import attrs_plugin
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..errors import Position, Problems
-from ..source.yamlfile import Source
+from ..source.yamlfile import Source, quoted_hint
 
 # Inline placeholders a translator moves but must keep: {ref:target}, {see:target}, ...
 PLACEHOLDER = re.compile(r"\{([a-z]+):([^{}\s]+)\}")
@@ -185,6 +185,11 @@ def text_at(src: Source, node: Any, key: Any, context: str, comment: str, proble
     """
     value = node[key]
     where = src.at(node, key, value=True)
+    if isinstance(value, dict) and len(value) == 1 and None in value.values() and ":" in str(next(iter(value))):
+        braced = f"{{{next(iter(value))}}}"  # `text: {side:red}`: a placeholder YAML read as a mapping
+        problems.add(where, f"a text that starts with '{{' must be quoted: YAML reads {braced} as a mapping",
+                     quoted_hint(f"{key}:", braced))
+        return Text("", context, comment, where)
     if isinstance(value, (CommentedMap, CommentedSeq, dict, list)) or isinstance(value, bool) or value is None:
         kind = ("a list" if isinstance(value, (CommentedSeq, list)) else "a mapping"
                 if isinstance(value, (CommentedMap, dict)) else "empty" if value is None else f"'{value}'")

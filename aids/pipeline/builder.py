@@ -24,8 +24,6 @@ from typing import Any
 
 from ..config import Project
 from ..errors import AidsError, Position, Problem
-from ..localize import catalogs
-from ..localize.domains import aid_domain
 from ..localize.localizer import Fallback, Localizer
 from ..model.text import Text
 from ..releases import archive, release
@@ -39,6 +37,7 @@ from .jobs import Job, Loaded, Result, held, hold, run_job
 from .pipeline import Built, Options, Summary, Unit, UnitKey
 from .pool import executor, slots
 from .progress import Progress, Watch
+from .refused import refused
 
 WEIGHT = {"booklet": 8, "playsheet": 4, "card": 2}  # a first guess at a job's cost, before it was timed
 
@@ -133,7 +132,7 @@ class _Run:
             digest = archive.page_digest(digest, self.project, unit, lz, self.state.game_aids.get(unit.game.id, []))
         self.digests[(unit.key, lang)] = digest
         stale = tuple(f for f in unit.formats if options.force or not cache.fresh(
-            unit.game.id, unit.aid.model.id, key(unit, lang, f), digest))
+            unit.game.id, unit.aid.model.id, key(unit, lang, f), digest) or self.refusable(unit, lang, f))
         self.known[(unit.key, lang)] = tuple(cache.get(unit.game.id, unit.aid.model.id, key(unit, lang, f)) or {}
                                       for f in unit.formats if f not in stale)
         if not stale:  # up to date: whatever failed in between, its files are the current ones
@@ -142,6 +141,14 @@ class _Run:
         return Job(root=str(self.project.root), sources=sources, game=unit.game.id, edition=edition_of(unit),
                    aid=unit.aid.model.id, lang=lang, formats=stale, debug=options.debug, draft=options.draft,
                    site=not options.pseudo, unavailable=unavailable, marks=options.marks, since=options.since)
+
+    def refusable(self, unit: Unit, lang: str, fmt: str) -> bool:
+        """Whether what an earlier build wrote is what this one refuses (text that fell back, with --strict or
+        `fallbacks: fail`; a preflight's finding, with --strict): made again to be refused, not passed as up to date."""
+        record = self.cache.get(unit.game.id, unit.aid.model.id, key(unit, lang, fmt)) or {}
+        strict = self.options.strict
+        return bool((strict or self.project.fallbacks == "fail") and record.get("fallbacks")
+                    or strict and record.get("preflight"))
 
     def render(self, todo: list[Job], progress: Progress | None) -> None:
         """Every job run, each aid written as soon as all its languages are in."""
@@ -290,8 +297,7 @@ def _finish(project: Project, unit: Unit, results: list[Result], options: Option
     failed (a Russian text too long for the card), or that --strict refuses, keeps its previous files, and fails
     alone. False when its files could not be written."""
     errors = {r.job.lang: r.error for r in results if r.error}
-    if options.strict:
-        errors = {**_refused(project, unit, results), **errors}
+    errors = {**refused(project, unit, results, options.strict), **errors}
     if errors:
         summary.failed.extend(dict.fromkeys(errors.values()))
         summary.skipped.append(f"{unit.game.id}/{unit.aid.model.id} {' '.join(errors)}: not written, previous "
@@ -338,27 +344,6 @@ def _failed(cache: Cache, unit: Unit, results: list[Result], errors: dict[str, A
     for r in results:
         outputs.mark_failed(cache, unit.game.id, unit.aid.model.id, edition_of(unit), r.job.lang,
                             outputs.one_line(errors[r.job.lang]))
-
-
-def _strict(project: Project, unit: Unit, result: Result) -> list[Problem]:
-    job = result.job
-    where = ", ".join([job.lang, *([f"edition {job.edition}"] if job.edition else []), *job.formats])
-    domain = aid_domain(job.game, unit.aid.model.id) if unit.game.catalogs_per == "aid" else job.game
-    po = project.show(catalogs.po_path(project.catalogs, job.lang, domain))
-    return [Problem(fb.text.where, f"{where}: [{fb.text.context}] {fb.reason} (--strict)", "a translation in " + po)
-            for fb in result.fallbacks]
-
-
-def _refused(project: Project, unit: Unit, results: list[Result]) -> dict[str, AidsError]:
-    """What --strict refuses, by language: text that fell back to the source language, a press PDF a print shop's
-    preflight flags."""
-    source = Position(project.show(unit.aid.path))
-    refused = {}
-    for r in results:
-        found = [*_strict(project, unit, r), *pipeline.preflighted(source, r.job.lang, r.by_format.values())]
-        if found and not r.error:
-            refused[r.job.lang] = AidsError(found)
-    return refused
 
 
 def _note_fallbacks(summary: Summary, game: str, lang: str, fallbacks: Iterable[Fallback]) -> None:

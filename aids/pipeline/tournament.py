@@ -134,7 +134,7 @@ class Tournament:
         sides = self._sides(packet, game)
         ed = edition.id if edition else None
         chosen_langs = [(lang, aid) for lang in packet.languages for aid in chosen]
-        titles = {lang: {aid.model.id: self.state.localizer(game, lang, self.draft).shown(aid.model.title)
+        titles = {lang: {aid.model.id: aid.kind.title_of(aid.model, self.state.localizer(game, lang, self.draft))
                          for aid in chosen} for lang in packet.languages}
         for lang, aid in chosen_langs:  # an aid that failed since keeps its earlier PDF: not one for this packet
             if error := failure(self.cache, game.id, aid.model.id, ed, lang):
@@ -315,7 +315,7 @@ def site_files(project: Project, game: Game, aids: list[Aid], edition: str | Non
             if (project.output / name).is_file():
                 label = lz.pgettext("web site: a PDF of an aid in two languages; %(aid)s is its title, %(languages)s "
                                     "the two languages", "%(aid)s in two languages: %(languages)s")
-                found.append({"label": label % {"aid": lz.shown(aid.model.title), "languages": " + ".join(
+                found.append({"label": label % {"aid": aid.kind.title_of(aid.model, lz), "languages": " + ".join(
                     _language(lang, lz.lang) for lang in pair)}, "href": href(here, name)})
     for packet in project.packets:
         name = packet_path(game.id, packet.id)

@@ -201,7 +201,14 @@ class Html:
     summary = "a web page (<aid>.html), with the site's navigation"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
-        return {".html": Rendered(doc.page.encode("utf-8")), **doc.figure_files(), **doc.asset_files()}
+        return {".html": Rendered(doc.page.encode("utf-8"), remarks=remarks_of(doc)), **doc.figure_files(),
+                **doc.asset_files()}
+
+
+def remarks_of(doc: Document) -> list[str]:
+    """What the localized aid says of itself for the build summary (a sequence: the letters its language skips)."""
+    aid = doc.context["aid"]
+    return list(aid.get("remarks", [])) if isinstance(aid, dict) else []
 
 
 class Pdf:
@@ -210,7 +217,10 @@ class Pdf:
     summary = "a PDF to print at home or on a digital printer (<aid>.pdf)"
 
     def render(self, doc: Document) -> dict[str, Rendered]:
-        return doc.pdf
+        made = doc.pdf
+        if remarks := remarks_of(doc):
+            made = {**made, ".pdf": replace(made[".pdf"], remarks=[*made[".pdf"].remarks, *remarks])}
+        return made
 
     @staticmethod
     def printer(doc: Document, press: Print | None = None, gray: bool = False) -> Printer:

@@ -70,7 +70,7 @@ def site_title(project: Project, lz: Localizer) -> str:
 
 
 def aid_title(aid: Aid, lz: Localizer) -> str:
-    return lz.shown(aid.model.title)
+    return aid.kind.title_of(aid.model, lz)
 
 
 def aid_numbers(aids: list[Aid], lz: Localizer) -> dict[tuple[str, str], str]:
@@ -84,7 +84,7 @@ def aid_titles(aids: list[Aid], lz: Localizer) -> dict[str, str]:
     titles: dict[str, str] = {}
     for aid in aids:
         for model in [aid.model, *aid.kind.parts(aid.model)]:
-            titles.setdefault(model.id, lz.shown(model.title))
+            titles.setdefault(model.id, aid.kind.title_of(model, lz) if model is aid.model else lz.shown(model.title))
     return titles
 
 

@@ -193,10 +193,37 @@ def _malformed(exc: MarkedYAMLError, text: str, shown: str) -> AidsError:
     mark = exc.context_mark if quoted else exc.problem_mark or exc.context_mark
     where = Position(shown, mark.line + 1, mark.column + 1) if mark else Position(shown)
     problem = "quoted text not closed" if quoted else exc.problem or exc.context or "malformed YAML"
+    if not quoted and (brace := _unquoted_brace(text, shown, where)):
+        return brace
     if any(sign in problem for sign in INDENTATION):  # what a line indented unlike its neighbours gives
         return AidsError(Problem(where, f"malformed YAML: {problem}: this line is indented unlike the lines "
                                  "around it", _indent_hint(text, where.line - 1 if where.line else 0)))
     return AidsError(Problem(where, f"malformed YAML: {problem}", "valid YAML"))
+
+
+# a value that opens with a {placeholder} and goes on after it: YAML reads the braces as a mapping, then fails
+_BRACED = re.compile(r"(\s*(?:-\s+)?(?:[^\s#'\"{][^#]*?:\s+)?)(\{[^{}]*\})[ \t]*[^\s#,}\]].*")
+
+
+def _unquoted_brace(text: str, shown: str, where: Position) -> AidsError | None:
+    """A text typed unquoted that begins with a placeholder (`text: {side:red} moves`): the parser blames what
+    follows the braces, often as indentation; the fault is the missing quotes, where the text begins."""
+    lines = text.splitlines()
+    if not where.line or where.line > len(lines):
+        return None
+    line = lines[where.line - 1]
+    found = _BRACED.fullmatch(line)
+    if not found or (where.col and where.col <= found.end(2)):
+        return None
+    return AidsError(Problem(Position(shown, where.line, found.start(2) + 1),
+                             f"a text that starts with '{{' must be quoted: YAML reads {found[2]} as a mapping",
+                             quoted_hint(line[:found.start(2)].strip(), line[found.start(2):].rstrip())))
+
+
+def quoted_hint(key: str, value: str) -> str:
+    """What a text YAML cannot read unquoted looks like quoted: `text: "{side:red} moves"`."""
+    quoted = f'"{value}"' if '"' not in value else "'" + value.replace("'", "''") + "'"
+    return f"a quoted string: {key} {quoted}" if key else f"a quoted string: {quoted}"
 
 
 def _deepest(text: str, shown: str) -> Position:

@@ -151,7 +151,12 @@ CASES = [
     ("sequence", edit(SEQUENCE, "other_side: true", "other_side: true, steps: []"), False),  # no sub-steps
     ("sequence", edit(SEQUENCE, "{id: m, mirror_of: move/a}", "{id: m, mirror_of: move/a, text: X}"), False),
     ("sequence", edit(SEQUENCE, "text: Notatka.", "text: [Notatka]"), False),  # a list where text is
-    ("sequence", SEQUENCE + "letters: latin\n", False),
+    ("sequence", SEQUENCE + "letters: greek\n", False),
+    ("sequence", SEQUENCE + "letters: {ru: latin, pl: source}\nnote_label: false\ntiming_style: dash\n", True),
+    ("sequence", SEQUENCE + "letters: {ru: greek}\n", False),
+    ("sequence", SEQUENCE + "timing_style: dashed\n", False),
+    ("sequence", edit(SEQUENCE, "title: Kolejność\n", ""), True),  # untitled
+    ("sequence", edit(SEQUENCE, "    title: Ruch\n", "    title: Ruch\n    see_text: (zob. {ref:chapter:VI})\n"), True),
     ("sequence", SEQUENCE + "letters: source\nnumbering: ['1.', 'a)']\n", True),
     ("sequence", SEQUENCE + "notes_position: before\n", False),  # a phase's field at the top
     ("table", TABLE, True),

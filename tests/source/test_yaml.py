@@ -36,7 +36,7 @@ def test_project_config_unknown_key_and_language(tmp_path):
         read_project(tmp_path)
     text = str(info.value)
     assert ("aids.yaml:2:1: unknown field 'outptu' in aids.yaml (expected: languages, output, games, catalogs, "
-            "ui_domain, catalogs_per, publish, site_url, site, date_style, print, theme, bilingual, packets, "
+            "ui_domain, catalogs_per, publish, fallbacks, site_url, site, date_style, print, theme, bilingual, packets, "
             "formats)") in text
     assert "aids.yaml:1:17: unknown language 'xx-nowhere'" in text
 
