@@ -167,6 +167,17 @@ def test_straight_quotes_pass_the_check_and_print_as_the_language_wants(lang, ty
     assert typeset(typed, lang) == printed
 
 
+@pytest.mark.parametrize("lang, marks", [("de", "„…“ (and ‚…‘ inside)"), ("fr", "«…» (and «…» inside)"),
+                                         ("pl", "„…” (and «…» inside)")])
+@pytest.mark.unit
+def test_an_unpaired_quote_is_told_with_the_languages_own_marks(lang, marks):
+    entry = po.Entry("Say stop.")
+    entry.setcontext("x")
+    entry.target = 'Say "stop.'
+    [found] = checks.check_entry(entry, lang, "en", [])
+    assert found.check == "quotes" and found.expected.endswith("printed as " + marks)
+
+
 def test_a_language_below_the_threshold_is_not_built_and_said_so(tmp_path, capsys):
     root = make_project(tmp_path)
     extract_update(root)

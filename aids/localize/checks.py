@@ -26,7 +26,7 @@ from ..model.text import (
 )
 from . import po
 from .po import Catalog, Entry
-from .typography import unpaired_quotes
+from .typography import rules_for, unpaired_quotes
 
 CHECKS = ("placeholders", "markup", "forms", "plurals", "terminology", "numbers", "quotes", "spaces", "identical",
           "length")
@@ -34,12 +34,6 @@ NOT_IGNORED = {"placeholders"}  # a translation that loses or invents one cannot
 BUDGET = re.compile(r"^#\s*aids:\s*budget\s+(\d+)\s+characters\s*(?:\(([^)]*)\))?")  # aids budgets writes it
 FIELD = re.compile(r"%\(\w+\)[sd]")
 NUMBER = re.compile(r"(?<![\w.,])[+\-−]?\d+(?:[.,]\d+)*")
-# Quotation marks by language, as the typography prints them (whatever marks were typed: straight ones too).
-QUOTES = {
-    "pl": "„…” (and «…» inside)",
-    "ru": "«…» (and „…“ inside)",
-    "en": "“…” (and ‘…’ inside)",
-}
 
 
 @dataclass(frozen=True)
@@ -189,7 +183,13 @@ def _unpaired_quotes(line: int, lang: str, text: str, source_lang: str, model: s
         return []
     return [Finding(line, "quotes", f"{unpaired} quotation mark(s) without a pair",
                     "each quote opened and closed in the text; any marks may be typed, printed as "
-                    + QUOTES.get(lang, "the language's"), error=False)]
+                    + _printed_quotes(lang), error=False)]
+
+
+def _printed_quotes(lang: str) -> str:
+    """The language's quotation marks as the typography prints them, whatever marks were typed."""
+    marks = rules_for(lang).quotes
+    return f"{marks[0]}…{marks[1]} (and {marks[2]}…{marks[3]} inside)"
 
 
 def _spacing(line: int, model: str, text: str) -> list[Finding]:

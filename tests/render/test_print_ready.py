@@ -10,7 +10,7 @@ from pypdf.generic import ContentStream
 
 from aids.commands.report import summary_text
 from aids.config import Print
-from aids.localize.typography import RULES
+from aids.localize.typography import rules_for
 
 from ..helpers import REPO, claims_pdf_x, outputs, pdf_fonts, pdf_text, rgb_in, text_runs, units
 
@@ -33,7 +33,7 @@ def test_no_line_ends_in_a_one_letter_word(sample):
     project, _ = sample
     checked = 0
     for path in pdfs(project):
-        short = set(RULES[path.parent.name].one_letter)
+        short = set(rules_for(path.parent.name).one_letter)
         for line in lines_of(path):
             assert line.split()[-1] not in short, f"{path.relative_to(project.output)}: “…{line[-40:]}”"
             checked += 1
