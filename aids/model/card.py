@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..errors import Problems
-from ..source.shape import Field
+from ..source.shape import Field, name_fault
 from ..source.yamlfile import Source, check_map
 from . import table as tables
-from .card_sections import ID, Section, read_sections
+from .card_sections import Section, read_sections
 from .card_shape import (
     BACK_OFFSET,
     FACES,
@@ -87,8 +87,8 @@ def read(src: Source, game, problems: Problems) -> Card | None:
     if not check_map(src, data, problems, SHAPE):
         return None
     card_id = str(data["id"])
-    if not ID.match(card_id):
-        problems.add(src.at(data, "id", value=True), f"malformed id '{card_id}'", "lowercase letters, digits and '-'")
+    if fault := name_fault(card_id, "id"):
+        problems.add(src.at(data, "id", value=True), *fault)
     title = text_at(src, data, "title", f"{card_id}/title", "Title of the card", problems)
     subtitle = optional_text_at(src, data, "subtitle", f"{card_id}/subtitle", "Subtitle of the card, under its title",
                               problems)
