@@ -1,6 +1,6 @@
 """The pipeline as the folders say: source -> model -> localized -> rendered -> written, imports flowing down.
 
-Every module has a rank, by its folder: the foundation (errors, files), the stages (source, model, config,
+Every module has a rank, by its folder: the foundation (errors, files, units), the stages (source, model, config,
 localize, render, write), then the tiers that tie the stages together: the kind contract (kind) and the kinds
 (kinds: the built-in ones, the registry, reading a game's aids, their schemas), the translator's side
 (translating), the build (pipeline: plan, jobs, workers, cache digests; site: the web site's pages; releases:
@@ -20,7 +20,7 @@ from .helpers import REPO
 pytestmark = pytest.mark.unit
 
 PACKAGE = REPO / "aids"
-RANK = {"errors": 0, "files": 0, "source": 1, "model": 2, "config": 2.5, "localize": 3, "render": 4, "write": 5,
+RANK = {"errors": 0, "files": 0, "units": 0, "source": 1, "model": 2, "config": 2.5, "localize": 3, "render": 4, "write": 5,
         "kind": 6, "kinds": 6.5, "translating": 7, "pipeline": 8, "site": 8, "releases": 8, "commands": 9}
 TOP = 10  # __main__: nothing else sits beside the ranked folders (the package's __init__ holds its version only)
 LIMIT = 450  # lines a module may have at most
