@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+import snowballstemmer
 from babel.messages.plurals import get_plural
 
 from ..model.text import (
@@ -59,30 +60,44 @@ class Term:
 _FOLD = str.maketrans("óÓąĄёЁ", "oOęĘеЕ")
 
 
-def stem_pattern(phrase: str, lang: str = "") -> re.Pattern[str] | None:
-    """A phrase found in its inflected forms too, in a text folded by `folded`: each word by its stem, the
-    words in order, side by side. English inflects by endings: a word without the ending it has (-ation, -ion,
-    -ing, -ed, -es, -s, -e, -y), at least four letters kept (demoralized -> demoraliz-, square -> squar-, ford
-    whole), so that "ford" is not found in "for", "rout" in "rounded" nor "square" in "squadron". Other
-    languages: a long word without its last three letters, at least four kept (Russian drops a vowel,
-    уровень -> уровнем), a short one (five letters or fewer) without its last letter (очки -> очков)."""
-    words = re.findall(r"\w+", folded(phrase))
-    if not words:
-        return None
-    if lang.split("_")[0].split("-")[0] == "en":
-        stems = [_english_stem(w) for w in words]
-    else:
-        stems = [w if len(w) <= 3 else w[:len(w) - 1] if len(w) <= 5 else w[:max(4, len(w) - 3)] for w in words]
-    stems = [re.escape(stem) for stem in stems]
-    return re.compile(r"(?<!\w)" + r"\w*[\s\u00a0-]+".join(stems) + r"\w*", re.IGNORECASE)
+def stem_spans(phrase: str, text: str, lang: str = "") -> list[tuple[int, int]]:
+    """Where `text` holds `phrase` in any inflected form: its words in order, side by side (a space, a no-break
+    space or a hyphen between them), each a form of the phrase's word. English words are compared by their
+    Snowball stems (Porter2: army and armies, move and moving are one word; station is not statistics, ford not
+    for, rout not rounded, square not squadron). Other languages: a word that starts with the phrase's word
+    without its ending: a long one without its last three letters, at least four kept (Russian drops a vowel,
+    уровень -> уровнем), a short one (five letters or fewer) without its last letter (очки -> очков); in a text
+    folded by `folded`, so that bród is brodu and ręka rąk."""
+    wanted = re.findall(r"\w+", folded(phrase))
+    if not wanted:
+        return []
+    english = lang.split("_")[0].split("-")[0] == "en"
+    same = _same_stem if english else _same_start
+    stems = [_ENGLISH.stemWord(w.lower()) if english else _start(w.lower()) for w in wanted]
+    words = list(re.finditer(r"\w+", folded(text)))
+    found = []
+    for i in range(len(words) - len(stems) + 1):
+        run = words[i:i + len(stems)]
+        if all(same(stem, word.group().lower()) for stem, word in zip(stems, run)) and \
+                all(_JOINS.fullmatch(text[a.end():b.start()]) for a, b in zip(run, run[1:])):
+            found.append((run[0].start(), run[-1].end()))
+    return found
 
 
-_ENGLISH_ENDINGS = ("ation", "ion", "ing", "ed", "es", "s", "e", "y")
+_ENGLISH = snowballstemmer.stemmer("english")
+_JOINS = re.compile(r"[\s\u00a0-]+")
 
 
-def _english_stem(word: str) -> str:
-    return next((word[:-len(end)] for end in _ENGLISH_ENDINGS
-                 if word.lower().endswith(end) and len(word) - len(end) >= 4), word)
+def _same_stem(stem: str, word: str) -> bool:
+    return _ENGLISH.stemWord(word) == stem
+
+
+def _start(word: str) -> str:
+    return word if len(word) <= 3 else word[:len(word) - 1] if len(word) <= 5 else word[:max(4, len(word) - 3)]
+
+
+def _same_start(start: str, word: str) -> bool:
+    return word.startswith(start)
 
 
 def folded(text: str) -> str:
@@ -90,7 +105,7 @@ def folded(text: str) -> str:
 
 
 def _spans(text: str, phrases: list[str], lang: str = "") -> list[tuple[int, int]]:
-    return [m.span() for p in phrases if (pattern := stem_pattern(p, lang)) for m in pattern.finditer(folded(text))]
+    return [span for phrase in phrases for span in stem_spans(phrase, text, lang)]
 
 
 def _found(text: str, phrases: list[str], lang: str = "") -> bool:
