@@ -265,6 +265,25 @@ def test_markup_identical_and_what_passes(source, translation, check, error):
     assert [(f.check, f.error) for f in found] == ([(check, error)] if check else [])
 
 
+@pytest.mark.parametrize("source, translation, check, test", [
+    ("Strona %(page)s z %(pages)s", "Page %(page)s", "placeholders", "printf"),
+    ("Strona %(page)s", "Page %(page)s of %(pages)s", "placeholders", "printf"),
+    ("Połóż żetony na planszy.", "Place the  counters on the map.", "spaces", "doublespacing"),
+    ("Połóż żetony na planszy.", " Place the counters on the map.", "spaces", "startwhitespace"),
+    ("Połóż żetony na planszy.", "Place the counters on the map. ", "spaces", "endwhitespace"),
+    ("Połóż żetony na planszy.", "połóż żetony na planszy.", "identical", "unchanged"),
+])
+@pytest.mark.unit
+def test_a_generic_fault_is_found_by_translate_toolkit(source, translation, check, test):
+    """What any catalog can get wrong is translate-toolkit's test (pofilter's, Weblate's), told in aids' form
+    under aids' check id, which a translator's `# aids: ignore` names."""
+    from translate.storage.pypo import pounit
+    entry = pounit(source)
+    entry.target = translation
+    found = checks.check_entry(entry, "en", "pl", [])
+    assert [(f.check, f.message.endswith(f"(translate-toolkit: {test})")) for f in found] == [(check, True)]
+
+
 def test_a_game_glossary_is_translated_once_and_held_to(tmp_path, capsys):
     game = DEMO_GAME + "glossary:\n  - id: counter\n    term: żeton\n    forms: [żetony]\n"
     root = make_project(tmp_path, {"games/demo/game.yaml": game}, languages=("pl", "en"))

@@ -1,5 +1,9 @@
 """What a proofreader of a catalog looks for, entry by entry: `aids check`.
 
+What any catalog can get wrong (a printf placeholder, doubled or stray spaces, a text left as its source) is
+translate-toolkit's tests (pofilter's, Weblate's); what only aids' texts can (their own placeholders and spans,
+numbers as data, terms, quotes as the typography pairs them, budgets) is checked here.
+
 Every check has an id; a translator silences one for an entry with a translator comment
 `# aids: ignore <id> [<id> ...]`. Errors are what would print wrong (a placeholder lost, a number
 that is not the source's, a term translated otherwise than the glossary); warnings are what is
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 
 import snowballstemmer
 from babel.messages.plurals import get_plural
+from translate.filters import checks as toolkit
 
 from ..model.text import (
     CASES,
@@ -145,11 +150,27 @@ def check_entry(entry: Entry, lang: str, source_lang: str, terms: list[Term]) ->
         found += _spacing(line, model, text)
         found += _terminology(line, model, text, terms, (source_lang, lang))
     found += _over_budget(line, entry)
-    # words marked as another language ([Ward]{lang=en}) are kept as they are: no translation to miss
-    words = re.findall(r"[^\W\d_]{4,}", _plain(without_foreign(source)))
-    if lang != source_lang and texts[0] == source and len(words) >= 2:
-        found.append(Finding(line, "identical", "translation identical to the source", "a translation", error=False))
+    # a name of one word is the same in every language; words marked as another language ([Ward]{lang=en}) are
+    # kept as they are: no translation to miss
+    if lang != source_lang and len(re.findall(r"[^\W\d_]{4,}", _plain(without_foreign(source)))) >= 2:
+        found += _toolkit(line, "identical", ("unchanged",), source, texts[0], "a translation")
     return _unignored(found, po.ignored(entry))
+
+
+_TOOLKIT = toolkit.StandardChecker()
+
+
+def _toolkit(line: int, check: str, tests: tuple[str, ...], model: str, text: str, expected: str,
+             error: bool = False) -> list[Finding]:
+    """The first of translate-toolkit's `tests` that `text` fails, reported under aids' `check` (the id a
+    translator's `# aids: ignore` names)."""
+    for test in tests:
+        try:
+            getattr(_TOOLKIT, test)(model, text)
+        except toolkit.FilterFailure as failure:
+            said = str(failure)
+            return [Finding(line, check, f"{said[:1].lower()}{said[1:]} (translate-toolkit: {test})", expected, error)]
+    return []
 
 
 def _unignored(found: list[Finding], ignored: frozenset[str]) -> list[Finding]:
@@ -164,10 +185,9 @@ def _unignored(found: list[Finding], ignored: frozenset[str]) -> list[Finding]:
 def _marks(line: int, model: str, text: str) -> list[Finding]:
     """Placeholders and markup the translation loses or invents."""
     want, got = placeholders(model), placeholders(text)
-    want.update(FIELD.findall(model))
-    got.update(FIELD.findall(text))
     fault = span_fault(text)
     found = [Finding(line, "markup", fault, SPAN_EXPECTED)] if fault else []
+    found += _toolkit(line, "placeholders", ("printf",), model, text, "the source's placeholders", error=True)
     for kind, items in (("placeholders", [x for x in want | got if x.startswith(("{", "%("))]),
                         ("markup", [x for x in want | got if not x.startswith(("{", "%("))])):
         lost = sorted(x for x in items if want[x] > got[x])
@@ -208,9 +228,8 @@ def _printed_quotes(lang: str) -> str:
 
 
 def _spacing(line: int, model: str, text: str) -> list[Finding]:
-    if "  " in text or text != text.strip() and model == model.strip():
-        return [Finding(line, "spaces", "doubled, leading or trailing space", "single spaces inside", error=False)]
-    return []
+    return _toolkit(line, "spaces", ("doublespacing", "startwhitespace", "endwhitespace"), model, text,
+                    "spaces as the source has them: single inside, none around")
 
 
 def over_budget(entry: Entry) -> tuple[int, int, str] | None:
