@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem, Problems
-from ..files import read_file
+from ..folder import read_file
 from ..kind import Aid
 from ..model.text import Text
 from ..source.shape import ID_CHARS

@@ -15,7 +15,7 @@ from typing import Any
 from lxml import etree
 
 from ..errors import AidsError, Problems
-from ..files import read_file
+from ..folder import read_file
 from ..source.shape import ID, Field, Shape, ident, string, text
 from ..source.yamlfile import Source, check_map
 from .text import Text, text_at

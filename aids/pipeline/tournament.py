@@ -33,7 +33,7 @@ from ..render import packet as packet_pdf
 from ..site.navigation import href, language_name
 from ..units import PT_PER_MM
 from ..write.cache import Cache
-from ..write.files import changed, write_all
+from ..write.journal import changed, write_all
 from . import pipeline
 from .jobs import Loaded, blamed
 from .outputs import aid_path, failure

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem
-from ..files import Folder
+from ..folder import Folder
 from ..kinds.reading import read_aids
 from ..localize import making
 from ..localize.changes import change_words
@@ -25,7 +25,7 @@ from ..pipeline import pipeline
 from ..render.errata import render_errata
 from ..site.navigation import aid_numbers, aid_title
 from ..units import MM_PER_PT
-from ..write.files import write_all
+from ..write.journal import write_all
 from . import release
 from .snapshot import has_snapshot
 from .wording import Wording

@@ -14,7 +14,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from ..errors import AidsError, Position, Problem, unfit
-from ..files import read_file
+from ..folder import read_file
 from .shape import ID, ID_EXPECTED, MAX_ID, Field, Shape
 
 
