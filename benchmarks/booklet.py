@@ -200,7 +200,7 @@ def run_aids(root: Path, lang: str) -> dict:
     """aids' PDF of the booklet (its parts kept in root/cache); its HTML and print stylesheet saved beside the
     project for raw WeasyPrint."""
     from aids.config import read_project
-    from aids.files import Folder
+    from aids.folder import Folder
     from aids.kinds import reading
     from aids.localize import making
     from aids.pipeline import pipeline

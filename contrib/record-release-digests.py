@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from aids.config import read_project
-from aids.files import Folder
+from aids.folder import Folder
 from aids.releases import archive, release, snapshot
 
 

@@ -19,9 +19,9 @@ from aids.localize import making
 from aids.localize.rich import Rich
 from aids.pipeline import jobs
 from aids.render.html import to_html
+from aids.units import PT_PER_MM
 
 REPO = Path(__file__).resolve().parent.parent
-MM = 72 / 25.4
 # The PDF base fonts a viewer substitutes instead of embedding: none may appear in an aid.
 STANDARD_14 = {"Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",
                "Helvetica-Oblique", "Helvetica-BoldOblique", "Times-Roman", "Times-Bold", "Times-Italic",
@@ -353,7 +353,7 @@ def _rgb_operators(pdf) -> list[str]:
 
 
 def page_sizes_mm(path: Path) -> list[tuple[float, float]]:
-    return [(round(float(p.mediabox.width) / MM, 1), round(float(p.mediabox.height) / MM, 1))
+    return [(round(float(p.mediabox.width) / PT_PER_MM, 1), round(float(p.mediabox.height) / PT_PER_MM, 1))
             for p in PdfReader(path).pages]
 
 

@@ -1,6 +1,6 @@
 """The pipeline as the folders say: source -> model -> localized -> rendered -> written, imports flowing down.
 
-Every module has a rank, by its folder: the foundation (errors, files), the stages (source, model, config,
+Every module has a rank, by its folder: the foundation (errors, folder, units), the stages (source, model, config,
 localize, render, write), then the tiers that tie the stages together: the kind contract (kind) and the kinds
 (kinds: the built-in ones, the registry, reading a game's aids, their schemas), the translator's side
 (translating), the build (pipeline: plan, jobs, workers, cache digests; site: the web site's pages; releases:
@@ -20,7 +20,7 @@ from .helpers import REPO
 pytestmark = pytest.mark.unit
 
 PACKAGE = REPO / "aids"
-RANK = {"errors": 0, "files": 0, "source": 1, "model": 2, "config": 2.5, "localize": 3, "render": 4, "write": 5,
+RANK = {"errors": 0, "folder": 0, "units": 0, "source": 1, "model": 2, "config": 2.5, "localize": 3, "render": 4, "write": 5,
         "kind": 6, "kinds": 6.5, "translating": 7, "pipeline": 8, "site": 8, "releases": 8, "commands": 9}
 TOP = 10  # __main__: nothing else sits beside the ranked folders (the package's __init__ holds its version only)
 LIMIT = 450  # lines a module may have at most
@@ -162,7 +162,7 @@ def test_no_module_is_too_long():
 
 # --- every write goes through one place (issue 29) -------------------------------------------------------------
 
-WRITER = PACKAGE / "files.py"  # Folder: names checked, no link followed, atomic writes, one-line errors
+WRITER = PACKAGE / "folder.py"  # Folder: names checked, no link followed, atomic writes, one-line errors
 MODULE_CALLS = {("os", name) for name in ("replace", "rename", "remove", "unlink", "rmdir", "chmod", "mkdir",
                                           "makedirs", "symlink", "link", "truncate", "removedirs", "renames")} | \
     {("shutil", name) for name in ("rmtree", "move", "copy", "copy2", "copyfile", "copytree")} | \
@@ -195,11 +195,11 @@ def _writing_mode(call: ast.Call, position: int) -> bool:
 
 
 def test_every_write_goes_through_one_place():
-    """No module but aids/files.py writes, moves, removes or chmods a file: containment (names inside their
+    """No module but aids/folder.py writes, moves, removes or chmods a file: containment (names inside their
     folder, no link followed) is a property of that one module, not a check each command must remember."""
     wrong = [f"{p.relative_to(REPO)}:{w}" for p in sorted(PACKAGE.rglob("*.py")) if p != WRITER
              for w in raw_writes(p)]
-    assert not wrong, "writes that bypass aids/files.py:\n" + "\n".join(wrong)
+    assert not wrong, "writes that bypass aids/folder.py:\n" + "\n".join(wrong)
 
 
 def test_the_check_sees_a_raw_write(tmp_path):

@@ -5,7 +5,7 @@ journals, the build cache, the search index and its record) and each project fol
 schemas, catalogs, a game's folder), links to a sentinel folder outside the project and crafted records. Each
 case asserts that nothing outside the project changed (the sentinel hashed before and after, modes included),
 that the outcome is a correct build or one clear line, never a traceback, and that the next build is clean
-(a damaged record costs one rebuild, never a stuck project). Containment is a property of aids/files.py, the
+(a damaged record costs one rebuild, never a stuck project). Containment is a property of aids/folder.py, the
 one place every write goes through; these cases check it from the outside, as a user's command runs.
 """
 from __future__ import annotations
@@ -355,14 +355,14 @@ def test_init_into_a_folder_it_cannot_write_is_one_line(tmp_path, capsys, monkey
 def test_a_full_disk_while_indexing_is_one_line_and_leaves_no_staging(scene, capsys, monkeypatch):
     import errno
 
-    from aids.files import Folder
+    from aids.folder import Folder
     root, outside = scene
     shutil.rmtree(root / "build/demo/pagefind")
     write = Folder.write
 
     def full(self, name, data, **kwargs):
         if "pagefind" in str(name) or "site/" in str(name):
-            raise __import__("aids.files", fromlist=["refusal"]).refusal(self.show(name), OSError(errno.ENOSPC, ""))
+            raise __import__("aids.folder", fromlist=["refusal"]).refusal(self.show(name), OSError(errno.ENOSPC, ""))
         return write(self, name, data, **kwargs)
     monkeypatch.setattr(Folder, "write", full)
     code, said = build(root, capsys)

@@ -167,6 +167,17 @@ def test_straight_quotes_pass_the_check_and_print_as_the_language_wants(lang, ty
     assert typeset(typed, lang) == printed
 
 
+@pytest.mark.parametrize("lang, marks", [("de", "„…“ (and ‚…‘ inside)"), ("fr", "«…» (and «…» inside)"),
+                                         ("pl", "„…” (and «…» inside)")])
+@pytest.mark.unit
+def test_an_unpaired_quote_is_told_with_the_languages_own_marks(lang, marks):
+    entry = po.Entry("Say stop.")
+    entry.setcontext("x")
+    entry.target = 'Say "stop.'
+    [found] = checks.check_entry(entry, lang, "en", [])
+    assert found.check == "quotes" and found.expected.endswith("printed as " + marks)
+
+
 def test_a_language_below_the_threshold_is_not_built_and_said_so(tmp_path, capsys):
     root = make_project(tmp_path)
     extract_update(root)
@@ -252,6 +263,25 @@ def test_markup_identical_and_what_passes(source, translation, check, error):
     entry.target = translation
     found = checks.check_entry(entry, "en", "pl", [])
     assert [(f.check, f.error) for f in found] == ([(check, error)] if check else [])
+
+
+@pytest.mark.parametrize("source, translation, check, test", [
+    ("Strona %(page)s z %(pages)s", "Page %(page)s", "placeholders", "printf"),
+    ("Strona %(page)s", "Page %(page)s of %(pages)s", "placeholders", "printf"),
+    ("Połóż żetony na planszy.", "Place the  counters on the map.", "spaces", "doublespacing"),
+    ("Połóż żetony na planszy.", " Place the counters on the map.", "spaces", "startwhitespace"),
+    ("Połóż żetony na planszy.", "Place the counters on the map. ", "spaces", "endwhitespace"),
+    ("Połóż żetony na planszy.", "połóż żetony na planszy.", "identical", "unchanged"),
+])
+@pytest.mark.unit
+def test_a_generic_fault_is_found_by_translate_toolkit(source, translation, check, test):
+    """What any catalog can get wrong is translate-toolkit's test (pofilter's, Weblate's), told in aids' form
+    under aids' check id, which a translator's `# aids: ignore` names."""
+    from translate.storage.pypo import pounit
+    entry = pounit(source)
+    entry.target = translation
+    found = checks.check_entry(entry, "en", "pl", [])
+    assert [(f.check, f.message.endswith(f"(translate-toolkit: {test})")) for f in found] == [(check, True)]
 
 
 def test_a_game_glossary_is_translated_once_and_held_to(tmp_path, capsys):

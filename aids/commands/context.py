@@ -28,7 +28,7 @@ from typing import Any
 
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem
-from ..files import Folder
+from ..folder import Folder
 from ..kind import Aid
 from ..kinds.reading import game_texts, read_aids, select_game_ids
 from ..localize import making

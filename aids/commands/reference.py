@@ -25,7 +25,7 @@ from typing import Any
 
 import aids
 
-from ..files import Folder
+from ..folder import Folder
 from .parser import COMMANDS
 
 

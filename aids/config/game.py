@@ -3,7 +3,6 @@ PDFs go to print."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +15,7 @@ from ..model.quantity import MEASURE, read_measure
 from ..model.rulings import FILE as RULINGS_FILE
 from ..model.rulings import Ledger, read_rulings
 from ..model.text import SPAN_EXPECTED, Text, forms_at, span_fault, text_at
-from ..source.shape import ID_PATTERN, Field, Shape, choice, date, ident, list_of, name_fault, string, text
+from ..source.shape import ID, ID_PATTERN, Field, Shape, choice, date, ident, list_of, name_fault, string, text
 from ..source.yamlfile import Source, check_map, is_text, read_yaml
 from .theme import THEME_PATH, Theme, read_theme
 
@@ -293,7 +292,7 @@ def _read_glossary(src: Source, raw: Any, problems: Problems) -> list[GlossaryTe
         if not check_map(src, node, problems, GLOSSARY_TERM, where=src.at(raw, i)):
             continue
         tid = str(node["id"])
-        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", tid) or any(t.id == tid for t in terms):
+        if not ID.match(tid) or any(t.id == tid for t in terms):
             problems.add(src.at(node, "id", value=True), f"malformed or duplicate term id '{tid}'",
                          "unique lowercase letters, digits and '-'")
             continue

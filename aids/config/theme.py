@@ -12,7 +12,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from ..errors import AidsError, Position, Problems, display_path
-from ..files import read_file
+from ..folder import read_file
 from ..model.figures import MAX_IMAGE, image_fault
 from ..source import stylesheet
 from ..source.shape import Field, Shape, choice, list_of, num, string

@@ -24,7 +24,7 @@ from lxml import etree, html
 from markupsafe import Markup, escape
 
 from ..errors import AidsError, Position, Problem
-from ..files import read_file
+from ..folder import read_file
 from ..source.yamlfile import decode, position_in
 
 MAX_BLOCK = 64 * 1024  # bytes: a block is a few lines

@@ -8,13 +8,14 @@ from pathlib import Path
 
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem, Problems
-from ..files import read_file
+from ..folder import read_file
 from ..kind import Aid
 from ..model.text import Text
+from ..source.shape import ID_CHARS
 from ..source.yamlfile import MAX_BYTES, read_yaml
 from . import registry
 
-_ID_LINE = re.compile(r"^id:[ \t]*['\"]?([a-z0-9][a-z0-9-]*)['\"]?[ \t]*(?:#.*)?$", re.MULTILINE)
+_ID_LINE = re.compile(rf"^id:[ \t]*['\"]?({ID_CHARS})['\"]?[ \t]*(?:#.*)?$", re.MULTILINE)
 
 
 def read_aid(project: Project, game: Game, path: Path) -> Aid:

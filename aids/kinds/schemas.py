@@ -15,7 +15,7 @@ from typing import Any
 
 from ..config import GAME, GAME_FILE, PROJECT, PROJECT_FILE
 from ..config.theme import THEME, THEME_FILE
-from ..files import Folder, Unsafe
+from ..folder import Folder, Unsafe
 from ..model.rulings import FILE as RULINGS_FILE
 from ..model.rulings import RULINGS
 from ..source.shape import DRAFT, json_schema

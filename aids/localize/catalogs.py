@@ -22,7 +22,7 @@ from translate.misc.multistring import multistring
 from translate.tools.pocompile import POCompile
 
 from ..errors import AidsError, Position, Problem
-from ..files import Folder, write_atomic
+from ..folder import Folder, write_atomic
 from ..model.text import Text, placeholder_mismatch
 from . import merge, po
 from .po import Catalog, Entry, changed, read_catalog, save

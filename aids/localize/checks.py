@@ -1,5 +1,9 @@
 """What a proofreader of a catalog looks for, entry by entry: `aids check`.
 
+What any catalog can get wrong (a printf placeholder, doubled or stray spaces, a text left as its source) is
+translate-toolkit's tests (pofilter's, Weblate's); what only aids' texts can (their own placeholders and spans,
+numbers as data, terms, quotes as the typography pairs them, budgets) is checked here.
+
 Every check has an id; a translator silences one for an entry with a translator comment
 `# aids: ignore <id> [<id> ...]`. Errors are what would print wrong (a placeholder lost, a number
 that is not the source's, a term translated otherwise than the glossary); warnings are what is
@@ -11,7 +15,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+import snowballstemmer
 from babel.messages.plurals import get_plural
+from translate.filters import checks as toolkit
 
 from ..model.text import (
     CASES,
@@ -26,7 +32,7 @@ from ..model.text import (
 )
 from . import po
 from .po import Catalog, Entry
-from .typography import unpaired_quotes
+from .typography import rules_for, unpaired_quotes
 
 CHECKS = ("placeholders", "markup", "forms", "plurals", "terminology", "numbers", "quotes", "spaces", "identical",
           "length")
@@ -34,12 +40,6 @@ NOT_IGNORED = {"placeholders"}  # a translation that loses or invents one cannot
 BUDGET = re.compile(r"^#\s*aids:\s*budget\s+(\d+)\s+characters\s*(?:\(([^)]*)\))?")  # aids budgets writes it
 FIELD = re.compile(r"%\(\w+\)[sd]")
 NUMBER = re.compile(r"(?<![\w.,])[+\-−]?\d+(?:[.,]\d+)*")
-# Quotation marks by language, as the typography prints them (whatever marks were typed: straight ones too).
-QUOTES = {
-    "pl": "„…” (and «…» inside)",
-    "ru": "«…» (and „…“ inside)",
-    "en": "“…” (and ‘…’ inside)",
-}
 
 
 @dataclass(frozen=True)
@@ -65,30 +65,44 @@ class Term:
 _FOLD = str.maketrans("óÓąĄёЁ", "oOęĘеЕ")
 
 
-def stem_pattern(phrase: str, lang: str = "") -> re.Pattern[str] | None:
-    """A phrase found in its inflected forms too, in a text folded by `folded`: each word by its stem, the
-    words in order, side by side. English inflects by endings: a word without the ending it has (-ation, -ion,
-    -ing, -ed, -es, -s, -e, -y), at least four letters kept (demoralized -> demoraliz-, square -> squar-, ford
-    whole), so that "ford" is not found in "for", "rout" in "rounded" nor "square" in "squadron". Other
-    languages: a long word without its last three letters, at least four kept (Russian drops a vowel,
-    уровень -> уровнем), a short one (five letters or fewer) without its last letter (очки -> очков)."""
-    words = re.findall(r"\w+", folded(phrase))
-    if not words:
-        return None
-    if lang.split("_")[0].split("-")[0] == "en":
-        stems = [_english_stem(w) for w in words]
-    else:
-        stems = [w if len(w) <= 3 else w[:len(w) - 1] if len(w) <= 5 else w[:max(4, len(w) - 3)] for w in words]
-    stems = [re.escape(stem) for stem in stems]
-    return re.compile(r"(?<!\w)" + r"\w*[\s\u00a0-]+".join(stems) + r"\w*", re.IGNORECASE)
+def stem_spans(phrase: str, text: str, lang: str = "") -> list[tuple[int, int]]:
+    """Where `text` holds `phrase` in any inflected form: its words in order, side by side (a space, a no-break
+    space or a hyphen between them), each a form of the phrase's word. English words are compared by their
+    Snowball stems (Porter2: army and armies, move and moving are one word; station is not statistics, ford not
+    for, rout not rounded, square not squadron). Other languages: a word that starts with the phrase's word
+    without its ending: a long one without its last three letters, at least four kept (Russian drops a vowel,
+    уровень -> уровнем), a short one (five letters or fewer) without its last letter (очки -> очков); in a text
+    folded by `folded`, so that bród is brodu and ręka rąk."""
+    wanted = re.findall(r"\w+", folded(phrase))
+    if not wanted:
+        return []
+    english = lang.split("_")[0].split("-")[0] == "en"
+    same = _same_stem if english else _same_start
+    stems = [_ENGLISH.stemWord(w.lower()) if english else _start(w.lower()) for w in wanted]
+    words = list(re.finditer(r"\w+", folded(text)))
+    found = []
+    for i in range(len(words) - len(stems) + 1):
+        run = words[i:i + len(stems)]
+        if all(same(stem, word.group().lower()) for stem, word in zip(stems, run)) and \
+                all(_JOINS.fullmatch(text[a.end():b.start()]) for a, b in zip(run, run[1:])):
+            found.append((run[0].start(), run[-1].end()))
+    return found
 
 
-_ENGLISH_ENDINGS = ("ation", "ion", "ing", "ed", "es", "s", "e", "y")
+_ENGLISH = snowballstemmer.stemmer("english")
+_JOINS = re.compile(r"[\s\u00a0-]+")
 
 
-def _english_stem(word: str) -> str:
-    return next((word[:-len(end)] for end in _ENGLISH_ENDINGS
-                 if word.lower().endswith(end) and len(word) - len(end) >= 4), word)
+def _same_stem(stem: str, word: str) -> bool:
+    return _ENGLISH.stemWord(word) == stem
+
+
+def _start(word: str) -> str:
+    return word if len(word) <= 3 else word[:len(word) - 1] if len(word) <= 5 else word[:max(4, len(word) - 3)]
+
+
+def _same_start(start: str, word: str) -> bool:
+    return word.startswith(start)
 
 
 def folded(text: str) -> str:
@@ -96,7 +110,7 @@ def folded(text: str) -> str:
 
 
 def _spans(text: str, phrases: list[str], lang: str = "") -> list[tuple[int, int]]:
-    return [m.span() for p in phrases if (pattern := stem_pattern(p, lang)) for m in pattern.finditer(folded(text))]
+    return [span for phrase in phrases for span in stem_spans(phrase, text, lang)]
 
 
 def _found(text: str, phrases: list[str], lang: str = "") -> bool:
@@ -136,11 +150,27 @@ def check_entry(entry: Entry, lang: str, source_lang: str, terms: list[Term]) ->
         found += _spacing(line, model, text)
         found += _terminology(line, model, text, terms, (source_lang, lang))
     found += _over_budget(line, entry)
-    # words marked as another language ([Ward]{lang=en}) are kept as they are: no translation to miss
-    words = re.findall(r"[^\W\d_]{4,}", _plain(without_foreign(source)))
-    if lang != source_lang and texts[0] == source and len(words) >= 2:
-        found.append(Finding(line, "identical", "translation identical to the source", "a translation", error=False))
+    # a name of one word is the same in every language; words marked as another language ([Ward]{lang=en}) are
+    # kept as they are: no translation to miss
+    if lang != source_lang and len(re.findall(r"[^\W\d_]{4,}", _plain(without_foreign(source)))) >= 2:
+        found += _toolkit(line, "identical", ("unchanged",), source, texts[0], "a translation")
     return _unignored(found, po.ignored(entry))
+
+
+_TOOLKIT = toolkit.StandardChecker()
+
+
+def _toolkit(line: int, check: str, tests: tuple[str, ...], model: str, text: str, expected: str,
+             error: bool = False) -> list[Finding]:
+    """The first of translate-toolkit's `tests` that `text` fails, reported under aids' `check` (the id a
+    translator's `# aids: ignore` names)."""
+    for test in tests:
+        try:
+            getattr(_TOOLKIT, test)(model, text)
+        except toolkit.FilterFailure as failure:
+            said = str(failure)
+            return [Finding(line, check, f"{said[:1].lower()}{said[1:]} (translate-toolkit: {test})", expected, error)]
+    return []
 
 
 def _unignored(found: list[Finding], ignored: frozenset[str]) -> list[Finding]:
@@ -155,10 +185,9 @@ def _unignored(found: list[Finding], ignored: frozenset[str]) -> list[Finding]:
 def _marks(line: int, model: str, text: str) -> list[Finding]:
     """Placeholders and markup the translation loses or invents."""
     want, got = placeholders(model), placeholders(text)
-    want.update(FIELD.findall(model))
-    got.update(FIELD.findall(text))
     fault = span_fault(text)
     found = [Finding(line, "markup", fault, SPAN_EXPECTED)] if fault else []
+    found += _toolkit(line, "placeholders", ("printf",), model, text, "the source's placeholders", error=True)
     for kind, items in (("placeholders", [x for x in want | got if x.startswith(("{", "%("))]),
                         ("markup", [x for x in want | got if not x.startswith(("{", "%("))])):
         lost = sorted(x for x in items if want[x] > got[x])
@@ -189,13 +218,18 @@ def _unpaired_quotes(line: int, lang: str, text: str, source_lang: str, model: s
         return []
     return [Finding(line, "quotes", f"{unpaired} quotation mark(s) without a pair",
                     "each quote opened and closed in the text; any marks may be typed, printed as "
-                    + QUOTES.get(lang, "the language's"), error=False)]
+                    + _printed_quotes(lang), error=False)]
+
+
+def _printed_quotes(lang: str) -> str:
+    """The language's quotation marks as the typography prints them, whatever marks were typed."""
+    marks = rules_for(lang).quotes
+    return f"{marks[0]}…{marks[1]} (and {marks[2]}…{marks[3]} inside)"
 
 
 def _spacing(line: int, model: str, text: str) -> list[Finding]:
-    if "  " in text or text != text.strip() and model == model.strip():
-        return [Finding(line, "spaces", "doubled, leading or trailing space", "single spaces inside", error=False)]
-    return []
+    return _toolkit(line, "spaces", ("doublespacing", "startwhitespace", "endwhitespace"), model, text,
+                    "spaces as the source has them: single inside, none around")
 
 
 def over_budget(entry: Entry) -> tuple[int, int, str] | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..files import Folder
+from ..folder import Folder
 from . import catalogs, po
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from translate.storage import pypo
 from translate.storage.poparser import PoParseError
 
 from ..errors import AidsError, Position, Problem, unfit
-from ..files import Folder
+from ..folder import Folder
 from ..source.yamlfile import MAX_BYTES, read_bytes
 
 Catalog = pypo.pofile

@@ -9,7 +9,8 @@ Authors and translators type plain spaces, straight quotes and hyphens; the read
   inside a date typed in a text (26 maja 1831); between the digit groups of a number (16 000); before a
   spaced dash, so that no line starts with one;
 - the dash between clauses (Russian —, Polish and English –);
-- quotation marks, nested (Polish „…«…»…”, Russian «…„…“…», English “…‘…’…”);
+- quotation marks, nested, as CLDR has them for the language (Polish „…«…»…”, Russian «…„…“…», English “…‘…’…”,
+  German „…‚…‘…“, French «…«…»…»), read from ICU;
 - the typographic apostrophe (players’, don’t, Napoleon’a).
 Every rule replaces one character with one: positions are kept, so the runs of a text (emphasis, links)
 keep their boundaries however a rule crosses them.
@@ -22,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
+import icu
 from babel import Locale, UnknownLocaleError
 from babel.dates import get_month_names
 
@@ -40,16 +42,22 @@ class Rules:
     dash: str  # the spaced dash between clauses
 
 
-RULES = {
-    "pl": Rules("aiouwzAIOUWZ", "„”«»", "–"),
-    "ru": Rules("авиксуояАВИКСУОЯ", "«»„“", "—"),
-    "en": Rules("", "“”‘’", "–"),
+# What CLDR does not say: the one-letter words a line may not end in, and the dash between clauses.
+WORDS_AND_DASHES = {
+    "pl": ("aiouwzAIOUWZ", "–"),
+    "ru": ("авиксуояАВИКСУОЯ", "—"),
 }
-DEFAULT = RULES["en"]
+_DELIMITERS = (icu.ULocaleDataDelimiterType.QUOTATION_START, icu.ULocaleDataDelimiterType.QUOTATION_END,
+               icu.ULocaleDataDelimiterType.ALT_QUOTATION_START, icu.ULocaleDataDelimiterType.ALT_QUOTATION_END)
 
 
+@functools.cache
 def rules_for(lang: str) -> Rules:
-    return RULES.get(lang.replace("-", "_").split("_")[0], DEFAULT)
+    """The rules of `lang` (pl, en-GB, pt_PT): its quotation marks CLDR's for the locale (ICU falls back to the
+    root's “…‘…’…” for one it does not know), the rest by its language."""
+    data = icu.LocaleData(lang.replace("-", "_"))
+    one_letter, dash = WORDS_AND_DASHES.get(lang.replace("-", "_").split("_")[0], ("", "–"))
+    return Rules(one_letter, "".join(data.getDelimiter(kind) for kind in _DELIMITERS), dash)
 
 
 _WORD = r"[^\W\d_]"

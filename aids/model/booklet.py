@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import Position, Problems
 from ..source.shape import (
+    ID,
     Field,
     Shape,
     choice,
@@ -17,6 +18,7 @@ from ..source.shape import (
     flag,
     ident,
     list_of,
+    name_fault,
     num,
     optional_text,
     string,
@@ -26,7 +28,6 @@ from ..source.yamlfile import Source, check_map
 from .playsheet import POINTS, points
 from .rules import (
     BOXES,
-    ID,
     Block,
     Box,
     Cell,
@@ -215,8 +216,8 @@ def read(src: Source, game, problems: Problems) -> Booklet | None:
     if not check_map(src, data, problems, SHAPE):
         return None
     bid = str(data["id"])
-    if not ID.match(bid):
-        problems.add(src.at(data, "id", value=True), f"malformed id '{bid}'", "lowercase letters, digits and '-'")
+    if fault := name_fault(bid, "id"):
+        problems.add(src.at(data, "id", value=True), *fault)
     page_size = _page_size(src, data, problems)
     published = _published(src, data, problems)
 

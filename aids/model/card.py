@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..errors import Problems
-from ..source.shape import Field
+from ..source.shape import Field, name_fault
 from ..source.yamlfile import Source, check_map
+from ..units import PT_PER_MM
 from . import table as tables
-from .card_sections import ID, Section, read_sections
+from .card_sections import Section, read_sections
 from .card_shape import (
     BACK_OFFSET,
     FACES,
@@ -26,10 +27,8 @@ from .card_shape import (
 from .icons import check_icon
 from .text import Text, as_date, as_number, optional_text_at, placeholders_at, text_at
 
-MM = 72 / 25.4
-
 SIZE = re.compile(SIZE_PATTERN.replace("$", r"\Z"))
-PLACEHOLDERS = "{num:<number>}, {date:<YYYY-MM-DD>} or {icon:<id>}"
+PLACEHOLDERS = "{num:<number>}, {date:<YYYY-PT_PER_MM-DD>} or {icon:<id>}"
 
 
 @dataclass
@@ -87,8 +86,8 @@ def read(src: Source, game, problems: Problems) -> Card | None:
     if not check_map(src, data, problems, SHAPE):
         return None
     card_id = str(data["id"])
-    if not ID.match(card_id):
-        problems.add(src.at(data, "id", value=True), f"malformed id '{card_id}'", "lowercase letters, digits and '-'")
+    if fault := name_fault(card_id, "id"):
+        problems.add(src.at(data, "id", value=True), *fault)
     title = text_at(src, data, "title", f"{card_id}/title", "Title of the card", problems)
     subtitle = optional_text_at(src, data, "subtitle", f"{card_id}/subtitle", "Subtitle of the card, under its title",
                               problems)
@@ -156,10 +155,10 @@ def _read_size(src, data, problems) -> tuple[str, float, float] | None:
 def _check_room(src, data, size, margin, columns, min_font_size, problems) -> None:
     """A card must hold at least one line of a dozen characters per column at the smallest size."""
     name, width, height = size
-    line_mm = min_font_size * 1.25 / MM
+    line_mm = min_font_size * 1.25 / PT_PER_MM
     column_mm = (width - 2 * margin) / columns
-    if height - 2 * margin < 2 * line_mm or column_mm < 12 * min_font_size * 0.5 / MM:
-        need_w = 2 * margin + columns * 12 * min_font_size * 0.5 / MM
+    if height - 2 * margin < 2 * line_mm or column_mm < 12 * min_font_size * 0.5 / PT_PER_MM:
+        need_w = 2 * margin + columns * 12 * min_font_size * 0.5 / PT_PER_MM
         need_h = 2 * margin + 2 * line_mm
         problems.add(src.at(data, "size", value=True),
                      f"card {name} cannot fit a single line of text at {min_font_size} pt "

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from decimal import Decimal
 
 from ..errors import Position
+from ..source.shape import ID, name_fault
 from ..source.yamlfile import check_map
 from . import table as tables
 from .card_shape import (
@@ -18,8 +18,6 @@ from .card_shape import (
 )
 from .quantity import parse_number
 from .text import Text, optional_text_at, text_at
-
-ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 
 
 @dataclass
@@ -161,9 +159,8 @@ def _points(raw) -> int | float | Decimal | None:
 
 def check_card_id(src, node, problems, seen: dict, what: str) -> bool:
     value = node.get("id")
-    if not ID.match(str(value)):
-        problems.add(src.at(node, "id", value=True), f"malformed {what} id '{value}'",
-                     "lowercase letters, digits and '-', e.g. air-movement")
+    if fault := name_fault(value, f"{what} id"):
+        problems.add(src.at(node, "id", value=True), *fault)
         return False
     if value in seen:
         problems.add(src.at(node, "id", value=True),

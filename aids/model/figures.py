@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
 from ..errors import AidsError, Position
-from ..files import Folder
+from ..folder import Folder
 from .icons import svg_fault
 from .text import Text
 

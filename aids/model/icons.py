@@ -15,8 +15,8 @@ from typing import Any
 from lxml import etree
 
 from ..errors import AidsError, Problems
-from ..files import read_file
-from ..source.shape import Field, Shape, ident, string, text
+from ..folder import read_file
+from ..source.shape import ID, Field, Shape, ident, string, text
 from ..source.yamlfile import Source, check_map
 from .text import Text, text_at
 
@@ -78,7 +78,7 @@ def read_icons(src: Source, raw: Any, folder: Path, problems: Problems) -> dict[
         if not check_map(src, node, problems, ICON, where=src.at(raw, i)):
             continue
         iid = str(node["id"])
-        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", iid) or iid in icons:
+        if not ID.match(iid) or iid in icons:
             problems.add(src.at(node, "id", value=True), f"malformed or duplicate icon id '{iid}'",
                          "unique lowercase letters, digits and '-'")
             continue

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import AidsError, Position, Problems
 from ..source.markdown import read_markdown
+from ..source.shape import name_fault
 from ..source.yamlfile import Source
 from .figures import Image, read_image
 from .footnotes import Footnotes
@@ -21,7 +22,6 @@ from .text import PLACEHOLDER, SPAN_EXPECTED, UNREAD_SPAN, Text, attributes_faul
 if TYPE_CHECKING:
     from .booklet import Booklet
 
-ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 # `## Title {#stable-id}`; `{#id .unnumbered}` for a heading outside the numbered case system
 HEADING_ID = re.compile(r"\s*\{#([^\s{}]*)(\s+\.unnumbered)?\}\s*\Z")
 NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?\Z")  # a table cell holding only a number is data
@@ -210,9 +210,12 @@ class RulesReader:
         raw = node.children[0].content
         m = HEADING_ID.search(raw)
         level = int(node.tag[1])
-        if not m or not ID.match(m.group(1)):
-            self.problems.add(self.at(node, "{#") if m else self.at(node), "heading without a valid id",
+        if not m:
+            self.problems.add(self.at(node), "heading without a valid id",
                               "a stable id at its end, e.g. ## Zone of control {#zoc}")
+            return None
+        if fault := name_fault(m.group(1), "heading id"):
+            self.problems.add(self.at(node, "{#"), *fault)
             return None
         hid = m.group(1)
         if hid in self.booklet.headings or hid in self.first_line:

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Position, Problem, Problems
-from ..source.shape import VERSION_CHARS, Field, Shape, date, ident, list_of, string, text
+from ..source.shape import ID_CHARS, VERSION_CHARS, Field, Shape, date, ident, list_of, string, text
 from ..source.yamlfile import Source, check_id, check_map
 from .release import ADDED, CHANGED, MOVED, REMOVED, Change
 from .text import Text, optional_text_at, text_at
 
 FILE = "rulings.yaml"  # beside game.yaml
-KEY_PATTERN = r"^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)*$"
+KEY_PATTERN = rf"^{ID_CHARS}(/{ID_CHARS})*$"
 
 RULING = Shape("ruling", (
     Field("id", ident("the ruling's own id: stable (its translations follow it), unique in the game"), True),

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Problems
-from ..source.shape import ID_PATTERN, AnyOf, Field, Shape, list_of, string
-from ..source.yamlfile import ID, Source, check_map, is_text
+from ..source.shape import ID, ID_PATTERN, AnyOf, Field, Shape, list_of, string
+from ..source.yamlfile import Source, check_map, is_text
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from ..releases import archive, release
 from ..site import since, site
 from ..write import search, stamp
 from ..write.cache import Cache, Record
-from ..write.files import recover, write_all
+from ..write.journal import recover, write_all
 from . import cluster, outputs, pipeline, shards, tournament
 from .fingerprint import Fingerprints, sources_digest, tool_digest
 from .jobs import Job, Loaded, Result, held, hold, run_job

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..config import Edition, Game, Project, read_project
 from ..errors import AidsError, DoesNotFit, Position, Problem
-from ..files import Folder
+from ..folder import Folder
 from ..kind import Aid
 from ..kinds.reading import read_aids
 from ..localize import making
@@ -33,7 +33,7 @@ from ..render.rendered import Rendered
 from ..site import navigation, release_pages
 from ..site.publishing import Publishing
 from ..translating import translators
-from ..write.files import CACHE
+from ..write.journal import CACHE
 from . import pipeline
 from .fingerprint import sources_digest
 

@@ -26,14 +26,14 @@ from ..localize import rich
 from ..localize.game import imprint, localize_game
 from ..localize.localizer import Localizer
 from ..localize.rich import Rich
-from ..model.card import MM
 from ..model.text import plain_text
 from ..releases import release
 from ..render import bilingual as bilingual_pdf
 from ..render import packet as packet_pdf
 from ..site.navigation import href, language_name
+from ..units import PT_PER_MM
 from ..write.cache import Cache
-from ..write.files import changed, write_all
+from ..write.journal import changed, write_all
 from . import pipeline
 from .jobs import Loaded, blamed
 from .outputs import aid_path, failure
@@ -230,7 +230,7 @@ def _paper(packet: Packet, parts: list[tuple[str, str, bytes]]) -> tuple[float, 
                 langs.append(lang)
     found = packet_pdf.sheet(list(sizes))
     if found is None:
-        named = "; ".join(f"{w / MM:.0f} × {h / MM:.0f} mm: " + ", ".join(f"{aid} ({', '.join(langs)})"
+        named = "; ".join(f"{w / PT_PER_MM:.0f} × {h / PT_PER_MM:.0f} mm: " + ", ".join(f"{aid} ({', '.join(langs)})"
                                                                          for aid, langs in aids.items())
                           for (w, h), aids in sizes.items())
         raise AidsError(Problem(packet.where, f"packet '{packet.id}': none of its aids' paper sizes holds the others "

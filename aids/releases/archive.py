@@ -25,7 +25,7 @@ from typing import Any
 
 from ..config import Edition, Game, Project
 from ..errors import AidsError, Position, Problem
-from ..files import Folder
+from ..folder import Folder
 from ..kind import Aid
 from ..localize.localizer import Localizer
 from ..model.release import Change
@@ -37,7 +37,7 @@ from ..site import archive_pages
 from ..site.archive_pages import current_aid_versions, editions_of
 from ..site.navigation import site_games
 from ..site.publishing import Publishing
-from ..write.files import CACHE, write_all
+from ..write.journal import CACHE, write_all
 from . import snapshot
 from .release import check_version, versions
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem
-from ..files import Folder
+from ..folder import Folder
 from ..kinds.reading import read_aids
 from ..localize import making
 from ..localize.changes import change_words
@@ -24,12 +24,12 @@ from ..model.release import ADDED, CHANGED, MOVED, REMOVED, TRANSLATION, Change,
 from ..pipeline import pipeline
 from ..render.errata import render_errata
 from ..site.navigation import aid_numbers, aid_title
-from ..write.files import write_all
+from ..units import MM_PER_PT
+from ..write.journal import write_all
 from . import release
 from .snapshot import has_snapshot
 from .wording import Wording
 
-MM = 25.4 / 72  # millimetres in a PDF point
 GAP = 0.15  # left edges further apart than this share of the page width are columns of their own
 
 
@@ -74,7 +74,7 @@ def read_places(path: Path, shown_path: str) -> PrintedPdf:
         width = min(b[0] - a[0] for a, b in zip(starts, starts[1:], strict=False)) * 0.94
     else:
         width = page_width - 2 * (starts[0][0] if starts else 40)
-    return PrintedPdf(places, len(starts), round(width * MM, 1))
+    return PrintedPdf(places, len(starts), round(width * MM_PER_PT, 1))
 
 
 def old_anchor(change: Change, then: Snapshot, now: list[Item]) -> str:

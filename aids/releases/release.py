@@ -16,7 +16,7 @@ from ruamel.yaml import YAML
 
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem, Problems
-from ..files import Folder
+from ..folder import Folder
 from ..kinds.reading import read_aids
 from ..localize.changes import awaited, short, text_of
 from ..localize.localizer import Localizer

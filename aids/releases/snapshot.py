@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem
-from ..files import Folder, Unsafe, not_regular
+from ..folder import Folder, Unsafe, not_regular
 from ..kind import Aid
 from ..kinds.reading import read_aids
 from ..localize import domains, making

@@ -20,8 +20,9 @@ import pikepdf
 
 from ..localize import card as card_text
 from ..localize.typography import typeset, typeset_tree
-from ..model.card import MM, Card
+from ..model.card import Card
 from ..model.playsheet import Playsheet
+from ..units import PT_PER_MM
 from . import card_fit, card_sheet
 from .card_pdf import new_canvas, register_fonts
 from .fitting import MARGINS
@@ -68,7 +69,7 @@ def card(docs: list[Document], size: float) -> Rendered:
     """Both languages' faces side by side, a page a face (the backs mirrored for a duplex printer)."""
     register_fonts()
     model: Card = docs[0].model
-    width, height = model.width * MM, model.height * MM
+    width, height = model.width * PT_PER_MM, model.height * PT_PER_MM
     faces = [(doc, card_sheet.with_marks(typeset_tree(arranged_at(doc, size), doc.lz.lang), doc.context),
               card_sheet._footer(doc.lz, doc.context)) for doc in docs]
     buffer = io.BytesIO()

@@ -23,7 +23,8 @@ from reportlab.platypus import Flowable, Frame
 from ..errors import DoesNotFit, Problem
 from ..localize.documents import CardBase, CardDocument, CardFace
 from ..localize.typography import typeset_tree
-from ..model.card import MM, SHAPE, Card
+from ..model.card import SHAPE, Card
+from ..units import PT_PER_MM
 from . import colours
 from .card_pdf import BAND, BODY, FOOTER, GAP, STEP, Face, face_story, register_fonts
 from .fitting import largest_fitting
@@ -58,10 +59,10 @@ class ArrangedCard(CardBase):
 
 def columns_of(card: Card) -> list[tuple[float, float, float, float]]:
     """The text frames of a face (x, y, width, height in pt, card origin at its lower left)."""
-    margin = card.margin * MM
+    margin = card.margin * PT_PER_MM
     bottom = margin + FOOTER * 1.6
-    top = card.height * MM - max(margin, BAND + 2 * MM)
-    width = (card.width * MM - 2 * margin - GAP * (card.columns - 1)) / card.columns
+    top = card.height * PT_PER_MM - max(margin, BAND + 2 * PT_PER_MM)
+    width = (card.width * PT_PER_MM - 2 * margin - GAP * (card.columns - 1)) / card.columns
     return [(margin + i * (width + GAP), bottom, width, top - bottom) for i in range(card.columns)]
 
 
@@ -173,7 +174,7 @@ class Layouts:
         key = (index, split if len(self.faces) > 1 else 0, size, kept)
         if height is None and key in self.laid:
             return self.laid[key]
-        canv = Canvas(io.BytesIO(), pagesize=(self.card.width * MM, self.card.height * MM), invariant=1)
+        canv = Canvas(io.BytesIO(), pagesize=(self.card.width * PT_PER_MM, self.card.height * PT_PER_MM), invariant=1)
         prepare_icons(canv)
         canv._aids_measuring = True  # only measured: its paragraphs are not drawn (card_pdf.Para)
         story = self.stories.get(key[:3])
@@ -294,13 +295,13 @@ def draw_face(canv: Canvas, card: Card, localized: ArrangedCard, face: FittedFac
     """One face at the origin, as arrange() fitted it: the accent band (running `bleed` past the top edge),
     the text, the colophon (with the face's name only when the card asks for it); in CMYK for the press, in
     grays for the gray profile."""
-    w, h = card.width * MM, card.height * MM
+    w, h = card.width * PT_PER_MM, card.height * PT_PER_MM
     canv.saveState()
     canv.setFillColor(colours.reportlab("accent", press, gray))
     canv.rect(-bleed, h - BAND, w + 2 * bleed, BAND + bleed, stroke=0, fill=1)
     canv.setFont(BODY, FOOTER)
     canv.setFillColor(colours.reportlab("muted", press, gray))
-    margin = card.margin * MM
+    margin = card.margin * PT_PER_MM
     canv.drawString(margin, margin, footer)
     if card.face_labels:
         canv.drawRightString(w - margin, margin, face["name"])

@@ -21,7 +21,8 @@ from ..localize.documents import BodyRow, CardBase, CardFace, CardItem, CardSect
 from ..localize.localizer import DraftText
 from ..localize.rich import Icon, Link, Rich, Span, bind_icons
 from ..localize.typography import typeset
-from ..model.card import MM, Card
+from ..model.card import Card
+from ..units import PT_PER_MM
 from . import colours
 from .icons_pdf import flush as flush_icons
 from .icons_pdf import icon_markup
@@ -31,8 +32,8 @@ from .pdf import fonts_dir
 BODY, HEAD = "AidsSansCondensed", "AidsSans"
 DRAFT = colours.rgb("draft")  # behind text a draft build leaves untranslated, as <mark class="draft"> on screen
 STEP = 0.25  # pt: the fitting shrinks the type in steps of this size
-GAP = 4 * MM  # between columns
-BAND = 3 * MM  # the accent band along the top edge (it bleeds)
+GAP = 4 * PT_PER_MM  # between columns
+BAND = 3 * PT_PER_MM  # the accent band along the top edge (it bleeds)
 FOOTER = 6.5  # pt, the colophon under every face (never shrunk)
 
 

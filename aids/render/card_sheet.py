@@ -12,7 +12,8 @@ from reportlab.pdfgen.canvas import Canvas
 from ..config import Print
 from ..errors import AidsError, Problem
 from ..localize.typography import typeset, typeset_tree
-from ..model.card import MM, PAPERS, Card
+from ..model.card import PAPERS, Card
+from ..units import PT_PER_MM
 from . import duplex, pdfx
 from .card_fit import READABLE, ArrangedCard, draw_face
 from .card_pdf import new_canvas, outline, register_fonts
@@ -37,7 +38,7 @@ class SheetLayout:
     def backs(self, offset: tuple[float, float] = (0.0, 0.0)) -> list[tuple[float, float]]:
         """Back positions: mirrored left to right, so that a duplex print puts each back behind its front;
         moved by `offset` (mm) for a printer that shifts its backs (read off the duplex test page)."""
-        dx, dy = offset[0] * MM, offset[1] * MM
+        dx, dy = offset[0] * PT_PER_MM, offset[1] * PT_PER_MM
         return [(self.paper[0] - x - self.card[0] + dx, y + dy) for x, y in self.positions]
 
 
@@ -59,9 +60,11 @@ def sheet_layout(card: Card) -> SheetLayout:
                                 f"a card that fits {card.sheet.paper}, or another sheet paper"))
     x0 = (pw - cols * card.width - (cols - 1) * gutter) / 2
     y0 = (ph - rows * card.height - (rows - 1) * gutter) / 2
-    positions = [((x0 + c * (card.width + gutter)) * MM, (y0 + (rows - 1 - r) * (card.height + gutter)) * MM)
+    positions = [((x0 + c * (card.width + gutter)) * PT_PER_MM,
+                  (y0 + (rows - 1 - r) * (card.height + gutter)) * PT_PER_MM)
                  for r in range(rows) for c in range(cols)]
-    return SheetLayout((pw * MM, ph * MM), card.sheet.bleed * MM, (card.width * MM, card.height * MM), positions)
+    return SheetLayout((pw * PT_PER_MM, ph * PT_PER_MM), card.sheet.bleed * PT_PER_MM,
+                       (card.width * PT_PER_MM, card.height * PT_PER_MM), positions)
 
 
 def draw_crop_marks(canv: Canvas, layout: SheetLayout, positions: list[tuple[float, float]]) -> None:
@@ -73,7 +76,7 @@ def draw_crop_marks(canv: Canvas, layout: SheetLayout, positions: list[tuple[flo
     left, right = min(xs), max(xs)
     bottom, top = min(ys), max(ys)
     mw, mh = layout.media
-    clear = 1 * MM
+    clear = 1 * PT_PER_MM
     lines = [(b + x, 0, b + x, b + bottom - clear) for x in xs] + [(b + x, b + top + clear, b + x, mh) for x in xs] \
         + [(0, b + y, b + left - clear, b + y) for y in ys] + [(b + right + clear, b + y, mw, b + y) for y in ys]
     canv.saveState()
@@ -88,7 +91,7 @@ def draw_crop_marks(canv: Canvas, layout: SheetLayout, positions: list[tuple[flo
 def render_card(card: Card, localized: ArrangedCard, lz, context: dict, footer: str, gray: bool = False) -> bytes:
     """One face a page, each page exactly the card's size (trim = bleed = media); in grays for the gray profile."""
     buffer = io.BytesIO()
-    box = (0, 0, card.width * MM, card.height * MM)
+    box = (0, 0, card.width * PT_PER_MM, card.height * PT_PER_MM)
     canv = new_canvas(buffer, box[2:], context, lz)
     for face in localized["faces"]:
         canv.setTrimBox(box)
@@ -138,12 +141,13 @@ def render_press(card: Card, localized: ArrangedCard, lz, context: dict, setting
     register_fonts()
     localized = with_marks(typeset_tree(localized, lz.lang), context)
     buffer = io.BytesIO()
-    box = (0, 0, card.width * MM, card.height * MM)
+    box = (0, 0, card.width * PT_PER_MM, card.height * PT_PER_MM)
     canv = new_canvas(buffer, box[2:], context, lz)
     for face in localized["faces"]:
         canv.setTrimBox(box)
         outline(canv, face["name"], f"face-{face['id']}")
-        draw_face(canv, card, localized, face, lz.lang, _footer(lz, context), bleed=settings.bleed * MM, press=True)
+        draw_face(canv, card, localized, face, lz.lang, _footer(lz, context), bleed=settings.bleed * PT_PER_MM,
+                  press=True)
         canv.showPage()
     canv.save()
     published = context["game"].get("published_iso") or "2000-01-01"

@@ -14,18 +14,19 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Frame, Paragraph
 
 from ..localize.typography import typeset
-from ..model.card import BACK_OFFSET, MM
+from ..model.card import BACK_OFFSET
+from ..units import PT_PER_MM
 from . import colours
 from .card_pdf import BODY, HEAD, markup, new_canvas, outline
 
 if TYPE_CHECKING:
     from .card_sheet import SheetLayout
 
-REACH = 40 * MM  # the front's cross, each way from the centre
+REACH = 40 * PT_PER_MM  # the front's cross, each way from the centre
 NUMBERED = 2  # mm between numbered ticks; every other number is on the scale's far side, clear of the next
-AXIS = 2.5 * BACK_OFFSET * MM  # from the centre to each scale's axis: the two scales well clear of each other
-TICKS = (2 * MM, 3.5 * MM, 5 * MM)  # the length of a half-millimetre, a millimetre and a numbered tick
-GAP = 1 * MM  # between a tick's end and its number
+AXIS = 2.5 * BACK_OFFSET * PT_PER_MM  # from the centre to each scale's axis: the two scales well clear of each other
+TICKS = (2 * PT_PER_MM, 3.5 * PT_PER_MM, 5 * PT_PER_MM)  # the lengths of a half-millimetre, millimetre, numbered tick
+GAP = 1 * PT_PER_MM  # between a tick's end and its number
 SIZE = 6  # pt, the numbers
 
 
@@ -56,7 +57,8 @@ def test_page(lz, context: dict, layout: SheetLayout) -> bytes:
     outline(canv, heading, "duplex-test", sections=False)
     story = [Paragraph(markup(heading), title),
              *(Paragraph(markup(typeset(step, lz.lang)), body) for step in steps)]
-    Frame(20 * MM, cy + REACH + 10 * MM, width - 40 * MM, height - cy - REACH - 30 * MM).addFromList(story, canv)
+    Frame(20 * PT_PER_MM, cy + REACH + 10 * PT_PER_MM, width - 40 * PT_PER_MM,
+          height - cy - REACH - 30 * PT_PER_MM).addFromList(story, canv)
     canv.setStrokeColor(ink)
     canv.setLineWidth(0.3)
     canv.line(cx, cy - REACH, cx, cy + REACH)
@@ -75,7 +77,7 @@ def _scales(canv, lz, cx: float, cy: float) -> None:
     canv.setStrokeColor(ink)
     canv.setFillColor(ink)
     canv.setLineWidth(0.2)
-    reach = BACK_OFFSET * MM
+    reach = BACK_OFFSET * PT_PER_MM
     x_axis, y_axis = cy + AXIS, cx + AXIS  # the x scale's line (horizontal), the y scale's (vertical)
     canv.line(cx - reach, x_axis, cx + reach, x_axis)
     canv.line(y_axis, cy - reach, y_axis, cy + reach)
@@ -85,17 +87,17 @@ def _scales(canv, lz, cx: float, cy: float) -> None:
         numbered = t in sides
         beyond = TICKS[2] if numbered else TICKS[1] if step % 2 == 0 else TICKS[0]
         before = TICKS[2] if numbered and sides[t] < 0 else 0
-        canv.line(cx + t * MM, x_axis - before, cx + t * MM, x_axis + beyond)
-        canv.line(y_axis - before, cy + t * MM, y_axis + beyond, cy + t * MM)
+        canv.line(cx + t * PT_PER_MM, x_axis - before, cx + t * PT_PER_MM, x_axis + beyond)
+        canv.line(y_axis - before, cy + t * PT_PER_MM, y_axis + beyond, cy + t * PT_PER_MM)
     canv.setFont(BODY, SIZE)
     far, cap = TICKS[2] + GAP, 0.73 * SIZE  # the digits' height
     for mm, label, side in labels(lz):
-        x, y = cx + mm * MM, cy + mm * MM
+        x, y = cx + mm * PT_PER_MM, cy + mm * PT_PER_MM
         canv.drawCentredString(x, x_axis + far if side > 0 else x_axis - far - cap, label)
         if side > 0:
             canv.drawString(y_axis + far, y - cap / 2, label)
         else:
             canv.drawRightString(y_axis - far, y - cap / 2, label)
     canv.setFont(BODY + "-Bold", 9)
-    canv.drawRightString(cx - reach - 3 * MM, x_axis - 0.73 * 9 / 2, "x")
-    canv.drawCentredString(y_axis, cy - reach - 4 * MM - 0.73 * 9, "y")
+    canv.drawRightString(cx - reach - 3 * PT_PER_MM, x_axis - 0.73 * 9 / 2, "x")
+    canv.drawCentredString(y_axis, cy - reach - 4 * PT_PER_MM - 0.73 * 9, "y")

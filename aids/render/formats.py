@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import AidsError, Position, Problem
-from ..files import Folder
+from ..folder import Folder
 from ..localize.documents import Figure
 from ..localize.typography import typeset
 from . import impose, preflight, recolour

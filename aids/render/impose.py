@@ -25,7 +25,7 @@ from pypdf.generic import (
 )
 
 from ..config import Print
-from ..model.card import MM
+from ..units import PT_PER_MM
 from . import pdfx
 
 FOLD_DASH = "[2 2] 0"  # a fold mark is dashed, a crop mark solid
@@ -46,7 +46,7 @@ OFFICE = Sheet()
 
 def press_sheet(settings: Print) -> Sheet:
     """The sheet of a press imposition: the game's bleed, and its marks (or none) in a slug like its pages'."""
-    return Sheet(settings.bleed * MM, pdfx.slug(settings), True, settings.marks == "crop")
+    return Sheet(settings.bleed * PT_PER_MM, pdfx.slug(settings), True, settings.marks == "crop")
 
 
 def saddle_order(pages: int) -> list[tuple[int | None, int | None]]:

@@ -13,9 +13,10 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote
 
+from ..units import MM_PER_PX
+
 CONTINUED = "data-continued"  # the attribute of a table's title whose ::after is the mark
 SOURCE = "data-source"  # the attribute of a printed figure: where its source is (path:line:col)
-PX_MM = 25.4 / 96
 
 
 def boxes(document: Any) -> Iterator[tuple[Any, Any]]:
@@ -105,7 +106,8 @@ def figures_apart(document: Any) -> list[str]:
                 if box.element_tag == "img" and element not in placed:
                     placed[element] = (number, box.position_y + box.margin_height())
                     if placed[element][1] - foot > 0.5:  # CSS px
-                        faults[element] = f"runs {(placed[element][1] - foot) * PX_MM:.1f} mm past the foot of its page"
+                        past = (placed[element][1] - foot) * MM_PER_PX
+                        faults[element] = f"runs {past:.1f} mm past the foot of its page"
                 elif box.element_tag == "figcaption" and element in placed and (
                         placed[element][0] != number or box.position_y < placed[element][1] - 0.5):
                     faults.setdefault(element, "and its caption do not fit one column: the caption is printed apart")

@@ -24,8 +24,8 @@ from markupsafe import Markup
 
 from ..localize import rich
 from ..localize.rich import Rich
-from ..model.card import MM
 from ..model.text import plain_text
+from ..units import PT_PER_MM
 from . import pdfx
 from .html import render_template
 from .pdf import lay_out, print_css
@@ -75,7 +75,7 @@ def cover(game: Game, game_ctx: Any, event: str, day: Any, sides: list[Side], si
     width, height = size
     # the margins and the QR code's column in proportion to the page: an A5 card's cover as an A4 sheet's
     margins = f"{height * 0.055:.1f}pt {width * 0.08:.1f}pt"
-    qr = min(38 * MM, width * 0.21)
+    qr = min(38 * PT_PER_MM, width * 0.21)
     title = f"{sides[0].game} – {plain_text(event)}"
     html = render_template(TEMPLATE, first, {"blocks": blocks, "document_title": title,
                                              "qr_size": f"{qr:.1f}pt", "qr_column": f"{qr * 1.3:.1f}pt"})

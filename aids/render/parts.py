@@ -29,7 +29,7 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 from xml.etree import ElementTree
 
-from ..files import Folder
+from ..folder import Folder
 from ..source import stylesheet
 from . import versions
 from .pagination import CHARACTERS_A_PAGE, Numbers

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 from ..errors import AidsError, Position, Problem
-from ..files import Folder
+from ..folder import Folder
 from ..localize.documents import Figure
 from ..localize.rich import Rich
 from ..localize.typography import typeset

@@ -25,14 +25,14 @@ from pypdf.generic import (
 )
 
 from ..config import Print
-from ..model.card import MM
+from ..units import PT_PER_MM
 from . import recolour
 from .colours import CONDITION, PROFILE
 
 VERSION = "PDF/X-4"
-MARK_GAP = 2 * MM  # between the bleed and where a crop mark starts
-MARK_LENGTH = 5 * MM
-SLUG = MARK_GAP + MARK_LENGTH + 1 * MM  # beyond the bleed: room for the marks (and nothing else)
+MARK_GAP = 2 * PT_PER_MM  # between the bleed and where a crop mark starts
+MARK_LENGTH = 5 * PT_PER_MM
+SLUG = MARK_GAP + MARK_LENGTH + 1 * PT_PER_MM  # beyond the bleed: room for the marks (and nothing else)
 MARK_WIDTH = 0.25  # pt, in 100 % black (K)
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in pt
@@ -71,7 +71,7 @@ def finish(data: bytes, settings: Print, epoch: int) -> bytes:
     data = recolour.recoloured(data, recolour.PRESS_TARGET)  # what is still RGB (an icon, a figure, page art)
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
     writer.pdf_header = b"%PDF-1.6"  # PDF/X-4 is based on PDF 1.6
-    bleed, room = settings.bleed * MM, settings.bleed * MM + slug(settings)
+    bleed, room = settings.bleed * PT_PER_MM, settings.bleed * PT_PER_MM + slug(settings)
     for page in writer.pages:
         x0, y0, x1, y1 = (float(v) for v in page.trimbox)
         page.bleedbox = RectangleObject((x0 - bleed, y0 - bleed, x1 + bleed, y1 + bleed))

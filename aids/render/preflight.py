@@ -16,11 +16,11 @@ from typing import Any
 
 import pikepdf
 
+from ..units import MM_PER_PT
 from .recolour import contents
 
 CONTONE_PPI = 300
 LINE_ART_PPI = 1200
-MM = 25.4 / 72  # mm a pt
 OPERATORS = "q Q cm Do scn SCN"  # those that place an image, or change where it goes
 INLINE = re.compile(rb"(?<![^\s\])>}])BI(?![^\s\[/<(%])")  # the operator that begins an inline image
 
@@ -136,4 +136,4 @@ def _placed(page: int, width: int, height: int, line_art: bool, ctm: pikepdf.Mat
     """An image of `width` × `height` pixels drawn in the unit square of `ctm`: its sides' lengths on the page."""
     across, up = (ctm.a ** 2 + ctm.b ** 2) ** 0.5, (ctm.c ** 2 + ctm.d ** 2) ** 0.5  # pt
     ppi = min(width / (across / 72) if across else float("inf"), height / (up / 72) if up else float("inf"))
-    return Placed(page, (width, height), (across * MM, up * MM), ppi, line_art)
+    return Placed(page, (width, height), (across * MM_PER_PT, up * MM_PER_PT), ppi, line_art)

@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from ..config.theme_blocks import render_block
 from ..errors import AidsError, Position, Problem
-from ..files import read_file
+from ..folder import read_file
 from ..source.stylesheet import rewritten, without_urls
 from ..source.yamlfile import MAX_BYTES, decode
 from . import colours, recolour, sheet

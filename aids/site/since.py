@@ -25,8 +25,8 @@ from ..model.release import Snapshot
 from ..pipeline import pipeline
 from ..releases import release
 from ..render.html import render_template
-from ..write.files import changed as changed_files
-from ..write.files import write_all
+from ..write.journal import changed as changed_files
+from ..write.journal import write_all
 from .feed import game_feed
 from .history import aid_history
 from .navigation import aid_numbers, aid_title, aid_titles, href, site_languages

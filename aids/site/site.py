@@ -41,8 +41,8 @@ from ..pipeline.outputs import Pages, aid_path, failure, file_labels, identified
 from ..releases.wording import Wording
 from ..render.html import render_template
 from ..write.cache import Cache
-from ..write.files import changed as changed_files
-from ..write.files import write_all
+from ..write.journal import changed as changed_files
+from ..write.journal import write_all
 from . import since
 from .archive_pages import current_game_versions
 from .navigation import (

@@ -24,6 +24,7 @@ DRAFT = "https://json-schema.org/draft/2020-12/schema"
 MAX_ID = 64
 ID_CHARS = rf"[a-z0-9][a-z0-9-]{{0,{MAX_ID - 1}}}"
 ID_PATTERN = rf"^{ID_CHARS}$"
+ID = re.compile(ID_CHARS + r"\Z")  # every id of every source: YAML, a heading's {#id}, a card's section
 VERSION_CHARS = rf"[0-9A-Za-z][0-9A-Za-z.+-]{{0,{MAX_ID - 1}}}"
 ID_EXPECTED = f"lowercase letters, digits and '-', at most {MAX_ID} of them, e.g. heavy-cavalry"
 VERSION_EXPECTED = f"digits, letters, '.', '-' or '+', at most {MAX_ID} of them, e.g. 1.4"

@@ -14,8 +14,8 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from ..errors import AidsError, Position, Problem, unfit
-from ..files import read_file
-from .shape import ID_CHARS, ID_EXPECTED, MAX_ID, Field, Shape
+from ..folder import read_file
+from .shape import ID, ID_EXPECTED, MAX_ID, Field, Shape
 
 
 class Source:
@@ -313,9 +313,6 @@ def _required(src: Source, node: CommentedMap, problems, required: Iterable[str]
 
 def is_text(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
-
-
-ID = re.compile(ID_CHARS + r"\Z")  # ids of aids, phases, rows, ...: stable, so they make msgctxt
 
 
 def check_id(src: Source, node: Any, key: str, problems, seen: dict | None = None, what: str = "") -> bool:

@@ -10,7 +10,7 @@ from urllib.parse import quote
 from .. import __version__
 from ..config import Game, Project
 from ..errors import AidsError, Position, Problem, Problems
-from ..files import Folder
+from ..folder import Folder
 from ..kind import Aid
 from ..kinds import kind_named
 from ..kinds.reading import game_texts, read_aids, select_games
@@ -19,7 +19,7 @@ from ..model.rulings import FILE as RULINGS_FILE
 from ..model.rulings import read_rulings
 from ..model.text import plain_text
 from ..source.yamlfile import load_yaml
-from ..write.files import JOURNAL, STAGING, recover, write_all
+from ..write.journal import JOURNAL, STAGING, recover, write_all
 
 
 def extract(project: Project, games: list[str] | None = None) -> list[str]:
@@ -97,7 +97,7 @@ def targets(project: Project, source_language: str) -> list[str]:
 def update(project: Project, games: list[str] | None = None) -> list[str]:
     """.pot -> .po for every target language, keeping every translation (fuzzy or obsolete, never dropped);
     a game's translations move between its catalogs when its texts do (localize/regroup.py). A game's catalogs
-    are written all at once or not at all (write/files.py: staged, then a journal, then moved into place), so an
+    are written all at once or not at all (write/journal.py: staged, then a journal, then moved into place), so an
     update stopped at any point loses nothing: the next one finishes it or starts from the catalogs as they were."""
     changed = _recovered(project)
     for game in select_games(project, games):
@@ -138,7 +138,7 @@ def update(project: Project, games: list[str] | None = None) -> list[str]:
 
 
 def _recovered(project: Project) -> list[str]:
-    """What an `aids update` stopped midway left (write/files.py): finished when it had committed its catalogs,
+    """What an `aids update` stopped midway left (write/journal.py): finished when it had committed its catalogs,
     else dropped (its catalogs are as they were before it); what was done, for the command to say."""
     folder = Folder(project.catalogs, project.show(project.catalogs))
     if folder.lstat(STAGING) is None:

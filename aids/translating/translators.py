@@ -78,7 +78,7 @@ def unlisted(project: Project, asked: list[str] | None = None) -> list[tuple[str
     """(language, what to do, in one line) for each language with catalogs in the catalogs folder, or asked for
     (`--lang`), that aids.yaml does not publish: a language a translator added in Weblate, which `aids update`,
     `aids check` and the build leave alone until aids.yaml lists it."""
-    from ..files import Folder
+    from ..folder import Folder
     folder = Folder(project.catalogs, project.show(project.catalogs))
     there = [lang for lang in folder.names() if lang != "templates" and folder.is_dir(f"{lang}/LC_MESSAGES") and any(
         name.endswith(".po") for name in folder.names(f"{lang}/LC_MESSAGES"))]

@@ -26,8 +26,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..errors import AidsError
-from ..files import Folder
-from .files import CACHE
+from ..folder import Folder
+from .journal import CACHE
 
 Record = dict[str, Any]
 RECORDS = PurePosixPath(CACHE, "records")

@@ -35,9 +35,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..errors import AidsError, Position, Problem
-from ..files import Folder
+from ..folder import Folder
 from .cache import file_record, matches, valid_output
-from .files import CACHE, STAGING, unlinked
+from .journal import CACHE, STAGING, unlinked
 
 BUNDLE = "pagefind"  # the index folder in a publication
 STATES = PurePosixPath(CACHE, "search")  # the digest of a publication's pages and its index's files: <pub>/STATE

@@ -25,9 +25,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..errors import AidsError
-from ..files import Folder
+from ..folder import Folder
 from .cache import file_record, matches, valid_output
-from .files import CACHE, output_folder
+from .journal import CACHE, output_folder
 
 STAMP = PurePosixPath(CACHE, "build.json")
 LIMIT = 256 << 20  # a stamp larger than this is not one aids wrote

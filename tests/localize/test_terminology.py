@@ -17,6 +17,11 @@ TERMS = {
     "brod": checks.Term("ford", "ford", "брод"),
     "hedgehog": checks.Term("hedgehog", "hedgehog", "ёж"),
     "dmorlze": checks.Term("dmorlze", "demoralizacja", "demoralized"),
+    "army": checks.Term("army", "armia", "army"),
+    "move": checks.Term("move", "ruch", "move"),
+    "lose": checks.Term("lose", "tracić", "lose"),
+    "station": checks.Term("station", "stacja", "station"),
+    "supply": checks.Term("supply", "zaopatrzenie", "supply"),
 }
 
 
@@ -56,3 +61,21 @@ def test_a_term_the_translation_leaves_out_is_found(source, translation, term):
     assert findings(source, translation, term, "pl") == [
         f"the source says '{TERMS[term].source}' (glossary: {TERMS[term].id}), the translation does not say "
         f"'{TERMS[term].translation}'"]
+
+
+@pytest.mark.parametrize("source, translation, term", [
+    ("Armie wycofują się.", "The armies fall back.", "army"),        # army -> armies: y turns to ie
+    ("Ruch piechoty.", "Moving the infantry.", "move"),              # move -> moving: e dropped
+    ("Gracz traci oddział.", "The player is losing a unit.", "lose"),
+    ("Zaopatrzenie dociera.", "Supplies arrive.", "supply"),
+])
+def test_an_english_term_is_found_in_its_forms_by_snowball(source, translation, term):
+    """Words the hand-written English stemmer got wrong: it kept at least four letters of a word, so it found
+    army, move and lose only where they were spelt whole."""
+    assert findings(source, translation, term, "en", "pl") == []
+
+
+def test_an_english_term_is_not_found_in_a_word_that_only_starts_like_it():
+    """The hand-written stemmer cut station to stat-, found in statistics and state."""
+    assert findings("Stacja kolejowa.", "The statistics of the state railway.", "station", "en", "pl") == [
+        "the source says 'stacja' (glossary: station), the translation does not say 'station'"]

@@ -47,6 +47,21 @@ def test_rules_of_each_language(lang, typed, wanted):
     assert typeset(typed, lang) == wanted
 
 
+@pytest.mark.parametrize("lang, typed, wanted", [
+    # a language aids has no rule of its own for: CLDR's quotation marks, nested (ICU's data), typed straight or not
+    ("de", 'Der Befehl "Vorwärts "jetzt" sofort"', "Der Befehl „Vorwärts ‚jetzt‘ sofort“"),
+    ("de", "Der Befehl „Vorwärts“", "Der Befehl „Vorwärts“"),
+    ("fr", 'L\'ordre "En avant "vite" là"', "L’ordre «En avant «vite» là»"),
+    ("cs", 'Rozkaz "Vpřed "hned" teď"', "Rozkaz „Vpřed ‚hned‘ teď“"),
+    ("it", 'L\'ordine "Avanti "ora" qui"', "L’ordine «Avanti “ora” qui»"),
+    # the region's own where CLDR has one: Portugal's «…» against Brazil's “…”
+    ("pt-PT", 'A ordem "Avançar"', "A ordem «Avançar»"),
+    ("pt", 'A ordem "Avançar"', "A ordem “Avançar”"),
+])
+def test_a_fourth_language_gets_its_own_quotation_marks(lang, typed, wanted):
+    assert typeset(typed, lang) == wanted
+
+
 def test_a_rule_applies_across_runs_and_links_keep_their_bounds():
     ref = Link(Rich([Span("3.2.3 Krok 2.c")]), "step-3-2-3-2c")
     text = Rich([Span("Ruch w "), Span("lesie", em=True), Span(" (patrz "), ref, Span(").")])

@@ -12,6 +12,7 @@ from aids.errors import AidsError
 from aids.localize import making
 from aids.pipeline import builder, jobs, pipeline
 from aids.render import card_pdf, card_sheet
+from aids.units import PT_PER_MM
 
 from ..helpers import built_files, card_type_sizes, localized_demo, make_project, pdf_text, read_demo
 
@@ -316,7 +317,7 @@ def layout_of(tmp_path, size, sheet):
 ])
 def test_sheet_holds_as_many_cards_as_fit(tmp_path, size, sheet, count, paper):
     layout = layout_of(tmp_path, size, sheet)
-    mm = 72 / 25.4
+    mm = PT_PER_MM
     assert len(layout.positions) == count
     assert (round(layout.paper[0] / mm, 1), round(layout.paper[1] / mm, 1)) == paper
     cw, ch = layout.card
@@ -328,7 +329,7 @@ def test_sheet_holds_as_many_cards_as_fit(tmp_path, size, sheet, count, paper):
 
 def test_backs_are_mirrored_for_duplex(tmp_path):
     layout = layout_of(tmp_path, "poker", "{paper: A4, gutter: 5}")
-    mm = 72 / 25.4
+    mm = PT_PER_MM
     fronts = [(round(x / mm, 2), round(y / mm, 2)) for x, y in layout.positions]
     backs = [(round(x / mm, 2), round(y / mm, 2)) for x, y in layout.backs()]
     assert fronts[:3] == [(5.5, 197.5), (73.5, 197.5), (141.5, 197.5)]  # gutter 5 mm, block centred

@@ -7,7 +7,7 @@ from pypdf import PdfReader
 
 from aids.source.yamlfile import read_yaml
 
-from ..helpers import MM, REPO, STANDARD_14, card_type_sizes, pdf_fonts, pdf_text, rerender
+from ..helpers import PT_PER_MM, REPO, STANDARD_14, card_type_sizes, pdf_fonts, pdf_text, rerender
 
 LANGS = ["pl", "en", "ru"]
 GAME = "lwow-1920"
@@ -23,7 +23,7 @@ def out(project, lang, suffix):
 
 
 def box_mm(page, name):
-    return [round(float(v) / MM, 1) for v in page[name]]
+    return [round(float(v) / PT_PER_MM, 1) for v in page[name]]
 
 
 def test_six_files_a_language_no_warning_all_translated(sample):
@@ -49,7 +49,7 @@ def test_card_is_a5_front_and_back_with_trim_box(sample, lang):
     reader = PdfReader(out(sample[0], lang, ".pdf"))
     assert len(reader.pages) == 2
     for page in reader.pages:
-        width, height = float(page.mediabox.width) / MM, float(page.mediabox.height) / MM
+        width, height = float(page.mediabox.width) / PT_PER_MM, float(page.mediabox.height) / PT_PER_MM
         assert abs(width - 148) < 0.1 and abs(height - 210) < 0.1
         assert "/TrimBox" in page and box_mm(page, "/TrimBox") == [0, 0, 148, 210]
     assert reader.trailer["/Root"]["/Lang"] == lang
@@ -60,12 +60,12 @@ def test_sheet_is_a4_plus_bleed_with_trim_and_bleed_boxes(sample, lang):
     reader = PdfReader(out(sample[0], lang, "-sheet.pdf"))
     assert len(reader.pages) == 2  # fronts, then backs
     for page in reader.pages:
-        size = sorted([float(page.mediabox.width) / MM, float(page.mediabox.height) / MM])
+        size = sorted([float(page.mediabox.width) / PT_PER_MM, float(page.mediabox.height) / PT_PER_MM])
         assert abs(size[0] - 216) < 0.1 and abs(size[1] - 303) < 0.1  # 210 x 297 plus 3 mm bleed all round
         trim = box_mm(page, "/TrimBox")
         assert trim[:2] == [3, 3] and sorted([round(trim[2] - 3, 1), round(trim[3] - 3, 1)]) == [210, 297]
-        assert box_mm(page, "/BleedBox") == [0, 0, round(float(page.mediabox.width) / MM, 1),
-                                              round(float(page.mediabox.height) / MM, 1)]
+        assert box_mm(page, "/BleedBox") == [0, 0, round(float(page.mediabox.width) / PT_PER_MM, 1),
+                                              round(float(page.mediabox.height) / PT_PER_MM, 1)]
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
     text = squash(pdf_text(out(sample[0], lang, "-sheet.pdf")))
     assert text.count("+30") == 2  # two cards to a sheet

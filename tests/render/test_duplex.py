@@ -14,8 +14,8 @@ from aids.localize.localizer import Localizer
 from aids.render import duplex
 from aids.render.card_pdf import BODY, register_fonts
 from aids.render.card_sheet import SheetLayout
+from aids.units import PT_PER_MM
 
-MM = 72 / 25.4
 CONTEXT = {"document_title": "Test", "game": {"author": "aids"}, "kind_name": "card"}
 
 
@@ -28,7 +28,7 @@ def accepted() -> tuple[float, float]:
 def back_page(lang: str, paper=(841.89, 595.28)):
     register_fonts()
     lz = Localizer(lang, "en", {}, ui.ui_translations(lang))
-    layout = SheetLayout(paper, 3 * MM, (180.0, 250.0), [(20.0, 20.0)])
+    layout = SheetLayout(paper, 3 * PT_PER_MM, (180.0, 250.0), [(20.0, 20.0)])
     page = PdfReader(io.BytesIO(duplex.test_page(lz, CONTEXT, layout))).pages[1]
     return page, float(page.mediabox.width) / 2, float(page.mediabox.height) / 2
 
@@ -65,13 +65,13 @@ def test_the_scales_number_the_whole_accepted_range_and_no_two_numbers_overlap(l
     assert {b[0] for b in boxes} - {b[0] for b in numbers} == {"x", "y"}
     low, high = accepted()
     # the x scale, above the centre: each number centred on its tick, every second millimetre of the range
-    x_scale = sorted((value(t), (x0 + x1) / 2) for t, x0, y0, x1, y1 in numbers if y0 > cy + high * MM)
+    x_scale = sorted((value(t), (x0 + x1) / 2) for t, x0, y0, x1, y1 in numbers if y0 > cy + high * PT_PER_MM)
     assert [v for v, _ in x_scale] == list(range(int(low), int(high) + 1, 2))
-    assert all(at == pytest.approx(cx + v * MM, abs=0.01) for v, at in x_scale)
+    assert all(at == pytest.approx(cx + v * PT_PER_MM, abs=0.01) for v, at in x_scale)
     # the y scale, right of the centre: each number level with its tick
-    y_scale = sorted((value(t), (y0 + y1) / 2) for t, x0, y0, x1, y1 in numbers if x0 > cx + high * MM)
+    y_scale = sorted((value(t), (y0 + y1) / 2) for t, x0, y0, x1, y1 in numbers if x0 > cx + high * PT_PER_MM)
     assert [v for v, _ in y_scale] == list(range(int(low), int(high) + 1, 2))
-    assert all(abs(at - (cy + v * MM)) < 1.5 for v, at in y_scale)  # the digits' middle, within 0.5 mm
+    assert all(abs(at - (cy + v * PT_PER_MM)) < 1.5 for v, at in y_scale)  # the digits' middle, within 0.5 mm
 
 
 def test_the_ticks_run_half_a_millimetre_apart_over_the_whole_accepted_range():
@@ -80,8 +80,8 @@ def test_the_ticks_run_half_a_millimetre_apart_over_the_whole_accepted_range():
     ops = ContentStream(page.get_contents(), page.pdf).operations
     lines = [(*(float(v) for v in a), *(float(v) for v in b))
              for (a, op_a), (b, op_b) in zip(ops, ops[1:]) if op_a == b"m" and op_b == b"l"]
-    vertical = sorted({round((x0 - cx) / MM, 2) for x0, y0, x1, y1 in lines if x0 == x1 and y0 > cy})
-    horizontal = sorted({round((y0 - cy) / MM, 2) for x0, y0, x1, y1 in lines if y0 == y1 and x0 > cx})
+    vertical = sorted({round((x0 - cx) / PT_PER_MM, 2) for x0, y0, x1, y1 in lines if x0 == x1 and y0 > cy})
+    horizontal = sorted({round((y0 - cy) / PT_PER_MM, 2) for x0, y0, x1, y1 in lines if y0 == y1 and x0 > cx})
     expected = [low + i / 2 for i in range(int(2 * (high - low)) + 1)]
     assert vertical[:1] + vertical[-1:] == [low, high] and set(expected) <= set(vertical)
     assert horizontal[:1] + horizontal[-1:] == [low, high] and set(expected) <= set(horizontal)

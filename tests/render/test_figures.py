@@ -17,7 +17,7 @@ from aids.config import read_project
 from aids.pipeline import builder
 from aids.pipeline.pipeline import Options
 
-from ..helpers import MM, text_runs
+from ..helpers import PT_PER_MM, text_runs
 from ..model.test_booklet import project
 
 
@@ -189,7 +189,7 @@ def image_placements(path: Path) -> list[tuple[int, float, float, float, float, 
         def visit(op, args, cm, tm, number=number, images=images):
             if op == b"Do" and args and str(args[0]) in images:
                 pixels = int(images[str(args[0])]["/Width"]), int(images[str(args[0])]["/Height"])
-                found.append((number, cm[4] / MM, cm[5] / MM, cm[0] / MM, cm[3] / MM, pixels))
+                found.append((number, cm[4] / PT_PER_MM, cm[5] / PT_PER_MM, cm[0] / PT_PER_MM, cm[3] / PT_PER_MM, pixels))
         page.extract_text(visitor_operand_before=visit)
     return found
 
@@ -222,14 +222,14 @@ def test_a_figure_a_few_mm_taller_than_its_column_is_scaled_to_fit_it_with_its_c
     assert next(b for b in summary.built if b.aid == "rules").warnings == []
     pdf = root / "build/demo/pl/rules.pdf"
     reader = PdfReader(pdf)
-    height = float(reader.pages[0].mediabox.height) / MM
+    height = float(reader.pages[0].mediabox.height) / PT_PER_MM
     [(page, _, y, width, drawn, pixels)] = [p for p in image_placements(pdf) if p[5] == TALL[layout][1]]
     assert abs(width / drawn - pixels[0] / pixels[1]) < 0.005, (width, drawn)  # its proportions kept
     assert y >= PAGE_AREA[1] - 0.2 and y + drawn <= height - PAGE_AREA[0] + 0.2, (y, drawn)  # inside the page area
     caption = [run for run in text_runs(reader.pages[page]) if "Pole bitwy o" in run[4]]
-    assert caption and caption[0][1] / MM < y, (page, caption)  # under it, on its page
+    assert caption and caption[0][1] / PT_PER_MM < y, (page, caption)  # under it, on its page
     for number, sheet in enumerate(reader.pages):  # no page without text of its own (its heads and feet aside)
-        body = [r for r in text_runs(sheet) if PAGE_AREA[1] * MM < r[1] < (height - PAGE_AREA[0]) * MM]
+        body = [r for r in text_runs(sheet) if PAGE_AREA[1] * PT_PER_MM < r[1] < (height - PAGE_AREA[0]) * PT_PER_MM]
         assert body or any(p[0] == number for p in image_placements(pdf)), f"page {number + 1} is blank"
 
 

@@ -10,11 +10,11 @@ from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, Rec
 
 from aids.config import Print
 from aids.render import impose, pdfx
+from aids.units import PT_PER_MM
 
 pytestmark = pytest.mark.unit
 
-MM = 72 / 25.4
-WIDTH, HEIGHT, BLEED = 100.0, 150.0, 3 * MM
+WIDTH, HEIGHT, BLEED = 100.0, 150.0, 3 * PT_PER_MM
 TRIM_CMYK, BLEED_CMYK = "1 0 0 0", "0 1 0 0"  # each page cyan to its trim, magenta in its bleed
 
 

@@ -8,7 +8,7 @@ import pytest
 from pypdf import PdfReader
 
 from aids.config import read_project
-from aids.files import Folder
+from aids.folder import Folder
 from aids.kinds import reading
 from aids.localize import making
 from aids.pipeline import pipeline

@@ -10,7 +10,8 @@ from pypdf.generic import ContentStream
 
 from aids.commands.report import summary_text
 from aids.config import Print
-from aids.localize.typography import RULES
+from aids.localize.typography import rules_for
+from aids.units import PT_PER_MM
 
 from ..helpers import REPO, claims_pdf_x, outputs, pdf_fonts, pdf_text, rgb_in, text_runs, units
 
@@ -33,7 +34,7 @@ def test_no_line_ends_in_a_one_letter_word(sample):
     project, _ = sample
     checked = 0
     for path in pdfs(project):
-        short = set(RULES[path.parent.name].one_letter)
+        short = set(rules_for(path.parent.name).one_letter)
         for line in lines_of(path):
             assert line.split()[-1] not in short, f"{path.relative_to(project.output)}: “…{line[-40:]}”"
             checked += 1
@@ -163,7 +164,7 @@ def body_lines(page, columns: int = 1):
     """The lines of a page's text in reading order, top to bottom, column by column (a run's x decides its
     column), without the running header and footer."""
     height, width = float(page.mediabox.height), float(page.mediabox.width)
-    runs = [r for r in runs_of(page) if 18 * 72 / 25.4 < r[1] < height - 14 * 72 / 25.4]
+    runs = [r for r in runs_of(page) if 18 * PT_PER_MM < r[1] < height - 14 * PT_PER_MM]
     rows: dict = {}
     for x, y, _, _, text in runs:
         rows.setdefault((columns == 2 and x > width / 2, -round(y)), []).append((x, text))
@@ -194,7 +195,7 @@ def test_the_booklet_has_two_columns_and_facing_margins_with_a_binding_margin(sa
     project, _ = sample
     for lang in ("pl", "en", "ru"):
         pages = PdfReader(project.output / "gcacw" / lang / "system-rules.pdf").pages
-        mm = 72 / 25.4
+        mm = PT_PER_MM
         for number, page in enumerate(pages[2:], 3):
             xs = [r[0] for r in runs_of(page) if r[1] > 20 * mm]
             width = float(page.mediabox.width)
@@ -225,7 +226,6 @@ def imposed_for_press(project):
     return pressed(project, "*-imposed-press.pdf")
 
 
-MM = 72 / 25.4
 
 
 def test_press_pdfs_declare_pdf_x_with_an_output_intent(press):
@@ -256,9 +256,9 @@ def test_press_pages_have_trim_and_bleed_and_marks_outside_the_bleed(press):
             bleed = [float(v) for v in page.bleedbox]
             media = [float(v) for v in page.mediabox]
             assert "/TrimBox" in page and "/BleedBox" in page and "/ArtBox" not in page
-            assert [round((t - b) / MM, 2) for t, b in zip(trim[:2], bleed[:2])] == [3.0, 3.0]
-            assert [round((b - t) / MM, 2) for t, b in zip(trim[2:], bleed[2:])] == [3.0, 3.0]
-            assert media[0] < bleed[0] - 5 * MM and media[3] > bleed[3] + 5 * MM  # the sheet grew for the marks
+            assert [round((t - b) / PT_PER_MM, 2) for t, b in zip(trim[:2], bleed[:2])] == [3.0, 3.0]
+            assert [round((b - t) / PT_PER_MM, 2) for t, b in zip(trim[2:], bleed[2:])] == [3.0, 3.0]
+            assert media[0] < bleed[0] - 5 * PT_PER_MM and media[3] > bleed[3] + 5 * PT_PER_MM  # the sheet grew for the marks
             last = page["/Contents"][-1].get_object()  # the marks, after the page's own content
             marks = [[float(v) for v in operands] for operands, op in ContentStream(last, reader).operations
                      if op in (b"m", b"l")]
@@ -466,8 +466,8 @@ def test_the_press_imposition_stays_pdf_x_with_the_sheets_boxes_and_marks(press)
             bleed = [float(v) for v in side.bleedbox]
             media = [float(v) for v in side.mediabox]
             assert [trim[2] - trim[0], trim[3] - trim[1]] == pytest.approx([2 * width, height])  # the two pages
-            assert [b - t for t, b in zip(trim, bleed)] == pytest.approx([-3 * MM, -3 * MM, 3 * MM, 3 * MM])
-            assert media[0] < bleed[0] - 5 * MM and media[3] > bleed[3] + 5 * MM and "/ArtBox" not in side
+            assert [b - t for t, b in zip(trim, bleed)] == pytest.approx([-3 * PT_PER_MM, -3 * PT_PER_MM, 3 * PT_PER_MM, 3 * PT_PER_MM])
+            assert media[0] < bleed[0] - 5 * PT_PER_MM and media[3] > bleed[3] + 5 * PT_PER_MM and "/ArtBox" not in side
             assert "/Annots" not in side  # links to pages of the unimposed booklet would lead nowhere
             marks = [[float(v) for v in operands]
                      for operands, op in ContentStream(side["/Contents"][-1].get_object(), reader).operations
@@ -501,4 +501,4 @@ def test_the_duplex_test_page_and_back_offset(sample, tmp_path):
     assert {"−4", "−2", "0", "+2", "+4", "x", "y"} <= set(labels)
     layout = SheetLayout((595.0, 842.0), 8.5, (100.0, 200.0), [(10.0, 20.0)])
     assert layout.backs() == [(485.0, 20.0)]
-    assert layout.backs((1.5, -1)) == [pytest.approx((485 + 1.5 * MM, 20 - MM))]
+    assert layout.backs((1.5, -1)) == [pytest.approx((485 + 1.5 * PT_PER_MM, 20 - PT_PER_MM))]

@@ -16,7 +16,7 @@ from aids.pipeline import builder
 from aids.pipeline.pipeline import Options
 from aids.source.yamlfile import read_yaml
 
-from ..helpers import DEMO_EDITIONS_GAME, DEMO_PLAYSHEET, MM, REPO, edit, make_project, run, text_runs
+from ..helpers import DEMO_EDITIONS_GAME, DEMO_PLAYSHEET, PT_PER_MM, REPO, edit, make_project, run, text_runs
 
 SITE = "https://rules.example.org/aids"
 PACKET = """
@@ -78,11 +78,11 @@ def card_sizes(project):
 def test_bilingual_card_one_language_a_half_both_in_one_size(built, pair):
     path = built.output / "lwow-1920" / "+".join(pair) / "referee-card.pdf"
     reader = PdfReader(path)
-    width = 148 * MM
+    width = 148 * PT_PER_MM
     assert len(reader.pages) == 2
     front, back = (halves(page, width) for page in reader.pages)
     for page in reader.pages:
-        assert abs(float(page.mediabox.width) - 2 * width) < 0.5 and abs(float(page.mediabox.height) - 210 * MM) < 0.5
+        assert abs(float(page.mediabox.width) - 2 * width) < 0.5 and abs(float(page.mediabox.height) - 210 * PT_PER_MM) < 0.5
     titles = {"pl": "skrót zasad", "en": "rules summary", "ru": "краткие правила"}
     # the front: the first language on the left; the back mirrored (behind its own front when printed duplex)
     assert titles[pair[0]] in joined(front[0]) and titles[pair[1]] in joined(front[1])
@@ -96,15 +96,15 @@ def test_bilingual_card_one_language_a_half_both_in_one_size(built, pair):
     assert common >= 8  # the card's min_font_size
     # nothing runs over its half or off the page (the colophon included)
     for left, right in (front, back):
-        assert all(0 < r[0] < width and 0 < r[1] < 210 * MM for r in left)
-        assert all(width < r[0] < 2 * width and 0 < r[1] < 210 * MM for r in right)
+        assert all(0 < r[0] < width and 0 < r[1] < 210 * PT_PER_MM for r in left)
+        assert all(width < r[0] < 2 * width and 0 < r[1] < 210 * PT_PER_MM for r in right)
 
 
 def test_bilingual_card_in_a_smaller_size_than_one_language_alone(built):
     """pl+ru is set in Russian's size, below Polish's own: the two read alike."""
     sizes = card_sizes(built)
     assert sizes["ru"] < sizes["pl"], sizes
-    front = halves(PdfReader(built.output / "lwow-1920" / "pl+ru" / "referee-card.pdf").pages[0], 148 * MM)
+    front = halves(PdfReader(built.output / "lwow-1920" / "pl+ru" / "referee-card.pdf").pages[0], 148 * PT_PER_MM)
     assert body_size(front[0]) == sizes["ru"] == body_size(front[1])
 
 
@@ -121,8 +121,8 @@ def test_bilingual_playsheet_front_and_back_in_one_size(built):
     for front, back in zip(reader.pages[0::2], reader.pages[1::2]):  # each sheet: the same page in both languages
         assert body_size(text_runs(front)) == body_size(text_runs(back))
     for page in reader.pages:  # A4 landscape, nothing off the page
-        assert abs(float(page.mediabox.width) - 297 * MM) < 0.5
-        assert all(0 <= r[0] <= 297 * MM and 0 <= r[1] <= 210 * MM for r in text_runs(page))
+        assert abs(float(page.mediabox.width) - 297 * PT_PER_MM) < 0.5
+        assert all(0 <= r[0] <= 297 * PT_PER_MM and 0 <= r[1] <= 210 * PT_PER_MM for r in text_runs(page))
 
 
 def test_a_bilingual_pdf_is_reproducible_and_cached(built):
@@ -402,7 +402,7 @@ def test_a_smaller_card_is_placed_in_the_middle_of_the_packets_sheet_with_crop_m
     card, path = project.output / "mill-skirmish" / "en" / "referee-card.pdf", project.output / "mill-skirmish" / \
         "packets" / "day.pdf"
     reader, own = PdfReader(path), PdfReader(card)
-    a4, a6 = (round(210 * MM, 1), round(297 * MM, 1)), (round(105 * MM, 1), round(148 * MM, 1))
+    a4, a6 = (round(210 * PT_PER_MM, 1), round(297 * PT_PER_MM, 1)), (round(105 * PT_PER_MM, 1), round(148 * PT_PER_MM, 1))
     assert {(round(float(p.mediabox.width), 1), round(float(p.mediabox.height), 1)) for p in own.pages} == {a6}
     assert [(round(float(p.mediabox.width), 1), round(float(p.mediabox.height), 1)) for p in reader.pages] == [a4] * 5
     starts = [reader.get_destination_page_number(item) for item in reader.outline if not isinstance(item, list)]

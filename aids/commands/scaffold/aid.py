@@ -16,7 +16,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedSeq
 
 from ...errors import AidsError, Position, Problem
-from ...files import Folder
+from ...folder import Folder
 from . import CHAPTER, COMMAND_LINE, KINDS, SCHEMAS, STARTER, check_id, render, text_language, with_modeline
 
 

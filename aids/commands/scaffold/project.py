@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ...errors import AidsError, Problem, Problems
-from ...files import Folder
+from ...folder import Folder
 from . import CHAPTER, COMMAND_LINE, STARTER, render, text_language, translations_of, with_modeline
 
 GAME = "mill-skirmish"

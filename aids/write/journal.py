@@ -7,7 +7,7 @@ each file to remove is removed. A build stopped while staging leaves the previou
 commit is completed by the next build (`recover`), so an aid's files are never left half old, half new. Stale
 temporary files go too.
 
-Everything goes through a `Folder` (aids/files.py): the output folder is not trusted ground (a CI cache, an
+Everything goes through a `Folder` (aids/folder.py): the output folder is not trusted ground (a CI cache, an
 unpacked artifact), so a link planted in the staging area is removed, never followed, and a journal that aids
 did not write (not JSON, not a list of pairs, a name leaving the folder, a staged file that is a link) is
 discarded whole, with a note: it costs a rebuild of that aid, never a crash or a stuck project.
@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from ..errors import AidsError
-from ..files import Folder, Outside
+from ..folder import Folder, Outside
 
 STAGING = ".aids-staging"
 CACHE = ".aids-cache"  # the build cache's folder (write/cache.py), aids' own state too

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from aids.write.files import FAULT, STAGING, recover
+from aids.write.journal import FAULT, STAGING, recover
 
 from ..helpers import built_files, make_project
 
