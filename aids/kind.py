@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, cast
 
 from typing_extensions import TypeVar
 
@@ -29,8 +29,9 @@ from .source.shape import Shape
 from .source.yamlfile import Source
 
 if TYPE_CHECKING:
-    from .config import Edition, Game, Print
+    from .config import Edition, Game
     from .localize.localizer import Localizer
+    from .render.printing import Profile
     from .render.rendered import Printed, Rendered
 
 GROUP = "aids.kinds"
@@ -57,6 +58,9 @@ M = TypeVar("M", bound=Model)
 # renderers are given back: Kind[Card, ArrangedCard] reads a card's keys as mypy checks them. A kind of another
 # package that names its model only (Kind[CounterSheet]) makes a plain dict, as before (the default, PEP 696).
 D = TypeVar("D", bound=Mapping[str, Any], default=dict[str, Any])
+# What its localize makes, when its renderers are given it laid out (`lay_out`: a card's CardDocument, arranged on
+# its faces as an ArrangedCard); by default the document itself.
+L = TypeVar("L", bound=Mapping[str, Any], default=D)
 
 
 @dataclass
@@ -78,12 +82,14 @@ class Printer(Protocol):
 Margins = str | tuple[float, float, float, float] | None
 
 
-class Kind(Generic[M, D]):
+class Kind(Generic[M, D, L]):
     """One kind of aid. `name`, `template`, `read`, `localize` and `display_name` are required.
 
-    Generic in its model (M) and in its localized document (D), rather than returning a union of every kind's
-    document: a renderer of one kind is given that kind's document (its `render_pdf` takes a D), which a union
-    would make it narrow again by hand; the pipeline, which handles every kind alike, sees a Kind[Any, Any]."""
+    Generic in its model (M), in the document its renderers are given (D) and in what its `localize` makes (L, D
+    unless `lay_out` makes D of it), rather than returning a union of every kind's document: a renderer of one kind
+    is given that kind's document (its `render_pdf` takes a D), which a union would make it narrow again by hand;
+    the pipeline, which handles every kind alike, sees a Kind[Any, Any]. The flags below (bound, reflowable, ...)
+    are what the formats that apply to some kinds only ask of it (render/capabilities.py, Capabilities.kinds)."""
 
     name: ClassVar[str]  # as in sources: `kind: sequence`
     template: ClassVar[str]  # the Jinja2 template of its page (HTML, and the PDF unless `render_pdf` says otherwise)
@@ -187,9 +193,9 @@ class Kind(Generic[M, D]):
         return []
 
     def localize(self, model: M, lz: Localizer, edition: Edition | None,
-                 rules: Mapping[str, str] | None = None) -> D:
-        """The template context in one language (with at least "title"); `rules` maps rule numbers to
-        anchors of a booklet that embeds it."""
+                 rules: Mapping[str, str] | None = None) -> L:
+        """The localized model in one language (with at least "title"): plain values, nothing laid out; `rules`
+        maps rule numbers to anchors of a booklet that embeds it."""
         raise NotImplementedError
 
     def display_name(self, lz: Localizer) -> str:
@@ -215,19 +221,16 @@ class Kind(Generic[M, D]):
     def margins(self, model: M) -> Margins:
         return None
 
-    def render_pdf(self, model: M, localized: D, lz: Localizer, context: dict[str, Any],
-                   edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered] | None:
-        """Its own PDF files ({suffix: Rendered}), or None to print its page the default way."""
-        return None
+    def lay_out(self, model: M, localized: L, lz: Localizer) -> D:
+        """The localized document laid out as its renderers are given it, for its page and its PDFs alike (a card's
+        sections on its faces, as they fit: render/card_fit.py); by default, as it is. The render stage's, called
+        by the pipeline after `localize`."""
+        return cast(D, localized)
 
-    def render_press(self, model: M, localized: D, lz: Localizer, context: dict[str, Any],
-                     edition: Edition | None, print_pdf: Printer, settings: Print) -> dict[str, Rendered] | None:
-        """Its PDF for a print shop ({"-press.pdf": ...}), or None: then render_pdf (or the page the default
-        way) with a `print_pdf` that prints for the press."""
-        return None
-
-    def render_gray(self, model: M, localized: D, lz: Localizer, context: dict[str, Any],
-                    edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered] | None:
-        """Its PDFs for a monochrome printer ({"-gray.pdf": ...}, the gray profile), or None: then render_pdf
-        (or the page the default way) with a `print_pdf` that prints in grays, its files named -gray."""
+    def render_pdf(self, model: M, localized: D, lz: Localizer, context: dict[str, Any], edition: Edition | None,
+                   print_pdf: Printer, profile: Profile) -> dict[str, Rendered] | None:
+        """Its own PDF files for the print `profile` ({suffix: Rendered}: .pdf, -sheet.pdf ..., which the formats
+        name for the profile: -press.pdf, -sheet-gray.pdf), or None to print its page the default way. One hook
+        for every profile: `print_pdf` prints for `profile` (in CMYK with its bleed for the press, in grays for a
+        monochrome printer), and a kind that draws its PDF itself reads `profile` (a card: render/card_sheet.py)."""
         return None

@@ -376,10 +376,11 @@ def as_html(value):
 
 
 def localized_demo(root: Path, lang: str):
-    """The template context of the demo game's first aid in `lang` (runs as HTML), and its localizer."""
+    """The template context of the demo game's first aid in `lang` (runs as HTML), as its page shows it (laid out:
+    a card's sections on its faces), and its localizer."""
     aid, project, game = read_demo(root)
     lz = making.localizer(project, game, lang)
-    return as_html(aid.kind.localize(aid.model, lz, None)), lz
+    return as_html(aid.kind.lay_out(aid.model, aid.kind.localize(aid.model, lz, None), lz)), lz
 
 
 def rerender(project, game_id: str, lang: str) -> dict:

@@ -16,7 +16,6 @@ from mypy import api
 
 from aids.config import read_project
 from aids.kinds import CardKind, reading
-from aids.localize import card as card_text
 from aids.localize import documents, making
 from aids.localize.changes import localize_changes
 from aids.localize.game import localize_game
@@ -143,24 +142,24 @@ TYPES = {"sequence": documents.SequenceDocument, "table": documents.TableDocumen
 
 
 def test_every_sample_document_is_of_its_type():
-    """Every aid of the samples in every language, localized as the build localizes it (a card up to the
-    fitting, which test_an_arranged_card_is_of_its_type covers once), is what its TypedDict declares."""
+    """Every aid of the samples in every language, localized as the build localizes it (a card before its
+    fitting lays it out, which test_an_arranged_card_is_of_its_type covers once), is what its TypedDict declares."""
     kinds = set()
     for where, aid, lz, game in samples():
         kinds.add(aid.kind.name)
-        if aid.kind.name == "card":
-            document = card_text.localize(aid.model, lz, None)
-        else:
-            document = aid.kind.localize(aid.model, lz, None)
+        document = aid.kind.localize(aid.model, lz, None)
         assert problems(document, TYPES[aid.kind.name], aid.kind.name) == [], where
         assert problems(localize_game(game, lz), documents.GameDocument) == [], where
     assert kinds == set(TYPES)
 
 
 def test_an_arranged_card_is_of_its_type():
-    """A card as its kind gives it to its renderers: its faces fitted (render/card_fit.py)."""
+    """A card as its kind gives it to its renderers: its faces fitted (render/card_fit.py), by `lay_out` (the
+    render stage's) of what `localize` made, which is the localized card alone, nothing laid out."""
     where, aid, lz, _ = next(s for s in samples() if s[1].kind.name == "card")
-    arranged = CardKind().localize(aid.model, lz, None)
+    localized = CardKind().localize(aid.model, lz, None)
+    assert problems(localized, documents.CardDocument) == [] and "type_size" not in localized, where
+    arranged = CardKind().lay_out(aid.model, localized, lz)
     assert problems(arranged, ArrangedCard) == [], where
     assert all(isinstance(face["fitted"], Fitted) for face in arranged["faces"])
 

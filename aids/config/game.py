@@ -49,6 +49,11 @@ class Print:
     marks: str = "crop"  # crop marks outside the bleed, in a slug that grows the sheet; or "none"
     gray: bool = False  # also <aid>-gray.pdf: every colour a gray (render/colours.py GRAY)
 
+    @property
+    def profiles(self) -> list[str]:
+        """Every profile its PDFs are printed in: its `profile`, and `gray` when it asks for gray PDFs as well."""
+        return [self.profile, *(["gray"] if self.gray else [])]
+
 
 EDITION = Shape("edition", (Field("id", string(pattern=ID_PATTERN), True),
                             Field("title", text("its name as readers read it on the game's pages, in the game's "

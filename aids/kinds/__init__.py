@@ -1,5 +1,5 @@
-"""The built-in kinds of aid, each the `Kind` contract over its model (model/), its localizing and its
-renderers: sequence, table, playsheet, card, booklet."""
+"""The built-in kinds of aid, each the `Kind` contract over its model (model/), its localizing (localize/) and its
+renderers (render/): sequence, table, playsheet, card, booklet."""
 from __future__ import annotations
 
 import datetime as dt
@@ -16,16 +16,17 @@ from ..localize import card as card_text
 from ..localize import playsheet as playsheet_text
 from ..localize import sequence as sequence_text
 from ..localize import table as table_text
-from ..localize.documents import BookletDocument, PlaysheetDocument, SequenceDocument, TableDocument
+from ..localize.documents import BookletDocument, CardDocument, PlaysheetDocument, SequenceDocument, TableDocument
 from ..localize.localizer import PSEUDO
 from ..model import booklet, card, playsheet, sequence, sequence_source, table, table_shape
 from ..model.quantity import value_text
 from ..source.yamlfile import Source
 
 if TYPE_CHECKING:
-    from ..config import Edition, Game, Print
+    from ..config import Edition, Game
     from ..localize.localizer import Localizer
     from ..render.card_fit import ArrangedCard
+    from ..render.printing import Profile
     from ..render.rendered import Rendered
 
 
@@ -137,12 +138,13 @@ class PlaysheetKind(Kind[playsheet.Playsheet, PlaysheetDocument]):
         return lz.pgettext("aid kind", "Playsheet")
 
     def render_pdf(self, model: playsheet.Playsheet, localized: PlaysheetDocument, lz: Localizer,
-                   context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
+                   context: dict[str, Any], edition: Edition | None, print_pdf: Printer,
+                   profile: Profile) -> dict[str, Rendered]:
         from ..render import fitting
         return fitting.playsheet_pdf(model, self.template, localized, lz, context, edition, print_pdf)
 
 
-class CardKind(Kind[card.Card, "ArrangedCard"]):  # named: render/card_fit.py is imported when a card is
+class CardKind(Kind[card.Card, "ArrangedCard", CardDocument]):  # named: card_fit is imported when a card is
     name = card.KIND
     shape = card.SHAPE
     template = "card.html"
@@ -158,12 +160,14 @@ class CardKind(Kind[card.Card, "ArrangedCard"]):  # named: render/card_fit.py is
         return [section.table for section in model.sections if section.table is not None]
 
     def localize(self, model: card.Card, lz: Localizer, edition: Edition | None,
-                 rules: Mapping[str, str] | None = None) -> ArrangedCard:
+                 rules: Mapping[str, str] | None = None) -> CardDocument:
+        return card_text.localize(model, lz, edition)
+
+    def lay_out(self, model: card.Card, localized: CardDocument, lz: Localizer) -> ArrangedCard:
         from ..render import card_fit
-        # which face a section is on is for the fitting to say (render/card_fit.py): its page shows the same;
-        # the pseudo-locale tests a layout with longer text, and shows how small it gets rather than fail
-        return card_fit.arrange(model, card_text.localize(model, lz, edition), lz.lang,
-                                card_fit.LOWEST if lz.lang == PSEUDO else None)
+        # which face a section is on is for the fitting to say: its page shows the same; the pseudo-locale tests a
+        # layout with longer text, and shows how small it gets rather than fail
+        return card_fit.arrange(model, localized, lz.lang, card_fit.LOWEST if lz.lang == PSEUDO else None)
 
     def anchors(self, model: card.Card) -> list[str]:
         """Its sections' ids, and each item's: section-item, as its page prints them."""
@@ -186,20 +190,10 @@ class CardKind(Kind[card.Card, "ArrangedCard"]):  # named: render/card_fit.py is
                    keys: Collection[str]) -> dict[str, str]:
         return card_text.item_texts(model, lz, keys)
 
-    def render_pdf(self, model: card.Card, localized: ArrangedCard, lz: Localizer,
-                   context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
+    def render_pdf(self, model: card.Card, localized: ArrangedCard, lz: Localizer, context: dict[str, Any],
+                   edition: Edition | None, print_pdf: Printer, profile: Profile) -> dict[str, Rendered]:
         from ..render import card_sheet
-        return card_sheet.render(model, localized, lz, context)
-
-    def render_press(self, model: card.Card, localized: ArrangedCard, lz: Localizer, context: dict[str, Any],
-                     edition: Edition | None, print_pdf: Printer, settings: Print) -> dict[str, Rendered]:
-        from ..render import card_sheet
-        return card_sheet.render_press(model, localized, lz, context, settings)
-
-    def render_gray(self, model: card.Card, localized: ArrangedCard, lz: Localizer, context: dict[str, Any],
-                    edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered]:
-        from ..render import card_sheet
-        return card_sheet.render_gray(model, localized, lz, context)
+        return card_sheet.render(model, localized, lz, context, profile)
 
 
 class BookletKind(Kind[booklet.Booklet, BookletDocument]):
@@ -285,8 +279,8 @@ class BookletKind(Kind[booklet.Booklet, BookletDocument]):
         """Facing pages: 16 mm at the top, 14 outside, 18 at the foot, 14 plus the binding inside."""
         return (16.0, 14.0, 18.0, 14.0 + model.binding)
 
-    def render_pdf(self, model: booklet.Booklet, localized: BookletDocument, lz: Localizer,
-                   context: dict[str, Any], edition: Edition | None, print_pdf: Printer) -> dict[str, Rendered] | None:
+    def render_pdf(self, model: booklet.Booklet, localized: BookletDocument, lz: Localizer, context: dict[str, Any],
+                   edition: Edition | None, print_pdf: Printer, profile: Profile) -> dict[str, Rendered] | None:
         """With a page goal (`pages:`), the type tightened to meet it; else printed the default way."""
         if model.pages is None:
             return None

@@ -39,12 +39,11 @@ from ..localize.localizer import PSEUDO, Fallback, Localizer
 from ..localize.rulings import RulingsDocument
 from ..model.release import REMOVED, Change
 from ..render import preflight
-from ..render.formats import Document, registry
+from ..render.formats import Document, applies, paged, registry, variants
 from ..render.rendered import Rendered
 from ..translating.translators import complete
 
 FORMATS = ("html", "pdf")  # what --format's help calls the default: a project's own are aids.yaml's `formats:`
-WEASYPRINT_FORMATS = {"pdf", "press", "gray", "imposed", "imposed-press"}  # those that need WeasyPrint (and Pango)
 
 
 @dataclass(frozen=True)
@@ -171,7 +170,7 @@ def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
     """One aid localized: the template context every format renders (and `site`, the web site's navigation its
     HTML page carries; `changes`, what it marks as changed since the last release: localize/changes.py;
     `rulings`, the game's rulings it prints: localize/rulings.py)."""
-    localized = aid.kind.localize(aid.model, lz, edition)
+    localized = aid.kind.lay_out(aid.model, aid.kind.localize(aid.model, lz, edition), lz)  # localize/, render/
     game_ctx = localize_game(game, lz)
     if lz.draft:  # printed in the footer of every page: the share `aids stats` gives
         draft = lz.pgettext("footer of a draft; %(percent)s is a percentage", "Draft, %(percent)s translated")
@@ -188,10 +187,11 @@ def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
 # --- localized -> rendered ---------------------------------------------------------------------
 
 def render(doc: Document, formats: Iterable[str]) -> dict[str, Rendered]:
-    """{suffix: output} of one document in every chosen format."""
+    """{suffix: output} of one document in every chosen format that applies to its kind."""
     out: dict[str, Rendered] = {}
     for name in formats:
-        out.update(registry()[name].render(doc))
+        if applies(registry()[name], doc.kind):
+            out.update(registry()[name].render(doc))
     return out
 
 
@@ -266,7 +266,7 @@ def chosen_formats(project: Project, asked: Iterable[str] | None) -> list[str]:
 
 def _can_print(formats: list[str]) -> None:
     """WeasyPrint imported, if a format needs it: on a machine without Pango, one line before anything is built."""
-    if set(formats) & WEASYPRINT_FORMATS:
+    if paged(formats):
         from ..render.pdf import weasyprint
         weasyprint()
 
@@ -316,14 +316,11 @@ def _game_aids(project: Project, game: Game, options: Options, summary: Summary,
 
 
 def unit_formats(formats: list[str], game: Game) -> tuple[str, ...]:
-    """The formats of a game's aids: those asked for; `press` (`gray`) too with `pdf` for a game aids.yaml
-    prints for the press (a monochrome printer); and a booklet's press imposition (`imposed-press`) wherever it
-    is both imposed and printed for the press."""
-    press = game.printing.profile == "press"
-    wanted = {*formats, *(["press"] if press and "pdf" in formats else []),
-              *(["gray"] if game.printing.gray and "pdf" in formats else []),
-              *(["imposed-press"] if "imposed" in formats and (press or "press" in formats) else [])}
-    return tuple(f for f in registry() if f in wanted)
+    """The formats of a game's aids: those asked for, and the variants of them for the print profiles its aids.yaml
+    prints in (the press PDF with the PDF for a game printed for the press, the gray one for a monochrome printer;
+    a booklet's press imposition with its imposition, there or wherever the press is asked for): as the formats
+    declare them (render/formats.py, `variants`)."""
+    return tuple(variants(formats, game.printing.profiles))
 
 
 def chosen_languages(project: Project, wanted: list[str] | None) -> list[str]:

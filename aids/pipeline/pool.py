@@ -7,8 +7,9 @@ import multiprocessing
 import os
 import sys
 
+from ..render.formats import paged
 from .cluster import DaskPool
-from .pipeline import WEASYPRINT_FORMATS, Options
+from .pipeline import Options
 
 
 def executor(options: Options, count: int) -> cf.Executor | None:
@@ -18,7 +19,7 @@ def executor(options: Options, count: int) -> cf.Executor | None:
     workers = min(options.jobs or os.cpu_count() or 1, count)
     if workers <= 1:
         return None
-    if WEASYPRINT_FORMATS & set(options.formats or ()):  # imported once, not in every worker
+    if paged(options.formats or ()):  # imported once, not in every worker
         from ..render.pdf import weasyprint
         weasyprint()
     return Pool(workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker,

@@ -38,7 +38,6 @@ from . import pipeline
 from .jobs import Loaded, blamed
 from .outputs import aid_path, failure
 
-KINDS = ("card", "playsheet")  # the kinds printed in two languages as one
 PACKETS = "packets"
 
 
@@ -71,7 +70,7 @@ class Tournament:
     def bilingual(self, units: list[pipeline.Unit], langs: list[str]) -> None:
         """Every bilingual pair of every card and playsheet of the plan whose two languages it builds."""
         for unit in units:
-            if unit.aid.kind.name not in KINDS:
+            if unit.aid.kind.name not in bilingual_pdf.KINDS:
                 continue
             for pair in self.project.bilingual.get(unit.game.id, ()):
                 if all(lang in langs and (unit.key, lang) in self.digests for lang in pair):
@@ -310,7 +309,7 @@ def site_files(project: Project, game: Game, aids: list[Aid], edition: str | Non
     web site lists them in `lz`'s language (label, link; a label a text or runs)."""
     found: list[dict[str, Any]] = []
     for aid in aids:
-        for pair in project.bilingual.get(game.id, ()) if aid.kind.name in KINDS else ():
+        for pair in project.bilingual.get(game.id, ()) if aid.kind.name in bilingual_pdf.KINDS else ():
             name = bilingual_path(game.id, edition, pair, aid.model.id)
             if (project.output / name).is_file():
                 label = lz.pgettext("web site: a PDF of an aid in two languages; %(aid)s is its title, %(languages)s "

@@ -28,8 +28,10 @@ from .card_pdf import new_canvas, register_fonts
 from .fitting import MARGINS
 from .formats import Document, Pdf
 from .html import render_template
+from .printing import Profile
 from .rendered import Rendered
 
+KINDS = ("card", "playsheet")  # the kinds this module prints in two languages as one
 Built = dict[str, tuple[float, bytes]]  # language -> the type size its PDF was fitted at and its bytes, when built
 
 
@@ -40,7 +42,7 @@ def fitted_size(doc: Document, built: Built | None = None) -> float:
         return built[doc.lz.lang][0]
     if doc.kind.name == "card":
         return float(doc.context["aid"]["type_size"])
-    return doc.pdf[".pdf"].fitted[""]
+    return doc.printed()[".pdf"].fitted[""]
 
 
 def render(docs: list[Document], built: Built | None = None) -> Rendered:
@@ -94,11 +96,11 @@ def card(docs: list[Document], size: float) -> Rendered:
 def playsheet_at(doc: Document, size: float, built: Built) -> bytes:
     """The playsheet of `doc` printed at `size` (its own, when it fits no larger: as built, if it was)."""
     if fitted_size(doc, built) <= size:
-        return built[doc.lz.lang][1] if doc.lz.lang in built else doc.pdf[".pdf"].data
+        return built[doc.lz.lang][1] if doc.lz.lang in built else doc.printed()[".pdf"].data
     model: Playsheet = doc.model
     localized: dict[str, Any] = {**doc.context["aid"], "type_size": Decimal(str(size))}
     html = render_template(doc.kind.template, doc.lz, {**doc.context, "aid": localized})
-    return Pdf.printer(doc)(html, model.page.css_size, MARGINS).rendered().data
+    return Pdf.printer(doc, Profile())(html, model.page.css_size, MARGINS).rendered().data
 
 
 def playsheet(docs: list[Document], size: float, built: Built) -> Rendered:

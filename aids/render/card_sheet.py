@@ -17,6 +17,7 @@ from ..units import PT_PER_MM
 from . import duplex, pdfx
 from .card_fit import READABLE, ArrangedCard, draw_face
 from .card_pdf import new_canvas, outline, register_fonts
+from .printing import Profile
 from .rendered import Rendered
 
 
@@ -154,7 +155,7 @@ def render_press(card: Card, localized: ArrangedCard, lz, context: dict, setting
     epoch = int(dt.datetime.fromisoformat(published).replace(tzinfo=dt.UTC).timestamp())
     data = pdfx.finish(buffer.getvalue(), settings, epoch)
     note = f"press: PDF/X-4, bleed {settings.bleed:g} mm, marks {settings.marks}"
-    return {"-press.pdf": Rendered(data, len(localized["faces"]), notes=[note])}
+    return {".pdf": Rendered(data, len(localized["faces"]), notes=[note])}
 
 
 def render_gray(card: Card, localized: ArrangedCard, lz, context: dict) -> dict:
@@ -164,10 +165,10 @@ def render_gray(card: Card, localized: ArrangedCard, lz, context: dict) -> dict:
     localized = with_marks(typeset_tree(localized, lz.lang), context)
     footer, faces = _footer(lz, context), len(localized["faces"])
     layout = sheet_layout(card)
-    return {"-gray.pdf": Rendered(render_card(card, localized, lz, context, footer, gray=True), faces,
-                                  notes=["gray: for a monochrome printer"]),
-            "-sheet-gray.pdf": Rendered(render_sheet(card, localized, lz, context, footer, layout, gray=True), faces,
-                                        notes=[f"gray sheet {card.sheet.paper}, {len(layout.positions)} up"])}
+    return {".pdf": Rendered(render_card(card, localized, lz, context, footer, gray=True), faces,
+                             notes=["gray: for a monochrome printer"]),
+            "-sheet.pdf": Rendered(render_sheet(card, localized, lz, context, footer, layout, gray=True), faces,
+                                   notes=[f"gray sheet {card.sheet.paper}, {len(layout.positions)} up"])}
 
 
 def _footer(lz, context: dict) -> str:
@@ -182,8 +183,13 @@ def with_marks(localized: ArrangedCard, context: dict) -> ArrangedCard:
     return {**localized, "changed": frozenset(changes.get("changed", ())) if changes.get("bars") else frozenset()}
 
 
-def render(card: Card, localized: ArrangedCard, lz, context: dict) -> dict:
-    """The card (one face a page, at its own size) and its print sheet, as card_fit.arrange fitted it."""
+def render(card: Card, localized: ArrangedCard, lz, context: dict, profile: Profile | None = None) -> dict:
+    """The card's PDFs for `profile` (named as at home: the formats name them for the profile): at home, the card
+    (one face a page, at its own size) and its print sheet, as card_fit.arrange fitted it."""
+    if profile is not None and profile.press is not None:
+        return render_press(card, localized, lz, context, profile.press)
+    if profile is not None and profile.gray:
+        return render_gray(card, localized, lz, context)
     register_fonts()
     size = localized["type_size"]
     localized = with_marks(typeset_tree(localized, lz.lang), context)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
 from . import epub_fonts, xhtml
+from .capabilities import Capabilities
 from .html import render_template
 from .rendered import Rendered
 
@@ -46,10 +47,9 @@ class Epub:
     """The e-book: reflowable XHTML of the aid's page, its contents, fonts and figures (aids/render/epub.py)."""
     name = "epub"
     summary = "an EPUB 3 e-book of a booklet or a sequence of play (<aid>.epub): reflowable, fonts embedded"
+    capabilities = Capabilities(kinds="reflowable")  # a kind whose text reads in any width
 
     def render(self, doc: Document) -> dict[str, Rendered]:
-        if not doc.kind.reflowable:
-            return {}
         return {".epub": Rendered(book(doc))}
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import weasyprint_internals
 from .pdf import FONTS, fonts_dir, weasyprint
 
 if TYPE_CHECKING:
@@ -70,8 +71,6 @@ def drawn(pages: Iterable[str], css: str, faces: list[Face]) -> dict[Face, set[s
     """{face: the characters it draws} over the HTML `pages` set in the stylesheet `css` (its @font-face rules
     left out: the cascade needs no font), for every face that draws one."""
     wp = weasyprint()
-    from weasyprint.css import get_all_computed_styles  # WeasyPrint's cascade (tests/render/test_weasyprint_internals)
-
     sheet = wp.CSS(string=css, url_fetcher=_refused)
     families: dict[str, list[Face]] = {}
     for face in faces:
@@ -79,7 +78,7 @@ def drawn(pages: Iterable[str], css: str, faces: list[Face]) -> dict[Face, set[s
     out: dict[Face, set[str]] = {}
     for html in pages:
         document = wp.HTML(string=html, media_type="screen", url_fetcher=_refused)
-        style_for = get_all_computed_styles(document, user_stylesheets=[sheet])
+        style_for = weasyprint_internals.computed_styles(document, [sheet])
         for style, text in _runs(document.etree_element, style_for):
             for char in set(text):
                 drawing = _face_of(char, style, families)

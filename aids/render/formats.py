@@ -1,14 +1,17 @@
-"""Output formats, registered like kinds: each renders any localized aid (a `Document`) to its files.
+"""Output formats, registered like kinds: each renders any localized aid (a `Document`) to its files, and declares
+as data (`Capabilities`) what it applies to and what it needs, which the pipeline reads instead of naming formats.
 
-`html` renders the kind's template; `pdf` prints that page with WeasyPrint, unless the kind renders its
-PDF itself (a card with ReportLab, a playsheet fitted to its page budget). A format of another package
-registers under the `aids.formats` entry point; adding one touches no kind.
+`html` renders the kind's template; `pdf` prints that page with WeasyPrint, unless the kind renders its PDF
+itself (a card with ReportLab, a playsheet fitted to its page budget: the kind's one hook, `render_pdf`, for
+every print profile). A format of another package registers under the `aids.formats` entry point; adding one
+touches no kind and no name set: one module, one registration.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Protocol
@@ -18,13 +21,14 @@ from ..folder import Folder
 from ..localize.documents import Figure
 from ..localize.typography import typeset
 from . import impose, preflight, recolour
+from .capabilities import Capabilities
 from .html import render_template
 from .pdf import RASTER, check_glyphs, figures_of, long_words
-from .printing import print_pdf
+from .printing import GRAY, HOME, PRESS, Profile, print_pdf
 from .rendered import Printed, Rendered
 
 if TYPE_CHECKING:
-    from ..config import Edition, Game, Print
+    from ..config import Edition, Game
     from ..config.theme import Face
     from ..kind import Kind, Margins, Printer
     from ..localize.localizer import Localizer
@@ -42,6 +46,7 @@ class Document:
     edition: Edition | None
     context: dict[str, Any]  # the template context: aid (the localized model), game, kind, kind_name, ...
     site: dict[str, Any] | None = None  # the web site's navigation on its page (aids/site/site.py); never in a PDF
+    _printed: dict[str, dict[str, Rendered]] = field(default_factory=dict, repr=False)  # by print profile
 
     @functools.cached_property
     def html(self) -> str:
@@ -102,28 +107,36 @@ class Document:
         return out
 
 
-    @functools.cached_property
-    def pdf(self) -> dict[str, Rendered]:
-        """Its home PDF(s), printed once however many formats use them (an imposed booklet, say)."""
-        printer = Pdf.printer(self)
-        own = self.kind.render_pdf(self.model, self.context["aid"], self.lz, self.context, self.edition, printer)
-        if own is not None:
-            return own
+    def printed(self, profile: str = HOME) -> dict[str, Rendered]:
+        """Its PDF(s) for a print `profile` (home, press, gray), printed once however many formats use them (an
+        imposed booklet, say): what the kind's `render_pdf` makes for that profile, else its page printed the
+        default way, each file named for the profile (.pdf, -press.pdf, -gray.pdf, -sheet-gray.pdf ...)."""
+        if profile not in self._printed:
+            made = self._press() if profile == PRESS else self._print(Profile(profile))
+            self._printed[profile] = {suffix.removesuffix(".pdf") + Profile(profile).suffix + ".pdf": rendered
+                                      for suffix, rendered in made.items()}
+        return self._printed[profile]
+
+    def _print(self, profile: Profile) -> dict[str, Rendered]:
+        printer = Pdf.printer(self, profile)
+        made = self.kind.render_pdf(self.model, self.context["aid"], self.lz, self.context, self.edition, printer,
+                                    profile)
+        if made is not None:
+            return made
         return {".pdf": printer(self.html, self.kind.page_size(self.model), self.kind.margins(self.model)).rendered()}
 
-    @functools.cached_property
-    def press(self) -> dict[str, Rendered]:
-        """Its press PDF(s) (the game's print settings), printed once however many formats use them (the
-        press imposition of a booklet, say), in CMYK and gray only (render/recolour.py) and each checked as a
-        print shop's preflight checks it (render/preflight.py)."""
+    def _press(self) -> dict[str, Rendered]:
+        """For the press (the game's print settings): in CMYK and gray only (render/recolour.py), its home PDF
+        alone (a card's sheet is for a home printer), each checked as a print shop's preflight checks it
+        (render/preflight.py)."""
         try:
-            made = self._press()
+            made = self._print(Profile(PRESS, self.game.printing))
         except recolour.Unconvertible as exc:
             raise AidsError(Problem(Position(str(self.model.source.shown)), f"{self.kind.name} '{self.model.id}' "
                                     f"({self.lz.lang}), its press PDF: {exc}",
                                     "colours, images and gradients a press PDF can hold in CMYK "
                                     "(docs/guide/printing.md), or no press profile")) from None
-        return {suffix: self.preflighted(suffix, rendered) for suffix, rendered in made.items()}
+        return {".pdf": self.preflighted("-press.pdf", made[".pdf"])}
 
     def preflighted(self, suffix: str, rendered: Rendered) -> Rendered:
         """A press PDF with what a print shop's preflight flags in it (an image below the press's resolution)
@@ -148,35 +161,6 @@ class Document:
                     found.setdefault(image.size, shown)
         return found
 
-    def _press(self) -> dict[str, Rendered]:
-        settings = self.game.printing
-        printer = Pdf.printer(self, settings)
-        localized = self.context["aid"]
-        own = self.kind.render_press(self.model, localized, self.lz, self.context, self.edition, printer, settings)
-        if own is not None:
-            return own
-        made = self.kind.render_pdf(self.model, localized, self.lz, self.context, self.edition, printer)
-        if made is not None:
-            return {"-press.pdf": made[".pdf"]}
-        return {"-press.pdf": printer(self.html, self.kind.page_size(self.model),
-                                      self.kind.margins(self.model)).rendered()}
-
-    @functools.cached_property
-    def gray(self) -> dict[str, Rendered]:
-        """Its PDF(s) for a monochrome printer (the gray profile): the home PDF(s) in grays, each named -gray."""
-        printer = Pdf.printer(self, gray=True)
-        localized = self.context["aid"]
-        own = self.kind.render_gray(self.model, localized, self.lz, self.context, self.edition, printer)
-        if own is not None:
-            return own
-        made = self.kind.render_pdf(self.model, localized, self.lz, self.context, self.edition, printer)
-        if made is None:
-            page = printer(self.html, self.kind.page_size(self.model), self.kind.margins(self.model))
-            made = {".pdf": page.rendered()}
-        # what a theme or a figure still paints in colour, in its gray (render/recolour.py)
-        return {suffix.removesuffix(".pdf") + "-gray.pdf": replace(rendered, data=recolour.grayed(rendered.data))
-                for suffix, rendered in made.items()}
-
     def locate(self, fragment: str) -> Position:
         """The source position of the text of this aid that shows `fragment` in this language (its own
         file, when the fragment is in no single text of it: a label of the package, say)."""
@@ -195,10 +179,38 @@ class Format(Protocol):
         ...
 
 
+def declared(fmt: Format) -> Capabilities:
+    """What `fmt` declares (its `capabilities`); nothing, for a format of another package that declares none."""
+    found = getattr(fmt, "capabilities", None)
+    return found if isinstance(found, Capabilities) else Capabilities()
+
+
+def applies(fmt: Format, kind: Kind[Any, Any]) -> bool:
+    """Whether `fmt` renders aids of `kind` (else it makes no file of them)."""
+    flag = declared(fmt).kinds
+    return flag is None or bool(getattr(kind, flag, False))
+
+
+def paged(names: Iterable[str]) -> bool:
+    """Whether any of the formats `names` prints with WeasyPrint (an unknown name: no)."""
+    return any(declared(registry()[name]).paged for name in names if name in registry())
+
+
+def variants(names: Iterable[str], profiles: Iterable[str]) -> list[str]:
+    """The formats `names` with the variants they have for print `profiles` (those a game's aids.yaml prints in)
+    and for the profiles of `names` themselves (--profile press asks a booklet's press imposition too), in the
+    registry's order."""
+    asked = set(names)
+    wanted = {*profiles, *(declared(registry()[name]).profile for name in asked if name in registry())}
+    return [name for name, fmt in registry().items()
+            if name in asked or (declared(fmt).of in asked and declared(fmt).profile in wanted)]
+
+
 class Html:
     """The web page: the kind's template, with the site's navigation; for a screen, a phone, a search index."""
     name = "html"
     summary = "a web page (<aid>.html), with the site's navigation"
+    capabilities = Capabilities()
 
     def render(self, doc: Document) -> dict[str, Rendered]:
         return {".html": Rendered(doc.page.encode("utf-8"), remarks=remarks_of(doc)), **doc.figure_files(),
@@ -215,15 +227,16 @@ class Pdf:
     """The PDF for printing at home or on a digital printer: the page size, RGB colours, a card's sheet."""
     name = "pdf"
     summary = "a PDF to print at home or on a digital printer (<aid>.pdf)"
+    capabilities = Capabilities(paged=True)
 
     def render(self, doc: Document) -> dict[str, Rendered]:
-        made = doc.pdf
+        made = doc.printed(HOME)
         if remarks := remarks_of(doc):
             made = {**made, ".pdf": replace(made[".pdf"], remarks=[*made[".pdf"].remarks, *remarks])}
         return made
 
     @staticmethod
-    def printer(doc: Document, press: Print | None = None, gray: bool = False) -> Printer:
+    def printer(doc: Document, profile: Profile) -> Printer:
         warnings: list[str] | None = None
 
         def printer(html: str, page_size: str, margins: Margins = None) -> Printed:
@@ -231,9 +244,9 @@ class Pdf:
             if warnings is None:  # the text is checked once, however often a fitting loop prints it
                 check_glyphs(doc.context, doc.locate, f"{doc.kind.name} '{doc.model.id}' ({doc.lz.lang})")
                 warnings = long_words(doc.context["aid"], doc.locate)
-            printed = print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins, press, doc.kind.name,
-                                gray)
-            return _Warned(printed, warnings)
+            printed = print_pdf(doc.game, doc.lz, doc.context["game"], html, page_size, margins, profile.press,
+                                doc.kind.name, profile.gray)
+            return _Warned(printed, warnings, profile.gray)
         return printer
 
 
@@ -242,9 +255,10 @@ class Press:
     CMYK with the FOGRA39 output intent, bleed, crop marks outside it (or none), one card face a page."""
     name = "press"
     summary = "a PDF for a print shop (<aid>-press.pdf): PDF/X-4, CMYK, bleed, marks; --profile press"
+    capabilities = Capabilities(paged=True, of=Pdf.name, profile=PRESS)
 
     def render(self, doc: Document) -> dict[str, Rendered]:
-        return doc.press
+        return doc.printed(PRESS)
 
 
 class Gray:
@@ -252,9 +266,10 @@ class Gray:
     the home PDF with every colour a gray of its own (render/colours.py GRAY); a card's sheet too."""
     name = "gray"
     summary = "a PDF for a monochrome printer (<aid>-gray.pdf): every colour a gray; --profile gray"
+    capabilities = Capabilities(paged=True, of=Pdf.name, profile=GRAY)
 
     def render(self, doc: Document) -> dict[str, Rendered]:
-        return doc.gray
+        return doc.printed(GRAY)
 
 
 class Imposed:
@@ -263,15 +278,15 @@ class Imposed:
     around them, in the order that reads right when folded (render/impose.py)."""
     name = "imposed"
     summary = "a booklet imposed 2-up for a duplex printer (<aid>-imposed.pdf); --impose"
+    capabilities = Capabilities(kinds="bound", paged=True)
 
     def render(self, doc: Document) -> dict[str, Rendered]:
-        if not doc.kind.bound:
-            return {}
         title = doc.lz.pgettext("the title of a booklet imposed for a duplex printer, in its PDF; %(title)s is "
                                 "the booklet's", "%(title)s (imposed for a duplex printer)")
-        data, sides = impose.saddle_stitch(doc.pdf[".pdf"].data, _titled(doc, title))
+        home = doc.printed(HOME)[".pdf"]
+        data, sides = impose.saddle_stitch(home.data, _titled(doc, title))
         note = f"imposed for a duplex printer: {sides // 2} sheets, saddle-stitched"
-        remarks = _padded(doc, "-imposed.pdf", doc.pdf[".pdf"].pages)
+        remarks = _padded(doc, "-imposed.pdf", home.pages)
         return {"-imposed.pdf": Rendered(data, sides, notes=[note], remarks=remarks)}
 
 
@@ -281,18 +296,18 @@ class ImposedPress:
     PDF/X-4, each sheet with its trim, its outer bleed, crop and fold marks (render/impose.py)."""
     name = "imposed-press"
     summary = "a booklet imposed for the press (<aid>-imposed-press.pdf); --impose --profile press"
+    capabilities = Capabilities(kinds="bound", paged=True, of=Imposed.name, profile=PRESS)
 
     def render(self, doc: Document) -> dict[str, Rendered]:
-        if not doc.kind.bound:
-            return {}
         title = doc.lz.pgettext("the title of a booklet imposed for a print shop, in its PDF; %(title)s is the "
                                 "booklet's", "%(title)s (imposed for the press)")
         settings = doc.game.printing
-        data, sides = impose.saddle_stitch(doc.press["-press.pdf"].data, _titled(doc, title),
-                                           impose.press_sheet(settings), doc.game.epoch())
+        press = doc.printed(PRESS)["-press.pdf"]
+        data, sides = impose.saddle_stitch(press.data, _titled(doc, title), impose.press_sheet(settings),
+                                           doc.game.epoch())
         note = (f"imposed for the press: {sides // 2} sheets, saddle-stitched, bleed {settings.bleed:g} mm, "
                 f"marks {settings.marks}")
-        remarks = _padded(doc, "-imposed-press.pdf", doc.press["-press.pdf"].pages)
+        remarks = _padded(doc, "-imposed-press.pdf", press.pages)
         return {"-imposed-press.pdf": doc.preflighted("-imposed-press.pdf",
                                                        Rendered(data, sides, notes=[note], remarks=remarks))}
 
@@ -309,10 +324,11 @@ def _titled(doc: Document, pattern: str) -> str:
 
 
 class _Warned:
-    """A printed document with the warnings of its text (long words) added to the renderer's."""
+    """A printed document with the warnings of its text (long words) added to the renderer's; for the gray profile,
+    what still paints in colour (a figure, a theme's art) made gray (render/recolour.py)."""
 
-    def __init__(self, printed: Printed, warnings: list[str]):
-        self.printed, self.warnings = printed, warnings
+    def __init__(self, printed: Printed, warnings: list[str], gray: bool = False):
+        self.printed, self.warnings, self.gray = printed, warnings, gray
 
     @property
     def pages(self) -> int:
@@ -320,8 +336,8 @@ class _Warned:
 
     def rendered(self) -> Rendered:
         done = self.printed.rendered()
-        return replace(done, warnings=[*done.warnings, *self.warnings], notes=list(done.notes),
-                       fitted=dict(done.fitted))
+        return replace(done, data=recolour.grayed(done.data) if self.gray else done.data,
+                       warnings=[*done.warnings, *self.warnings], notes=list(done.notes), fitted=dict(done.fitted))
 
 
 @functools.lru_cache(maxsize=1)

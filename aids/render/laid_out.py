@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from ..units import MM_PER_PX
+from . import weasyprint_internals
 
 CONTINUED = "data-continued"  # the attribute of a table's title whose ::after is the mark
 SOURCE = "data-source"  # the attribute of a printed figure: where its source is (path:line:col)
@@ -27,7 +28,7 @@ def boxes(document: Any) -> Iterator[tuple[Any, Any]]:
             yield from visit(child, box)
 
     for page in document.pages:
-        yield from visit(page._page_box, None)
+        yield from visit(weasyprint_internals.page_box(page), None)
 
 
 def finish(document: Any) -> None:
@@ -65,7 +66,7 @@ def lost_text(document: Any) -> list[str]:
     drops what it could not place, printing an empty banner and losing the heading's words."""
     placed: dict[Any, bool] = {}  # a flex element: whether any of its boxes holds text
     for box, _ in boxes(document):
-        if type(box).__name__ == "FlexBox" and box.element is not None and "".join(box.element.itertext()).strip():
+        if weasyprint_internals.is_flex(box) and box.element is not None and "".join(box.element.itertext()).strip():
             placed[box.element] = placed.get(box.element, False) or any(
                 (getattr(inner, "text", "") or "").strip() for inner, _ in _descendants(box))
     return [f"the text of <{element.tag}{_id(element)}> “{_words(element)}” is lost at a page break (WeasyPrint "
@@ -96,7 +97,7 @@ def figures_apart(document: Any) -> list[str]:
     placed: dict[Any, tuple[int, float]] = {}  # figure -> the page its image is on, the foot of the image
     faults: dict[Any, str] = {}
     for number, page in enumerate(document.pages):
-        area = page._page_box
+        area = weasyprint_internals.page_box(page)
         foot = area.content_box_y() + area.height
         for figure, _ in _descendants(area):
             if figure.element_tag != "figure" or figure.element.get(SOURCE) is None or figure.element in faults:

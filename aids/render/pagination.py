@@ -21,12 +21,12 @@ pages of the anchors in other parts it shows a number for (each such link a `aid
 parts are joined). When its layout is done, `settle` tells the other parts what it found and answers the
 numbers they agree on: the pages whose placeholders now have the wrong number of digits are laid out again, as
 above. A part is always laid out on pages that begin right-hand; one whose first page is even is turned to begin
-left-hand once its numbers are final (sides.py): every layout of it the same, whatever was guessed first.
+left-hand once its numbers are final (weasyprint_internals.turn_pages): every layout of it the same, whatever was
+guessed first. What this reaches of WeasyPrint's layout (its page making, a layout's state, the boxes' types) is
+reached through weasyprint_internals.py.
 """
 from __future__ import annotations
 
-import copy
-import functools
 import re
 import threading
 from collections.abc import Callable, Iterator
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from . import sides
+from . import weasyprint_internals as internals
 
 CLASS = "page-number"
 CHARACTERS_A_PAGE = 3000  # text of an A4 page of rules, until pages laid out tell better
@@ -61,34 +61,9 @@ Settle = Callable[[int, dict[str, int] | None], Numbers | None]
 _active = threading.local()  # the Pagination of the document this thread is rendering, if any
 
 
-@functools.cache
-def hook() -> None:
-    """WeasyPrint's `make_all_pages`, once per process, through the Pagination of the thread's document (the
-    same function as before for a thread rendering without one)."""
-    import weasyprint.layout as layout
-    original = layout.make_all_pages
-
-    def make_all_pages(context: Any, root_box: Any, html: Any, pages: list[Any]) -> Iterator[Any]:
-        pagination = getattr(_active, "pagination", None)
-        if pagination is None:
-            yield from original(context, root_box, html, pages)
-        else:
-            yield from pagination.paginate(original, context, root_box, html, pages)
-
-    layout.make_all_pages = make_all_pages
-    original_margins = layout.make_margin_boxes
-
-    def make_margin_boxes(context: Any, page: Any, state: Any) -> Iterator[Any]:
-        pagination = getattr(_active, "pagination", None)
-        if pagination is not None and pagination.settle is not None:
-            counters = dict(state[1])
-            counters["page"] = [counters.get("page", [0])[0] + pagination.numbers.start - 1]
-            if pagination.numbers.total is not None:
-                counters["pages"] = [pagination.numbers.total]
-            state = (state[0], counters, *state[2:])
-        return original_margins(context, page, state)
-
-    layout.make_margin_boxes = make_margin_boxes
+def _current() -> Pagination | None:
+    """The Pagination of the document this thread renders, if any."""
+    return getattr(_active, "pagination", None)
 
 
 def digits(page: int) -> int:
@@ -143,10 +118,15 @@ class Pagination:
         rate = offset / pages if pages and offset > self.characters_a_page else self.characters_a_page
         return max(page, page + round((self.offset[target] - offset) / max(rate, 1)))
 
+    def margin_numbers(self) -> tuple[int, int | None] | None:
+        """For a part of a document: the number of its first page and the document's page count (None: its own),
+        which its margins show; None for a whole document."""
+        return (self.numbers.start, self.numbers.total) if self.settle is not None else None
+
     @contextmanager
     def installed(self) -> Iterator[None]:
         """WeasyPrint's pagination of what this thread renders goes through `paginate` below."""
-        hook()
+        internals.hook_page_making(_current)
         _active.pagination = self
         try:
             yield
@@ -175,19 +155,18 @@ class Pagination:
             again = self.agree(context, count)
         if again and self.passes < PASSES:
             for index in again:
-                context.page_maker[index][-1]["content_changed"] = True
+                internals.lay_out_again(context, index)
         else:
             self.unsettled = len(again)
             if self.numbers.start % 2 == 0:  # a part that begins on a left-hand page: laid out on right-hand ones
-                sides.turn(context, html, self.laid)
+                internals.turn_pages(context, html, self.laid)
             self.patch(context, count)
 
     def index_boxes(self, root_box: Any) -> None:
         """The document's box tree, once: its page numbers' text boxes and each element's box, by element."""
-        from weasyprint.formatting_structure import boxes
         self.root_box = root_box
         for box in root_box.descendants():
-            if isinstance(box, boxes.TextBox):
+            if internals.is_text(box):
                 if self.is_number(box):
                     self.texts.setdefault(box.element, []).append(box)
             else:
@@ -221,7 +200,6 @@ class Pagination:
     def read(self, index: int, page: Any) -> None:
         """The spans' text boxes laid out on a page, and its first and last lines (a line in a line, as in an
         inline block, is part of that line)."""
-        from weasyprint.formatting_structure import boxes
         while len(self.on_page) <= index:
             self.on_page.append([])
             self.first_last.append((None, None))
@@ -229,11 +207,11 @@ class Pagination:
         lines: list[Any] = []
 
         def walk(box: Any, in_line: bool) -> None:
-            if isinstance(box, boxes.TextBox):
+            if internals.is_text(box):
                 if self.is_number(box):
                     found.append(box)
                 return
-            if isinstance(box, boxes.LineBox) and not in_line:
+            if internals.is_line(box) and not in_line:
                 lines.append(box)
                 in_line = True
             for child in getattr(box, "children", ()):
@@ -249,14 +227,14 @@ class Pagination:
         """Each anchor's page (1-based) as laid out: the first page a box of it is on."""
         pages: dict[str, int] = {}
         for index in range(count):
-            for anchor in context.page_maker[index][-1].get("anchors", ()):
+            for anchor in internals.anchors_on(context, index):
                 pages.setdefault(anchor, index + 1)
         return pages
 
     def guess(self, context: Any, index: int) -> None:
         """While the first layout runs, after each page: the placeholders of the spans not laid out yet, as many
         digits as their target's page has (laid out already) or probably will have (at the rate so far)."""
-        anchors = [a for a in context.page_maker[index][-1].get("anchors", ()) if a in self.ids]
+        anchors = [a for a in internals.anchors_on(context, index) if a in self.ids]
         for anchor in anchors:
             self.known.setdefault(anchor, index + 1)
         if index and not anchors:
@@ -299,11 +277,10 @@ class Pagination:
     def hyphenated_at_end(self, index: int) -> Any:
         """The element whose line ends the page, if that line ends in a word hyphenated there (a hyphen the
         text has not)."""
-        from weasyprint.formatting_structure import boxes
         last = self.first_last[index][1]
         if last is None or last.element is None:
             return None
-        words = "".join(box.text for box in last.descendants() if isinstance(box, boxes.TextBox)).split()
+        words = "".join(box.text for box in last.descendants() if internals.is_text(box)).split()
         if words and words[-1].endswith("-") and words[-1] not in "".join(last.element.itertext()):
             return last.element
         return None
@@ -311,12 +288,10 @@ class Pagination:
     def unhyphenate(self, paragraph: Any) -> None:
         """`hyphens: manual` on every text of `paragraph` in the box tree (each text box's style a copy, since
         siblings share theirs)."""
-        from weasyprint.formatting_structure import boxes
         self.unhyphenated.add(paragraph)
         for text in self.boxes[paragraph].descendants() if paragraph in self.boxes else ():
-            if isinstance(text, boxes.TextBox):
-                text.style = text.style.copy()
-                text.style["hyphens"] = "manual"
+            if internals.is_text(text):
+                internals.restyle(text, hyphens="manual")
 
     def patch(self, context: Any, count: int) -> None:
         """Every page number into the laid-out text: as many digits as the placeholder, so no box moves."""
@@ -327,6 +302,4 @@ class Pagination:
                 if page is None:
                     self.unprinted.add(self.target[box.element])
                 elif DIGITS.fullmatch(box.text):
-                    box.text = str(page)
-                    box.pango_layout = copy.copy(box.pango_layout)  # drawn from its text: WeasyPrint sets it again
-                    box.pango_layout.text = box.text
+                    internals.set_laid_out_text(box, str(page))

@@ -6,8 +6,8 @@ PART_CHARACTERS long, the title page and contents in the first, the changelog in
 as a document of its own (parallel.py), told the number of its first page, the booklet's page count and the pages
 of the anchors of other parts it shows ("see 7.3, p. 12"); the parts agree on these numbers before any is written,
 so a part's pages are laid out again only where a number's count of digits was guessed wrong. A part is laid out
-on pages that begin right-hand, and turned once its first page is known to be even (sides.py). The parts' PDFs
-are joined into one (join.py).
+on pages that begin right-hand, and turned once its first page is known to be even
+(weasyprint_internals.turn_pages). The parts' PDFs are joined into one (join.py).
 
 A part's PDF is kept in the output folder's `.aids-cache/booklet_parts/`, under the digest of all it was made
 from: its HTML as cut, its stylesheet, the images it shows, the files its stylesheets name (a theme's fonts, page

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import hashlib
 import io
 import logging
 import os
@@ -16,11 +15,10 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 from ..errors import AidsError, Position, Problem
-from ..folder import Folder
 from ..localize.documents import Figure
 from ..localize.rich import Rich
 from ..localize.typography import typeset
-from . import footnote_area, laid_out, sheet, tagging, tree
+from . import laid_out, sheet, tagging, tree, weasyprint_internals
 from . import theme as themes
 from .html import colour_functions, render_template
 from .pagination import PASSES, Numbers, Pagination, Settle
@@ -149,7 +147,7 @@ class Layout:
         if self._rendered is None:
             if self.pages >= COLLECT_FROM:  # the layout's garbage (cycles in WeasyPrint's boxes) freed first, so
                 gc.collect()                # that it and the PDF being written do not add up: -7 % peak, 300 pages
-            page_references_once()
+            weasyprint_internals.page_references_once()
             tagging.install()
             with collected_warnings() as warnings, source_date(self.epoch):
                 try:
@@ -172,14 +170,14 @@ class Layout:
     def last_page(self) -> float:
         """How full the last page is: the foot of its lowest line (or image, rule, box) below the top of the
         page area, as a share of the page area's height (the running header and footer aside)."""
-        page = self.document.pages[-1]._page_box
+        page = weasyprint_internals.page_box(self.document.pages[-1])
         top, height = page.content_box_y(), page.height
 
         def feet(box: Any) -> Iterator[float]:
-            if type(box).__name__ == "MarginBox":
+            if weasyprint_internals.is_margin(box):
                 return
             children = getattr(box, "children", None)
-            if type(box).__name__ == "LineBox" or not children:
+            if weasyprint_internals.is_line(box) or not children:
                 if box.height:
                     yield box.position_y + box.margin_height()
                 return
@@ -193,48 +191,10 @@ class Layout:
 COLLECT_FROM = 50  # pages; a collection costs about 2 s after 300 pages
 
 
-@functools.cache
-def images_by_content_once() -> None:
-    """WeasyPrint names a raster image's XObject by the md5 of its URL, an absolute file URI: the same project in
-    another folder (a fresh clone, a copy) gave other bytes. Named, once per process, by the md5 of the image's
-    bytes instead: the same image, the same name, wherever the project is (and one XObject for one image)."""
-    images = weasyprint().images
-    original = images.RasterImage.__init__
-    if getattr(original, "_aids", False):
-        return
-
-    def by_content(self, pillow_image, image_id, image_data, *args, **kwargs):
-        content = hashlib.md5(image_data, usedforsecurity=False).hexdigest() if image_data else image_id
-        original(self, pillow_image, content, image_data, *args, **kwargs)
-    by_content._aids = True  # type: ignore[attr-defined]
-    images.RasterImage.__init__ = by_content
-
-
-@functools.cache
-def page_references_once() -> None:
-    """pydyf 0.13 builds the list of every page's reference again each time the tags ask for one page's (once a
-    tagged element): quadratic, 20 s of a 300-page booklet. Made, once per process, to build it once for each
-    number of pages of a PDF (pages are only ever appended); the same list, the same bytes."""
-    import pydyf
-    original = pydyf.PDF.__dict__.get("page_references")
-    if not isinstance(original, property) or original.fget is None:  # another pydyf: as it is
-        return
-    build = original.fget
-
-    def page_references(pdf: Any) -> tuple[bytes, ...]:
-        count = len(pdf.pages["Kids"])
-        cached = pdf.__dict__.get("_aids_page_references")
-        if cached is None or cached[0] != count:
-            cached = pdf.__dict__["_aids_page_references"] = (count, build(pdf))
-        return cached[1]
-
-    pydyf.PDF.page_references = property(page_references)
-
-
 def parsed(html: str, *, base: Path, allowed: list[Path]) -> Any:
     """WeasyPrint's HTML of `html`, reading only below `allowed` (and the package's fonts), its tree prepared for
     print (tree.py)."""
-    images_by_content_once()
+    weasyprint_internals.images_named_by_content()
     page = weasyprint().HTML(string=html, base_url=str(base) + "/",
                              url_fetcher=make_fetcher([fonts_dir(), *allowed]))
     tree.prepare(page.etree_element)
@@ -249,10 +209,10 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     A part of a document (parts.py) comes parsed (`page`, its tree cut to the part), told its `numbers` and
     how to `settle` them with the other parts."""
     wp = weasyprint()
-    footnote_area.tolerant_once()  # a note that fits its page stays on it (footnote_area.py)
-    images_by_content_once()  # the same image, the same bytes, wherever the project is
+    weasyprint_internals.tolerant_footnote_area()  # a note that fits its page stays on it
+    weasyprint_internals.images_named_by_content()  # the same image, the same bytes, wherever the project is
     fetcher = make_fetcher([fonts_dir(), *allowed])
-    fonts = wp.text.fonts.FontConfiguration()
+    fonts = weasyprint_internals.font_configuration()
     _FONTS.add(fonts)
     try:
         with collected_warnings() as warnings, source_date(epoch):
@@ -286,17 +246,8 @@ def release_all() -> None:
 
 
 def release(fonts: Any) -> None:
-    """Remove the copies of the package fonts that WeasyPrint made for one document (6.5 MB in a folder
-    `weasyprint-*` of the system's temporary folder). Its FontConfiguration removes them only when it is
-    garbage-collected, which never happens in a worker that ends with `os._exit` (the pool's and the booklet
-    parts'): they filled the disk, a document at a time."""
-    folder = getattr(fonts, "_folder", None)  # WeasyPrint's own attribute: tests/render/test_weasyprint_internals
-    if folder:
-        fonts._folder = None
-        try:
-            Folder(Path(folder).parent).remove(Path(folder).name)
-        except (OSError, AidsError):
-            pass  # not ours to fail a build for: the system's temporary folder
+    """The copies of the package fonts WeasyPrint made for one document removed (weasyprint_internals.py)."""
+    weasyprint_internals.remove_font_copies(fonts)
 
 
 @functools.cache

@@ -2,6 +2,7 @@
 chapter breaks in parts laid out in parallel (parallel.py)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import parallel, theme
@@ -12,6 +13,29 @@ if TYPE_CHECKING:
     from ..config import Game, Print
     from ..kind import Margins
     from ..localize.localizer import Localizer
+
+HOME, PRESS, GRAY = "home", "press", "gray"  # the print profiles (`--profile`, aids.yaml's `print: {profile:}`)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Who prints a PDF: a home or digital printer, a print shop (with the game's print `settings`: bleed, marks),
+    a monochrome printer. A kind's `render_pdf` is given it, its files named for it by the formats."""
+    name: str = HOME
+    settings: Print | None = None  # the press's
+
+    @property
+    def press(self) -> Print | None:
+        return self.settings if self.name == PRESS else None
+
+    @property
+    def gray(self) -> bool:
+        return self.name == GRAY
+
+    @property
+    def suffix(self) -> str:
+        """What its files' names add before .pdf: nothing at home, -press, -gray."""
+        return "" if self.name == HOME else f"-{self.name}"
 
 
 def print_pdf(game: Game, lz: Localizer, game_ctx: dict[str, Any], html: str, page_size: str,

@@ -8,30 +8,21 @@
   image's `alt`; an element hidden from assistive technology (`aria-hidden="true"`: a decorative glyph) read as
   nothing (/ActualText empty), as a browser hides it.
 
-One hook (`install`), once per process, around weasyprint.pdf.tags._build_box_tree, the generator that makes
-the structure element of each box (tests/render/test_weasyprint_internals.py checks what it relies on)."""
+Installed (`install`) once per process, as WeasyPrint makes the structure element of each box
+(weasyprint_internals.hook_structure_elements)."""
 from __future__ import annotations
 
-import functools
 from typing import Any
+
+from . import weasyprint_internals
 
 SCOPES = {"row": "/Row", "rowgroup": "/Row", "col": "/Column", "colgroup": "/Column"}
 SVG = "{http://www.w3.org/2000/svg}svg"
 
 
-@functools.cache
 def install() -> None:
     """Make WeasyPrint's tag tree carry /Lang, /Scope and /Alt as the HTML says (see the module's text)."""
-    from weasyprint.pdf import tags
-    original = tags._build_box_tree
-
-    @functools.wraps(original)
-    def build_box_tree(box: Any, *args: Any) -> Any:
-        for element in original(box, *args):
-            complete(element, box)
-            yield element
-
-    tags._build_box_tree = build_box_tree  # its recursive calls find it in the module, so every box comes here
+    weasyprint_internals.hook_structure_elements(complete)
 
 
 def complete(element: Any, box: Any) -> None:

@@ -80,7 +80,7 @@ def facts(data, tmp_path):
     nums = list(pdf.Root.StructTreeRoot.ParentTree.Nums)
     names = list(pdf.Root.Names.Dests.Names)
     where = [(i, [round(float(x), 2) for x in a.Rect]) for i, page in enumerate(pdf.pages)
-             for a in page.obj.get("/Annots", [])]  # a part that begins left-hand was turned (render/sides.py)
+             for a in page.obj.get("/Annots", [])]  # a part that begins left-hand was turned (weasyprint_internals.turn_pages)
     return {
         "texts": [page.extract_text() for page in reader.pages],
         "outline": outline,

@@ -102,7 +102,7 @@ def test_the_footnote_at_the_foot_of_a_page(built, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_footnote_on_the_page_of_its_call(built, lang):
-    """WeasyPrint 70.0 moved it alone to the next page: a float rounding in its footnote area (footnote_area.py)."""
+    """WeasyPrint 70.0 moved it alone to the next page: a float rounding in its footnote area (weasyprint_internals.tolerant_footnote_area)."""
     first, second = (" ".join(page.extract_text().split()) for page in PdfReader(pdf(built, lang)).pages)
     assert NOTES[lang] in first and NOTES[lang] not in second
 

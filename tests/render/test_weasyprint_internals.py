@@ -1,14 +1,21 @@
-"""What aids reaches into below WeasyPrint's and pydyf's public API, checked one by one: a new release that
-changes any of it fails here, naming the hook and the module of aids that holds it, before a rendering test
-fails in a way that says nothing of why (docs/development/weasyprint-page-references/README.md: the upstream change that
-would make the pagination hook unnecessary)."""
+"""What aids reaches into below WeasyPrint's and pydyf's public API, all of it in aids/render/weasyprint_internals.py,
+checked one by one: a new release that changes any of it fails here, naming the function of that module that
+relies on it, before a rendering test fails in a way that says nothing of why
+(docs/development/weasyprint-page-references/README.md: the upstream change that would make the pagination hook
+unnecessary). No other module of aids imports a submodule of WeasyPrint (the last test)."""
 from __future__ import annotations
 
+import ast
 import inspect
+from pathlib import Path
 
 import pytest
 
+import aids
+from aids.render import weasyprint_internals
+
 pytestmark = pytest.mark.unit
+HOME = "aids/render/weasyprint_internals.py"  # the one module the pins below name
 
 PINNED = {"weasyprint": "70.0"}
 
@@ -16,74 +23,84 @@ PINNED = {"weasyprint": "70.0"}
 def test_weasyprint_is_the_version_the_hooks_were_written_for():
     import weasyprint
     assert weasyprint.__version__ == PINNED["weasyprint"], (
-        f"WeasyPrint {weasyprint.__version__}: aids/render/pagination.py hooks weasyprint.layout.make_all_pages, "
+        f"WeasyPrint {weasyprint.__version__}: {HOME} hooks weasyprint.layout.make_all_pages, "
         f"written for {PINNED['weasyprint']}; check every test in this file, then the pin in pyproject.toml")
 
 
 def test_the_pagination_hook_replaces_a_function_of_this_signature():
-    """aids/render/pagination.py: `hook()` replaces weasyprint.layout.make_all_pages, which layout_document calls
-    as make_all_pages(context, root_box, html, pages) and iterates page by page."""
+    """hook_page_making replaces weasyprint.layout.make_all_pages, which layout_document calls as
+    make_all_pages(context, root_box, html, pages) and iterates page by page, and make_margin_boxes(context, page,
+    state), whose state's second item is the counters."""
     import weasyprint.layout as layout
     import weasyprint.layout.page as page
     original = page.make_all_pages
     assert list(inspect.signature(original).parameters) == ["context", "root_box", "html", "pages"], \
-        "aids/render/pagination.py: weasyprint.layout.page.make_all_pages changed its parameters"
+        f"{HOME} hook_page_making: weasyprint.layout.page.make_all_pages changed its parameters"
     assert inspect.isgeneratorfunction(original), \
-        "aids/render/pagination.py: weasyprint.layout.page.make_all_pages no longer yields pages one by one"
+        f"{HOME} hook_page_making: weasyprint.layout.page.make_all_pages no longer yields pages one by one"
     source = inspect.getsource(layout.layout_document)
     assert "make_all_pages(context, root_box, html, pages)" in source, \
-        "aids/render/pagination.py: layout_document no longer calls make_all_pages from weasyprint.layout's namespace"
+        f"{HOME} hook_page_making: layout_document no longer calls make_all_pages from weasyprint.layout's namespace"
+    assert list(inspect.signature(page.make_margin_boxes).parameters) == ["context", "page", "state"], \
+        f"{HOME} hook_page_making: weasyprint.layout.page.make_margin_boxes changed its parameters"
+    assert "make_margin_boxes(context, page, state)" in inspect.getsource(layout), \
+        f"{HOME} hook_page_making: weasyprint.layout no longer makes the margin boxes from its namespace"
 
 
 def test_the_pagination_hook_reads_the_page_maker_and_its_remake_state():
-    """aids/render/pagination.py marks a page for a new layout through context.page_maker[i][-1]
-    ["content_changed"] and reads the anchors each page holds from its remake state."""
+    """lay_out_again marks a page for a new layout through context.page_maker[i][-1]["content_changed"], and
+    anchors_on reads the anchors each page holds from its remake state."""
     import weasyprint.layout.page as page
     source = inspect.getsource(page.make_all_pages)
     for needed in ("context.page_maker[i][-1]", "remake_state['content_changed']", "remake_state['anchors']"):
-        assert needed in source, f"aids/render/pagination.py: make_all_pages no longer uses {needed}"
+        assert needed in source, f"{HOME} lay_out_again, anchors_on: make_all_pages no longer uses {needed}"
 
 
-@pytest.mark.parametrize("name", ["TextBox", "LineBox"])
+@pytest.mark.parametrize("name", ["TextBox", "LineBox", "MarginBox", "FlexBox"])
 def test_the_boxes_pagination_and_laid_out_read(name):
-    """aids/render/pagination.py and laid_out.py walk the laid-out boxes and set a TextBox's text and its Pango
-    layout's text in place (the page numbers)."""
+    """is_text, is_line, is_margin and is_flex tell the laid-out boxes pagination.py, laid_out.py and pdf.py walk;
+    set_laid_out_text sets a TextBox's text and its Pango layout's text in place (the page numbers); restyle copies
+    a box's style."""
     from weasyprint.formatting_structure import boxes
-    assert inspect.isclass(getattr(boxes, name, None)), f"weasyprint.formatting_structure.boxes.{name} is gone"
-    assert "descendants" in dir(boxes.Box), "aids/render/pagination.py: Box.descendants() is gone"
+    assert inspect.isclass(getattr(boxes, name, None)), f"{HOME}: weasyprint.formatting_structure.boxes.{name} is gone"
+    assert "descendants" in dir(boxes.Box), f"{HOME}: Box.descendants() is gone"
+    from weasyprint.draw import text
+    assert "textbox.pango_layout.text" in inspect.getsource(text), \
+        f"{HOME} set_laid_out_text: a text box is no longer drawn from its pango_layout's text"
 
 
 @pytest.mark.integration
 def test_the_laid_out_page_box_is_where_laid_out_reads_it():
-    """aids/render/laid_out.py visits page._page_box of each page of a rendered document."""
+    """page_box gives page._page_box of each page of a rendered document (laid_out.py visits it)."""
     import weasyprint
     document = weasyprint.HTML(string="<p>a</p>").render()
-    assert hasattr(document.pages[0], "_page_box"), "aids/render/laid_out.py: Page._page_box is gone"
+    assert hasattr(document.pages[0], "_page_box"), f"{HOME} page_box: Page._page_box is gone"
+    assert weasyprint_internals.page_box(document.pages[0]) is document.pages[0]._page_box
 
 
 def test_a_raster_image_is_made_with_its_id_then_its_bytes():
-    """render/pdf.py, images_by_content_once: the id WeasyPrint names an image's XObject by is replaced by the md5
-    of its bytes, the third argument."""
+    """images_named_by_content: the id WeasyPrint names an image's XObject by is replaced by the md5 of its bytes,
+    the third argument."""
     import inspect
 
     from weasyprint.images import RasterImage
     assert list(inspect.signature(RasterImage.__init__).parameters)[:4] == [
-        "self", "pillow_image", "image_id", "image_data"]
+        "self", "pillow_image", "image_id", "image_data"], f"{HOME} images_named_by_content: RasterImage changed"
 
 
 def test_pydyf_lists_page_references_as_aids_keeps_them():
-    """aids/render/pdf.py (page_references_once) keeps pydyf.PDF.page_references, a property pydyf builds again
-    at every call (quadratic on a tagged booklet), while a PDF is written, from pydyf.PDF.pages["Kids"]."""
+    """page_references_once keeps pydyf.PDF.page_references, a property pydyf builds again at every call
+    (quadratic on a tagged booklet), while a PDF is written, from pydyf.PDF.pages["Kids"]."""
     import pydyf
     found = pydyf.PDF.__dict__.get("page_references")
     assert isinstance(found, property) and found.fget is not None, \
-        "aids/render/pdf.py: pydyf.PDF.page_references is no longer a property: page_references_once does nothing"
-    assert "Kids" in pydyf.PDF().pages, "aids/render/pdf.py: pydyf.PDF.pages no longer holds its Kids"
+        f"{HOME}: pydyf.PDF.page_references is no longer a property: page_references_once does nothing"
+    assert "Kids" in pydyf.PDF().pages, f"{HOME} page_references_once: pydyf.PDF.pages no longer holds its Kids"
 
 
 def test_the_internals_a_part_of_a_booklet_is_turned_with():
-    """aids/render/sides.py turns a part's pages from right-hand to left-hand: a page's type, its computed style,
-    a new PageBox resolved and sized as WeasyPrint's layout sizes one."""
+    """turn_pages turns a part's pages from right-hand to left-hand: a page's type, its computed style, a new PageBox
+    resolved and sized as WeasyPrint's layout sizes one."""
     from weasyprint.formatting_structure import boxes
     from weasyprint.layout import page, percent
     for module, name, parameters in [
@@ -92,16 +109,16 @@ def test_the_internals_a_part_of_a_booklet_is_turned_with():
             (page, "page_height", ["box", "context", "containing_block_height"]),
             (percent, "resolve_percentages", ["box", "containing_block"])]:
         function = getattr(module, name, None)
-        assert function is not None, f"aids/render/sides.py: {module.__name__}.{name} is gone"
+        assert function is not None, f"{HOME} turn_pages: {module.__name__}.{name} is gone"
         found = list(inspect.signature(function).parameters)
-        assert found[:len(parameters)] == parameters, f"aids/render/sides.py: {module.__name__}.{name}{found}"
+        assert found[:len(parameters)] == parameters, f"{HOME} turn_pages: {module.__name__}.{name}{found}"
     assert list(inspect.signature(boxes.PageBox).parameters)[:2] == ["page_type", "style"], \
-        "aids/render/sides.py: PageBox(page_type, style) changed"
+        f"{HOME} turn_pages: PageBox(page_type, style) changed"
 
 
 def test_the_footnote_area_compares_as_aids_makes_it_compare_with_a_tolerance():
-    """aids/render/footnote_area.py replaces LayoutContext._update_footnote_area with WeasyPrint 70.0's own, its
-    last comparison made with a tolerance: the original must still be that code."""
+    """tolerant_footnote_area replaces LayoutContext._update_footnote_area with WeasyPrint 70.0's own, its last
+    comparison made with a tolerance: the original must still be that code."""
     import weasyprint.layout as layout
     source = inspect.getsource(layout)
     start = source.index("    def _update_footnote_area(self):")
@@ -110,18 +127,19 @@ def test_the_footnote_area_compares_as_aids_makes_it_compare_with_a_tolerance():
     for line in ("footnote_area = build.create_anonymous_boxes(", "self.current_footnote_area.deepcopy())",
                  "self, footnote_area, -inf, None,", "overflow = last_child_bottom > footnote_area_bottom",
                  "self.page_bottom -= footnote_area.margin_height()", "self.current_footnote_area.height = 0"):
-        assert line in body, f"aids/render/footnote_area.py: WeasyPrint's _update_footnote_area changed ({line})"
+        assert line in body, f"{HOME} tolerant_footnote_area: WeasyPrint's _update_footnote_area changed ({line})"
 def test_the_tagging_hook_wraps_the_generator_of_structure_elements():
-    """aids/render/tagging.py wraps weasyprint.pdf.tags._build_box_tree, a generator that yields the structure
-    elements (pydyf dictionaries with /S) made of a box and calls itself from the module's namespace for the
-    box's children, with the box first; writes /Alt only from an SVG's <title> or an image's alt, and no /Scope."""
+    """hook_structure_elements wraps weasyprint.pdf.tags._build_box_tree, a generator that yields the structure
+    elements (pydyf dictionaries with /S) made of a box and calls itself from the module's namespace for the box's
+    children, with the box first; it writes /Alt only from an SVG's <title> or an image's alt, and no /Scope (what
+    aids/render/tagging.py adds)."""
     from weasyprint.pdf import tags
     original = getattr(tags._build_box_tree, "__wrapped__", tags._build_box_tree)
-    assert inspect.isgeneratorfunction(original), "aids/render/tagging.py: _build_box_tree no longer yields"
+    assert inspect.isgeneratorfunction(original), f"{HOME} hook_structure_elements: _build_box_tree no longer yields"
     assert list(inspect.signature(original).parameters)[0] == "box"
     source = inspect.getsource(original)
     assert "_build_box_tree(\n" in source or "_build_box_tree(" in source.split("def _build_box_tree", 1)[1], \
-        "aids/render/tagging.py: _build_box_tree no longer calls itself through the module"
+        f"{HOME} hook_structure_elements: _build_box_tree no longer calls itself through the module"
     assert "'Scope'" not in source and "Lang" not in source, \
         "WeasyPrint writes /Scope or /Lang itself now: aids/render/tagging.py may be unnecessary"
     assert "aria-label" not in source, "WeasyPrint reads aria-label itself now: see aids/render/tagging.py"
@@ -160,16 +178,63 @@ def test_a_flex_heading_at_a_pages_end_loses_its_words_and_the_layout_check_says
 
 
 def test_the_cascade_epub_fonts_reads():
-    """aids/render/epub_fonts.py asks weasyprint.css.get_all_computed_styles(html, user_stylesheets=[...]) for the
-    computed style of each element of an e-book's chapter and of its ::before, and reads these properties."""
+    """computed_styles asks weasyprint.css.get_all_computed_styles(html, user_stylesheets=[...]) for the computed
+    style of each element of an e-book's chapter and of its ::before (epub_fonts.py reads these properties)."""
     import weasyprint
     from weasyprint.css import get_all_computed_styles
     html = weasyprint.HTML(string='<p class="x"><b>a</b></p>', media_type="screen")
     sheet = weasyprint.CSS(string='.x::before { content: "\\25B6"; font-family: "A", serif; text-transform: uppercase }')
-    style_for = get_all_computed_styles(html, user_stylesheets=[sheet])
+    assert list(inspect.signature(get_all_computed_styles).parameters)[:2] == ["html", "user_stylesheets"], \
+        f"{HOME} computed_styles: get_all_computed_styles changed its parameters"
+    style_for = weasyprint_internals.computed_styles(html, [sheet])
     p = html.etree_element.find(".//p")
     assert p is not None, "aids/render/epub_fonts.py: WeasyPrint's tree no longer has HTML elements without a namespace"
     bold, before = style_for(p.find("b")), style_for(p, "before")
     assert bold["font_weight"] == 700 and bold["font_style"] == "normal" and bold["display"] != ("none",)
     assert before["content"] == (("string", "\u25b6"),) and before["font_family"] == ("A", "serif")
     assert before["text_transform"] == "uppercase" and before["font_variant_caps"] == "normal"
+
+
+def test_the_font_configuration_keeps_its_copies_where_aids_removes_them():
+    """font_configuration makes a weasyprint.text.fonts.FontConfiguration, whose copies of a document's fonts
+    remove_font_copies removes from its `_folder` (a worker that ends with os._exit never collects it)."""
+    from weasyprint.text.fonts import FontConfiguration
+    fonts = weasyprint_internals.font_configuration()
+    assert isinstance(fonts, FontConfiguration)
+    assert "_folder" in inspect.getsource(FontConfiguration), \
+        f"{HOME} remove_font_copies: FontConfiguration no longer keeps its copies in _folder"
+
+
+def weasyprint_submodules(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, name) of every import of a submodule of WeasyPrint (or of a name from one) in a module's `tree`:
+    `import weasyprint.x`, `from weasyprint.x import y`, `from weasyprint import x` of a name that is a module."""
+    import weasyprint
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.startswith("weasyprint.")]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.startswith("weasyprint."):
+                found.append((node.lineno, node.module))
+            elif node.module == "weasyprint":
+                found += [(node.lineno, f"weasyprint.{a.name}") for a in node.names
+                          if inspect.ismodule(getattr(weasyprint, a.name, None)) or a.name not in weasyprint.__all__]
+    return found
+
+
+def test_no_other_module_imports_a_submodule_of_weasyprint():
+    """Only weasyprint_internals.py reaches below `import weasyprint` (HTML, CSS, Document, URLFetcher)."""
+    package = Path(aids.__file__).parent
+    found = [f"{path.relative_to(package.parent)}:{line}: {name}" for path in sorted(package.rglob("*.py"))
+             if path.relative_to(package.parent).as_posix() != HOME
+             for line, name in weasyprint_submodules(ast.parse(path.read_text(encoding="utf-8")))]
+    assert found == []
+
+
+@pytest.mark.parametrize("source, found", [
+    ("import weasyprint\nweasyprint.HTML", []), ("from weasyprint import HTML, CSS", []),
+    ("def f():\n    import weasyprint.layout as layout", [(2, "weasyprint.layout")]),
+    ("from weasyprint.formatting_structure import boxes", [(1, "weasyprint.formatting_structure")]),
+    ("from weasyprint import images", [(1, "weasyprint.images")])])
+def test_the_check_sees_an_import_of_a_submodule(source, found):
+    assert weasyprint_submodules(ast.parse(source)) == found
