@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,18 @@ from aids.pipeline import builder
 from .helpers import copy_project, make_project, sample_project
 
 pytest_plugins = ("tests.layers",)  # unit, integration, system: each test in one; the workers' shared builds
+
+
+@pytest.fixture(scope="session", autouse=True)
+def read_back_folder(tmp_path_factory):
+    """The run's folder where tests/helpers.pdf_text keeps what it read, by digest, for every worker."""
+    from . import helpers
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "read-back"
+    folder.mkdir(exist_ok=True)
+    helpers.READ_BACK[:] = [folder]
+    yield folder
+    helpers.READ_BACK.clear()
 
 
 @pytest.fixture

@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
+import hashlib
 import io
+import os
 import shutil
 import textwrap
 from pathlib import Path
@@ -243,23 +246,74 @@ def pdf_text(path: Path) -> str:
     return _pdf_text(str(path), (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino))
 
 
+READ_BACK: list[Path] = []  # the run's folder of texts read back, shared by its workers (tests/layers.py sets it)
+
+
 @functools.lru_cache(maxsize=512)
 def _pdf_text(path: str, stat: tuple[int, ...]) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+    """pypdf's text of the PDF, kept by the digest of its bytes for the other workers of the run (each reads the
+    samples' PDFs): the same bytes give the same text, wherever the file lies."""
+    data = Path(path).read_bytes()
+    kept = READ_BACK[0] / f"{hashlib.sha256(data).hexdigest()}.txt" if READ_BACK else None
+    if kept is not None and kept.is_file():
+        return kept.read_text(encoding="utf-8")
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+    if kept is not None:
+        partial = kept.with_suffix(f".{os.getpid()}")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(kept)  # whole or not at all, whichever worker writes it
+    return text
 
 
 def text_runs(page) -> list[tuple[float, float, float, str, str]]:
-    """(x, y, size, font, text) of every text run of a PDF page, in pt from its lower left."""
-    runs = []
+    """(x, y, size, font, text) of every text run of a PDF page (a pypdf page), in pt from its lower left: each
+    text object of the page (and of the forms it draws) as PDFium reads it, at its origin; the size as it prints
+    (the font's size times the text's scale) and the base font's name without its subset tag."""
+    import pypdfium2.raw as pdfium_c
 
-    def visit(text, cm, tm, font, size):
-        if text.strip():
-            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
-            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-            scale = (tm[0] ** 2 + tm[1] ** 2) ** 0.5 * (cm[0] ** 2 + cm[1] ** 2) ** 0.5
-            runs.append((x, y, round(size * scale, 2), str((font or {}).get("/BaseFont", "")), text.strip()))
-    page.extract_text(visitor_text=visit)
+    document, index = _pdfium_document(page.pdf), page.page_number
+    pdfium_page = document[index]
+    textpage = pdfium_page.get_textpage()
+    runs = []
+    for obj in pdfium_page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_TEXT], max_depth=8):
+        text = _object_text(obj, textpage)
+        if not text.strip():
+            continue
+        matrix, size = obj.get_matrix(), ctypes.c_float()
+        pdfium_c.FPDFTextObj_GetFontSize(obj.raw, ctypes.byref(size))
+        scale = (matrix.a ** 2 + matrix.b ** 2) ** 0.5
+        runs.append((matrix.e, matrix.f, round(size.value * scale, 2), _font_name(obj), text.strip()))
     return runs
+
+
+@functools.lru_cache(maxsize=8)
+def _pdfium_open(data: bytes):
+    import pypdfium2
+    return pypdfium2.PdfDocument(data)
+
+
+def _pdfium_document(reader: PdfReader):
+    """The PDFium document of the bytes a pypdf reader holds (kept for the few readers a test uses in a row)."""
+    stream = reader.stream
+    return _pdfium_open(stream.getvalue() if isinstance(stream, io.BytesIO) else Path(stream.name).read_bytes())
+
+
+def _object_text(obj, textpage) -> str:
+    import pypdfium2.raw as pdfium_c
+    length = pdfium_c.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)
+    buffer = ctypes.create_string_buffer(length)
+    pdfium_c.FPDFTextObj_GetText(obj.raw, textpage.raw, ctypes.cast(buffer, ctypes.POINTER(pdfium_c.FPDF_WCHAR)),
+                                 length)
+    return buffer.raw[:length - 2].decode("utf-16-le")
+
+
+def _font_name(obj) -> str:
+    import pypdfium2.raw as pdfium_c
+    font = pdfium_c.FPDFTextObj_GetFont(obj.raw)
+    length = pdfium_c.FPDFFont_GetBaseFontName(font, None, 0)
+    buffer = ctypes.create_string_buffer(length)
+    pdfium_c.FPDFFont_GetBaseFontName(font, buffer, length)
+    return "/" + buffer.value.decode("latin-1")
 
 
 def card_type_sizes(path: Path) -> list[tuple[float, float, float]]:

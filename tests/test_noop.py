@@ -13,13 +13,33 @@ from aids.localize.catalogs import po_path
 from aids.pipeline import builder, fingerprint, pipeline
 from aids.write.stamp import STAMP
 
-from .helpers import built_files
+from .helpers import built_files, copy_project
 from .localize.test_catalogs import translate
 from .test_fast_builds import build, copied, demo_project
 
 
+@pytest.fixture(scope="session")
+def demo_built_once(request):
+    """The demo project built once for the run (tests/layers.shared)."""
+    from .layers import shared
+
+    def make(root):
+        build(demo_project(root))
+    folder, _ = shared(request, "noop-demo", make)
+    return folder / "project"
+
+
 @pytest.fixture
-def demo(tmp_path):
+def demo(demo_built_once, tmp_path):
+    """The demo project with the outputs and build cache of its build, but not the stamp of it: the test's first
+    build goes the whole way, as after a build of its own, and finds every output up to date (renders nothing)."""
+    root = copy_project(demo_built_once, tmp_path / "project")
+    (root / "build" / STAMP).unlink()
+    return root
+
+
+@pytest.fixture
+def unbuilt_demo(tmp_path):
     return demo_project(tmp_path)
 
 
@@ -62,7 +82,8 @@ def test_a_build_with_nothing_changed_reads_no_source_and_reports_what_the_whole
         (whole.skipped, whole.fallbacks, whole.site, whole.removed)
 
 
-def test_a_build_with_a_shard_and_a_threshold_replays_its_skipped_lines(demo, planned):
+def test_a_build_with_a_shard_and_a_threshold_replays_its_skipped_lines(unbuilt_demo, planned):
+    demo = unbuilt_demo
     first = build(demo, shard=(1, 2), min_complete=100)
     again = build(demo, shard=(1, 2), min_complete=100)
     assert planned[0] == 1 and again.skipped == first.skipped and again.unchanged == len(first.built)
