@@ -1,17 +1,19 @@
 """Draw the map of the Valmora sample scenario "The Ford at Alder Mill" (games/valmora-scenarios/figures/
-alder-mill-map.png) as a board wargame's map is scanned or exported: 2000 x 1703 pixels, RGBA (transparent around
-the staggered hex grid), with the terrain of the scenario's rules: the Alder river, its ford, the mill (a stone
-building), the road north to Valmora, the woods, the ridge and the objectives of each side. Drawn at twice the
-size and scaled down, so its edges are smoothed as a real export's are. Same script, same bytes.
+alder-mill-map.png) as a board wargame's printed map comes scanned: 2000 x 1703 pixels, RGBA (an alpha channel
+every pixel of which is opaque, as scanning and export tools write it), with the terrain of the scenario's rules:
+the Alder river, its ford, the mill (a stone building), the road north to Valmora, the woods, the ridge and the
+objectives of each side, on the board's paper, with the grain and mottling of a scan. Drawn at twice the size and
+scaled down, so its edges are smoothed as a scan's are. Same script, same bytes.
 
     .venv/bin/python contrib/draw-valmora-map.py
 """
 from __future__ import annotations
 
 import math
+import random
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFilter
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 SIZE = (2000, 1703)
 K = 2  # drawn at twice the size
@@ -45,7 +47,7 @@ def river_y(x: float, width: float, height: float) -> float:
 def draw() -> Image.Image:
     width, height = SIZE[0] * K, SIZE[1] * K
     radius, _, _, cells = hexes(width, height)
-    image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    image = Image.new("RGBA", (width, height), (226, 214, 186, 255))  # the board's margin
     pen = ImageDraw.Draw(image)
     for _, _, x, y in cells:  # the board: paper inside the hexes, nothing outside them
         pen.polygon(corners(x, y, radius), fill=PAPER + (255,))
@@ -82,7 +84,20 @@ def draw() -> Image.Image:
         pen.rectangle([x - radius * 0.35, y - radius * 0.25, x + radius * 0.35, y + radius * 0.25],
                       outline=DUCHY + (255,), width=5 * K)
     image = image.filter(ImageFilter.GaussianBlur(0.6))  # the printed board's soft edges, as a scan has them
-    return image.resize(SIZE, Image.Resampling.LANCZOS)
+    return scanned(image.resize(SIZE, Image.Resampling.LANCZOS))
+
+
+def scanned(image: Image.Image) -> Image.Image:
+    """The paper's mottling (blurred noise) and the scanner's grain over the drawing, the same on every run."""
+    rng = random.Random(1809)
+    mottling = Image.frombytes("L", (SIZE[0] // 8, SIZE[1] // 8), rng.randbytes(SIZE[0] // 8 * (SIZE[1] // 8)))
+    mottling = mottling.filter(ImageFilter.GaussianBlur(3)).resize(SIZE, Image.Resampling.BICUBIC)
+    grain = Image.frombytes("L", SIZE, bytes(128 + rng.randrange(-5, 6) for _ in range(SIZE[0] * SIZE[1])))
+    shade = ImageChops.add(mottling.point(lambda v: 128 + (v - 128) // 3), grain, scale=1.0, offset=-128)
+    rgb = image.convert("RGB")
+    lit = ImageChops.add(rgb, Image.merge("RGB", [shade] * 3), scale=1.0, offset=-128)
+    lit.putalpha(255)
+    return lit
 
 
 if __name__ == "__main__":
