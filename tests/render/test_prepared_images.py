@@ -159,6 +159,10 @@ def test_a_figures_width_and_two_figures_side_by_side_print_where_the_source_ask
     html = (root / "build/demo/pl/rules.html").read_text(encoding="utf-8")
     assert html.count('<div class="figures"><figure class="figure sized" style="width: 50%">') == 1
     assert html.count('style="width: 40mm"') == 1
+    import zipfile
+    with zipfile.ZipFile(root / "build/demo/pl/rules.epub") as book:  # the e-book's chapters as the page has them
+        chapters = "".join(book.read(n).decode() for n in book.namelist() if n.endswith(".xhtml"))
+    assert chapters.count('<div class="figures"><figure class="figure sized" style="width: 50%">') == 1
 
 
 @pytest.mark.parametrize("markdown, message", [
