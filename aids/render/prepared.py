@@ -7,7 +7,8 @@ where it would otherwise have decoded and compressed the full one again: most of
 
 Transparency is kept: PDF/X-4, what the press PDF claims (pdfx.py), allows it, and a figure over a theme's page
 art must let the paper show through. A press image with transparency stays RGB here (WeasyPrint writes no CMYK
-image with an alpha channel), and the press pass converts it with its mask kept (recolour.py).
+image with an alpha channel), and the press pass converts it with its mask kept (recolour.py); so does a press
+drawing (PNG holds no CMYK, and the pass converts it without loss).
 
 A prepared image is kept in the output folder's `.aids-cache/prepared_images/` under the digest of all it is made
 from: the source's bytes, the pixels asked, the profile, this module and recolour.py, the output intent's profile,
@@ -52,9 +53,11 @@ def prepare(data: bytes, size: tuple[int, int], profile: str) -> bytes:
         image = image.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
     if icc and profile != "press":  # in sRGB, as the PDF's DeviceRGB and DeviceGray are read
         image = _to_srgb(image, icc)
-    image = _coloured(image, profile, icc)
+    photograph = image.mode in ("RGB", "L") and not drawn(image)
+    if photograph or profile != "press":  # a press drawing stays RGB: PNG holds no CMYK, and the press pass
+        image = _coloured(image, profile, icc)  # converts it without loss (recolour.py)
     out = io.BytesIO()
-    if image.mode in ("RGB", "L", "CMYK") and not drawn(image):
+    if photograph:
         image.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)
     else:
         image.save(out, "PNG", compress_level=1)  # WeasyPrint compresses its pixels again into the PDF

@@ -18,6 +18,7 @@ from aids.pipeline.pipeline import Options
 from aids.render import preflight, prepared
 
 from ..model.test_booklet import project
+from .test_figures import png
 
 
 def photo(width: int, height: int, seed: int = 1) -> bytes:
@@ -180,3 +181,18 @@ def test_a_figure_attribute_it_cannot_take_is_an_error_at_its_place(tmp_path, ma
     _, errors = reading.read_aids(proj, proj.read_game("demo"))
     said = "\n".join(str(e) for e in errors)
     assert message in said and "(expected: a figure's width in % of its column" in said, said
+
+
+def test_an_opaque_drawing_for_the_press_stays_lossless_for_the_press_pass_to_convert(tmp_path):
+    """Before this was tested, a flat-coloured figure of the press profile failed the build (cannot write mode
+    CMYK as PNG)."""
+    from PIL import Image
+    made = prepared.prepare(png(900, 600, (40, 80, 160)), (300, 200), "press")
+    with Image.open(io.BytesIO(made)) as image:
+        assert (image.format, image.mode, image.size) == ("PNG", "RGB", (300, 200))
+    root = project(tmp_path, two_md="# Mapa {#map}\n\n![Mapa](figures/flat.png)\n")
+    (root / "games/demo/figures").mkdir()
+    (root / "games/demo/figures/flat.png").write_bytes(png(2400, 1600, (40, 80, 160)))
+    build(root, ["press"])
+    assert [(i["space"], i["filter"]) for i in images(root / "build/demo/pl/rules-press.pdf")] == \
+        [("/DeviceCMYK", "/FlateDecode")]
