@@ -6,9 +6,12 @@ Generates, deterministically, a project with one English booklet of about five A
 sections, lists, a table, a box) and three PNG figures beside its Markdown, in a folder of their own: two
 photo-like ones of 1200 x 800 pixels (noise over a gradient, which compresses as badly as a photograph: about
 2.8 MB each) and a small one of 160 x 120 without alt text. The twin booklet has the same text without the
-three image lines. Then, in rounds, interleaved (A, B, then B, A: the machine is shared), each in a process of its
-own, aids renders the booklet's PDF by the build's path (pipeline.document, then the pdf format), and raw
-WeasyPrint lays out and writes the very HTML and stylesheet aids printed (what the figures cost WeasyPrint itself);
+three image lines. With --map, the figures are instead the map of the Valmora sample scenario
+(games/valmora-scenarios/figures/alder-mill-map.png, 2000 x 1703 RGBA, as a map is exported) twice: full width in
+chapter 1 and again in chapter 3, there (with --pair) side by side with a small figure, each half the column. Then,
+in rounds, interleaved (A, B, then B, A: the machine is shared), each in a process of its own, aids renders the
+booklet's PDF by the build's path (pipeline.document, then the pdf format), and raw WeasyPrint lays out and writes
+the very HTML and stylesheet aids printed (what the figures cost WeasyPrint itself);
 each run's wall and CPU time, pages and warnings are printed, then the median ratio with/without of each and its
 spread (min, max). Figures only: nothing here asserts a time.
 """
@@ -32,6 +35,10 @@ SECTION = ("The attacker totals the strength of every unit taking part and compa
            "river or ridge, and a leader stacked with the attacking units may add one to the roll. ")
 FIGURES = ["![The battlefield at dawn](figures/battlefield.png)", "![Terrain of the river crossing](figures/ford.png)",
            "![](figures/marker.png)"]
+MAP = Path(__file__).resolve().parent.parent / "games" / "valmora-scenarios" / "figures" / "alder-mill-map.png"
+MAPS = {1: "![The ford at Alder Mill](figures/map.png \"The map of the scenario\")",
+        3: "![The ford at Alder Mill, again](figures/map.png \"The map, once more\")"}
+PAIR = "![The map](figures/map.png \"The map\"){width=50%} ![A marker](figures/marker.png \"A marker\"){width=50%}"
 
 
 def png(width: int, height: int, seed: int) -> bytes:
@@ -51,7 +58,7 @@ def png(width: int, height: int, seed: int) -> bytes:
             + chunk(b"IEND", b""))
 
 
-def rules(figures: bool) -> str:
+def rules(figures: bool, kind: str = "photos") -> str:
     out = []
     for n in range(1, 7):
         out.append(f"# Chapter {n} {{#chapter-{n}}}\n")
@@ -61,12 +68,14 @@ def rules(figures: bool) -> str:
         out.append("::: example\nAn attack of 12 against 4 is resolved on the 3-1 column.\n:::\n")
         if n == 2:
             out.append("| Odds | Result |\n|---|---|\n| 1-1 | Retreat |\n| 2-1 | Exchange |\n| 3-1 | Rout |\n")
-        if figures and n <= len(FIGURES):
+        if figures and kind == "photos" and n <= len(FIGURES):
             out.append(FIGURES[n - 1] + "\n")
+        elif figures and n in MAPS:
+            out.append((PAIR if kind == "pair" and n == 3 else MAPS[n]) + "\n")
     return "\n".join(out)
 
 
-def project(root: Path, figures: bool) -> None:
+def project(root: Path, figures: bool, kind: str = "photos") -> None:
     game = root / "games" / "scenario"
     (game / "rules" / "figures").mkdir(parents=True)
     (root / "aids.yaml").write_text("languages: [en]\noutput: build\n", encoding="utf-8")
@@ -74,7 +83,8 @@ def project(root: Path, figures: bool) -> None:
                                     "aids: [scenario.yaml]\n", encoding="utf-8")
     (game / "scenario.yaml").write_text("kind: booklet\nid: scenario\ntitle: Scenario rules\nfiles: [rules/rules.md]\n",
                                         encoding="utf-8")
-    (game / "rules" / "rules.md").write_text(rules(figures), encoding="utf-8")
+    (game / "rules" / "rules.md").write_text(rules(figures, kind), encoding="utf-8")
+    (game / "rules" / "figures" / "map.png").write_bytes(MAP.read_bytes())
     for name, (width, height, seed) in {"battlefield": (1200, 800, 1), "ford": (1200, 800, 2),
                                         "marker": (160, 120, 3)}.items():
         (game / "rules" / "figures" / f"{name}.png").write_bytes(png(width, height, seed))
@@ -150,6 +160,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--lang", default="en")
+    parser.add_argument("--map", action="store_true", help="the sample's map twice instead of three photographs")
+    parser.add_argument("--pair", action="store_true", help="with --map: the second beside a small figure")
     parser.add_argument("--child")
     parser.add_argument("--mode", default="aids", choices=["aids", "raw", "save"])
     args = parser.parse_args()
@@ -163,7 +175,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         roots = {"with": Path(tmp) / "with", "without": Path(tmp) / "without"}
         for name, root in roots.items():
-            project(root, name == "with")
+            project(root, name == "with", ("pair" if args.pair else "map") if args.map else "photos")
         for root in roots.values():
             child(root, args.lang, "save")
         walls: dict[str, list[float]] = {f"{tool} {name}": [] for tool in ("aids", "raw") for name in roots}

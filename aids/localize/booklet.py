@@ -17,6 +17,7 @@ from ..model.booklet import (
     Image,
     ListBlock,
     Paragraph,
+    Row,
     Table,
     Term,
     Verbatim,
@@ -141,6 +142,9 @@ class _Localizing:
             return {"type": "paragraph", "text": self.text(b.text)}
         if isinstance(b, Image):
             return self.image(b)
+        if isinstance(b, Row):  # side by side: each its own width, or an equal share of the column
+            return {"type": "figures", "figures": [self.image(i, i.width or f"{100 / len(b.images):g}%")
+                                                   for i in b.images]}
         if isinstance(b, ListBlock):
             return {"type": "list", "ordered": b.ordered, "start": b.start,
                     "entries": [self.blocks(item) for item in b.items]}
@@ -162,11 +166,12 @@ class _Localizing:
         key = sort_key(self.lz.lang)
         return {"type": "index", "entries": sorted(entries, key=lambda e: key(e["term"]))}
 
-    def image(self, b: Image) -> ImageBlock:
-        """A figure in this language: its own variant of the image where it has one, its description, its caption."""
+    def image(self, b: Image, width: str = "") -> ImageBlock:
+        """A figure in this language: its own variant of the image where it has one, its description, its caption,
+        its width (or `width`)."""
         file, name = b.variants.get(self.lz.lang, (b.file, b.name))
         return {"type": "image", "src": Figure(file, name), "alt": self.lz.text(b.alt) if b.alt else "",
-                "caption": self.text(b.caption) if b.caption else "", "at": b.where}
+                "caption": self.text(b.caption) if b.caption else "", "at": b.where, "width": b.width or width}
 
     def table(self, b: Table) -> RuleTableBlock:
         head = [self.cell(c) for c in b.head]

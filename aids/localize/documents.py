@@ -225,6 +225,13 @@ class ImageBlock(TypedDict):
     alt: str
     caption: Rich | str  # "" for none
     at: Position | None  # where its source is, for a warning about its printing (render/laid_out.py)
+    width: str  # "50%" of its column (or row), "60mm"; "" as wide as the image is, up to the column
+
+
+class FiguresBlock(TypedDict):
+    """Figures side by side."""
+    type: Literal["figures"]
+    figures: list[ImageBlock]
 
 
 class RuleListBlock(TypedDict):
@@ -302,8 +309,8 @@ class IndexBlock(TypedDict):
     entries: list[IndexEntry]  # sorted as the language's dictionaries sort (localize/collation.py)
 
 
-BookletBlock = (HeadingBlock | ParagraphBlock | ImageBlock | RuleListBlock | RuleTableBlock | BoxBlock | EmbedBlock
-                | AbbreviationsBlock | GlossaryBlock | BreakBlock | WideBlock | IndexBlock)
+BookletBlock = (HeadingBlock | ParagraphBlock | ImageBlock | FiguresBlock | RuleListBlock | RuleTableBlock | BoxBlock
+                | EmbedBlock | AbbreviationsBlock | GlossaryBlock | BreakBlock | WideBlock | IndexBlock)
 
 
 class TocEntry(TypedDict):

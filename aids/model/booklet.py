@@ -36,6 +36,7 @@ from .rules import (
     Image,
     ListBlock,
     Paragraph,
+    Row,
     RulesReader,
     Table,
     Verbatim,
@@ -45,7 +46,7 @@ from .sequence_steps import flag_at
 from .text import LANGUAGE_TAG, Text, forms_at, inline_placeholders, optional_text_at, text_at
 
 __all__ = ["BOXES", "Block", "Booklet", "Box", "Cell", "Directive", "Heading", "Image", "ListBlock", "Paragraph",
-           "Table", "Term", "Verbatim", "read", "walk"]
+           "Row", "Table", "Term", "Verbatim", "read", "walk"]
 
 KIND = "booklet"
 PAGE_SIZES = {"A4": "A4", "A5": "A5", "Letter": "letter"}

@@ -1,4 +1,5 @@
-"""A booklet's figures: `![description](path "caption")` alone in its paragraph, a file of the game.
+"""A booklet's figures: `![description](path "caption")` alone in its paragraph, a file of the game; its width
+after it (`{width=50%}` of the column, or `{width=60mm}`); two or more in one paragraph, side by side (a `Row`).
 
 The path is relative to the Markdown file and never leads outside the game folder. The description (alternative
 text) and the caption are messages of the section. An image that holds text may have a variant per language
@@ -13,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 from ..errors import AidsError, Position
@@ -44,6 +45,77 @@ class Image:
     caption: Text | None = None
     variants: dict[str, tuple[str, str]] = field(default_factory=dict)  # language -> its (file, name)
     where: Position | None = None  # its `![` in the Markdown: what a warning about its printing points at
+    width: str = ""  # "50%" of its column (of its row, side by side), "60mm"; "" as wide as it is, up to the column
+
+
+@dataclass
+class Row:
+    """Figures side by side: a paragraph of images and nothing else, each as wide as its `width`, or an equal
+    share of the column."""
+    images: list[Image]
+
+
+WIDTH = re.compile(r"(\d+(?:\.\d+)?)(%|mm)")
+EXPECTED_WIDTH = ("a figure's width in % of its column (more than 0, up to 100) or in mm, e.g. {width=50%} or "
+                  "{width=60mm}")
+OWN = {"src", "alt", "title"}  # an image's attributes of Markdown's own: the others are those of its {...}
+
+
+def figure_nodes(children: list) -> list[tuple[Any, str]] | None:
+    """(image node, the text of the attributes after it) of a paragraph of images only (spaces and line breaks
+    between them), or None for any other paragraph. markdown-it's attrs plugin takes `{width=60mm}` itself, but
+    leaves a bare `%` (`{width=50%}`, as Pandoc writes it) as text after the image: that text is read here."""
+    found: list[tuple[Any, str]] = []
+    for child in children:
+        text = child.content.strip() if child.type == "text" else ""
+        if child.type == "image":
+            found.append((child, ""))
+        elif child.type == "softbreak" or child.type == "text" and not text:
+            continue
+        elif child.type == "text" and found and not found[-1][1] and text.startswith("{") and text.endswith("}"):
+            found[-1] = (found[-1][0], text)
+        else:
+            return None
+    return found or None
+
+
+def read_figures(reader: RulesReader, found: list[tuple[Any, str]], para) -> Image | Row | None:
+    """The figure, or the figures side by side, of a paragraph of images (`figure_nodes`), each with its width."""
+    images = []
+    for node, attributes in found:
+        image = read_image(reader, node, para)
+        width = _width(reader, node, attributes, para)
+        if image is not None and width is not None:
+            image.width = width
+            images.append(image)
+    if len(images) != len(found):
+        return None
+    return images[0] if len(images) == 1 else Row(images)
+
+
+def _width(reader: RulesReader, node, attributes: str, para) -> str | None:
+    """The width an image's attributes give ("" for none), or None (and a problem) for attributes it cannot take."""
+    from mdit_py_plugins.attrs.parse import ParseError, parse
+    given = {k: str(v) for k, v in node.attrs.items() if k not in OWN}
+    if attributes:
+        try:  # a bare value with a %, as Pandoc allows, quoted for the attrs plugin's own parser
+            given.update(parse(re.sub(r"=([^\s\"'}]*%)", r'="\1"', attributes))[1])
+        except ParseError as exc:
+            reader.problems.add(reader.at(para, attributes), f"cannot read the figure's attributes {attributes} "
+                                f"({exc})", EXPECTED_WIDTH)
+            return None
+    for key in given:
+        if key != "width":
+            where = reader.at(para, f"{key}=") if key not in ("id", "class") else reader.at(para, "{")
+            reader.problems.add(where, f"a figure takes no attribute '{key}'", EXPECTED_WIDTH)
+            return None
+    width = given.get("width", "")
+    m = WIDTH.fullmatch(width.strip())
+    if width and (not m or not 0 < float(m.group(1)) <= (100 if m.group(2) == "%" else 1000)):
+        reader.problems.add(reader.at(para, "width"), f"figure width '{width}' is not one aids can print",
+                            EXPECTED_WIDTH)
+        return None
+    return f"{float(m.group(1)):g}{m.group(2)}" if m else ""
 
 
 def read_image(reader: RulesReader, node, para) -> Image | None:

@@ -14,7 +14,7 @@ from ..errors import AidsError, Position, Problems
 from ..source.markdown import read_markdown
 from ..source.shape import name_fault
 from ..source.yamlfile import Source
-from .figures import Image, read_image
+from .figures import Image, Row, figure_nodes, read_figures
 from .footnotes import Footnotes
 from .icons import check_icon
 from .text import PLACEHOLDER, SPAN_EXPECTED, UNREAD_SPAN, Text, attributes_fault, unclosed_placeholder
@@ -91,7 +91,7 @@ class Directive:
     target: tuple | None = None  # (kind, model) of an embedded aid, set when the booklet kind links it
 
 
-Block = Heading | Paragraph | Image | ListBlock | Table | Box | Directive
+Block = Heading | Paragraph | Image | Row | ListBlock | Table | Box | Directive
 
 
 def walk(blocks: list[Block]) -> Iterator[Block]:
@@ -100,6 +100,8 @@ def walk(blocks: list[Block]) -> Iterator[Block]:
         yield block
         if isinstance(block, Box):
             yield from walk(block.blocks)
+        elif isinstance(block, Row):
+            yield from block.images
         elif isinstance(block, ListBlock):
             for item in block.items:
                 yield from walk(item)
@@ -182,8 +184,8 @@ class RulesReader:
             return self.heading(node)
         if kind == "paragraph":
             inline = node.children[0]
-            if len(inline.children) == 1 and inline.children[0].type == "image":
-                return read_image(self, inline.children[0], node)
+            if (figures := figure_nodes(inline.children)) is not None:  # a figure, or figures side by side
+                return read_figures(self, figures, node)
             what = {"": "Paragraph", "a list": "List item"}.get(context, f"Paragraph of {context}")
             return Paragraph(self.message(self.inline(inline, node), node, what))
         if kind in ("bullet_list", "ordered_list"):

@@ -28,7 +28,7 @@ from ..localize.rulings import RulingsDocument
 from ..model.release import Change
 from ..releases import release, rulings
 from ..releases.wording import Wording
-from ..render import parts
+from ..render import parts, prepared
 from ..render.rendered import Rendered
 from ..site import navigation, release_pages
 from ..site.publishing import Publishing
@@ -38,6 +38,7 @@ from . import pipeline
 from .fingerprint import sources_digest
 
 PARTS = "booklet_parts"  # a booklet's parts in it (render/parts.py): no game is named so (an id has no "_")
+PREPARED = "prepared_images"  # the figures prepared for print (render/prepared.py)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -252,7 +253,8 @@ def run_job(job: Job) -> Result:
         edition = next(e for e in game.editions if e.id == job.edition) if job.edition else None
         lz = state.localizer(game, job.lang, job.draft)
         lz.recent()
-        with parts.cached(Folder(project.output, project.show(project.output)) / CACHE / PARTS):
+        output = Folder(project.output, project.show(project.output)) / CACHE
+        with parts.cached(output / PARTS), prepared.cached(output / PREPARED):
             made = rendered(state, game, aid, edition, lz, list(job.formats), job.unavailable if job.site else None,
                             job.marks, job.since)
         result = Result(job, shown={"title": navigation.aid_title(aid, lz), "kind": aid.kind.display_name(lz)})

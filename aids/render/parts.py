@@ -31,11 +31,11 @@ from xml.etree import ElementTree
 
 from ..folder import Folder
 from ..source import stylesheet
-from . import versions
+from . import prepared, versions
 from .pagination import CHARACTERS_A_PAGE, Numbers
 from .pdf import fonts_dir
 
-FORMAT = 2  # of a part's record: a new one when what a part's PDF depends on changes
+FORMAT = 3  # of a part's record: a new one when what a part's PDF depends on changes
 PART_CHARACTERS = 50_000  # of text in a part, about 16 pages: an edit lays out about that much again
 KEPT = 400  # parts in the cache at most (about 60 MB), the oldest removed first
 ATTRIBUTE = "data-parts"  # on the rules' <div>: "chapters" where each chapter begins a new page
@@ -214,7 +214,7 @@ def named_files(stylesheets: list[str]) -> Iterator[bytes]:
 @functools.cache
 def environment() -> str:
     """What every part's PDF depends on besides its own sources: the libraries that make it, the fonts."""
-    digest = hashlib.sha256(f"{FORMAT} {versions.libraries()} {versions.system()}".encode())
+    digest = hashlib.sha256(f"{FORMAT} {versions.libraries()} {versions.system()} {prepared.environment()}".encode())
     for path in sorted(fonts_dir().glob("*")):
         if path.is_file():
             digest.update(path.name.encode() + hashlib.sha256(path.read_bytes()).digest())

@@ -18,7 +18,7 @@ from ..errors import AidsError, Position, Problem
 from ..localize.documents import Figure
 from ..localize.rich import Rich
 from ..localize.typography import typeset
-from . import laid_out, sheet, tagging, tree, weasyprint_internals
+from . import laid_out, prepared, sheet, tagging, tree, weasyprint_internals
 from . import theme as themes
 from .html import colour_functions, render_template
 from .pagination import PASSES, Numbers, Pagination, Settle
@@ -133,8 +133,9 @@ class Layout:
     """WeasyPrint's document laid out; the PDF written once, on the first call of `rendered()`."""
 
     def __init__(self, document: Any, warnings: list[str], epoch: int, tagged: bool, press: Print | None = None,
-                 fonts: Any = None):
+                 fonts: Any = None, gray: bool = False):
         self.document, self.warnings, self.epoch, self.tagged = document, warnings, epoch, tagged
+        self.profile = "press" if press else "gray" if gray else "home"  # what its figures are prepared for
         self.fonts = fonts  # the FontConfiguration whose copies of the fonts the PDF is written from
         self.press = press  # written as PDF/X-4 and finished for a print shop (render/pdfx.py)
         self._rendered: Rendered | None = None
@@ -149,6 +150,7 @@ class Layout:
                 gc.collect()                # that it and the PDF being written do not add up: -7 % peak, 300 pages
             weasyprint_internals.page_references_once()
             tagging.install()
+            prepared.replace_images(self.document, self.profile)  # each figure at the size it prints
             with collected_warnings() as warnings, source_date(self.epoch):
                 try:
                     data = self.document.write_pdf(pdf_tags=self.tagged, pdf_variant=self.variant())
@@ -203,7 +205,7 @@ def parsed(html: str, *, base: Path, allowed: list[Path]) -> Any:
 
 def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool = True,
             press: Print | None = None, page: Any = None, numbers: Numbers | None = None,
-            settle: Settle | None = None) -> Layout:
+            settle: Settle | None = None, gray: bool = False) -> Layout:
     """Lay out `html` in pages with the extra print stylesheet `css`, reading only below `allowed` (and the
     package's fonts); page numbers of references and page-end hyphens settled in one layout (pagination.py).
     A part of a document (parts.py) comes parsed (`page`, its tree cut to the part), told its `numbers` and
@@ -233,7 +235,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     warnings.extend(laid_out.wide_tables(document))
     warnings.extend(laid_out.lost_text(document))
     warnings.extend(laid_out.figures_apart(document))
-    return Layout(document, warnings, epoch, tagged, press, fonts)
+    return Layout(document, warnings, epoch, tagged, press, fonts, gray)
 
 
 _FONTS: weakref.WeakSet[Any] = weakref.WeakSet()  # every FontConfiguration of this process not yet collected

@@ -28,12 +28,14 @@ INLINE = re.compile(rb"(?<![^\s\])>}])BI(?![^\s\[/<(%])")  # the operator that b
 @dataclass(frozen=True)
 class Placed:
     """An image as a page prints it: its page (from 1), its pixels, the size it is placed at (mm) and its
-    effective resolution (ppi, the lower of its two directions)."""
+    effective resolution (ppi, the lower of its two directions); where its lower left corner is (mm from the
+    page's)."""
     page: int
     pixels: tuple[int, int]
     size: tuple[float, float]
     ppi: float
     line_art: bool = False
+    at: tuple[float, float] = (0.0, 0.0)
 
     @property
     def needed(self) -> int:
@@ -136,4 +138,5 @@ def _placed(page: int, width: int, height: int, line_art: bool, ctm: pikepdf.Mat
     """An image of `width` × `height` pixels drawn in the unit square of `ctm`: its sides' lengths on the page."""
     across, up = (ctm.a ** 2 + ctm.b ** 2) ** 0.5, (ctm.c ** 2 + ctm.d ** 2) ** 0.5  # pt
     ppi = min(width / (across / 72) if across else float("inf"), height / (up / 72) if up else float("inf"))
-    return Placed(page, (width, height), (across * MM_PER_PT, up * MM_PER_PT), ppi, line_art)
+    return Placed(page, (width, height), (across * MM_PER_PT, up * MM_PER_PT), ppi, line_art,
+                  (ctm.e * MM_PER_PT, ctm.f * MM_PER_PT))

@@ -49,4 +49,4 @@ def print_pdf(game: Game, lz: Localizer, game_ctx: dict[str, Any], html: str, pa
         found = parallel.lay_out(html, css, base=game.folder, allowed=allowed, epoch=game.epoch(), tagged=True)
         if found is not None:
             return found
-    return lay_out(html, css, base=game.folder, allowed=allowed, epoch=game.epoch(), press=press)
+    return lay_out(html, css, base=game.folder, allowed=allowed, epoch=game.epoch(), press=press, gray=gray)

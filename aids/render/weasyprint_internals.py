@@ -29,6 +29,41 @@ def page_box(page: Any) -> Any:
     return page._page_box
 
 
+def raster_images_placed(document: Any) -> Iterator[tuple[Any, Any]]:
+    """(box, RasterImage) of every raster image a box of the laid-out `document` draws (its `replacement`: an
+    <img>, never a background), page by page, in the boxes' order."""
+    from weasyprint.images import RasterImage
+
+    def descendants(box: Any) -> Iterator[Any]:
+        for child in getattr(box, "children", ()):
+            yield child
+            yield from descendants(child)
+    for page in document.pages:
+        for box in descendants(page_box(page)):
+            image = getattr(box, "replacement", None)
+            if isinstance(image, RasterImage) and image.width > 0 and image.height > 0:
+                yield box, image
+
+
+def raster_image_bytes(image: Any) -> bytes:
+    """The bytes a RasterImage was read from."""
+    return image.image_data.data
+
+
+def raster_image_like(image: Any, pillow_image: Any, data: bytes) -> Any:
+    """A RasterImage of other pixels (`pillow_image`, encoded as `data`) in place of `image`: its id and cache."""
+    from weasyprint import DEFAULT_OPTIONS
+    from weasyprint.images import RasterImage
+    options = {**DEFAULT_OPTIONS, "jpeg_quality": image._jpeg_quality, "dpi": image._dpi,
+               "optimize_images": image.optimize}  # as the image was read
+    return RasterImage(pillow_image, image.id, data, None, image._cache, "none", options)
+
+
+def replace_raster_image(box: Any, image: Any) -> None:
+    """The box draws `image` from now on."""
+    box.replacement = image
+
+
 def font_configuration() -> Any:
     """A new FontConfiguration: the fonts of one document (its @font-face rules), copied to a folder of its own."""
     from weasyprint.text.fonts import FontConfiguration

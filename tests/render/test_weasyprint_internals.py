@@ -238,3 +238,37 @@ def test_no_other_module_imports_a_submodule_of_weasyprint():
     ("from weasyprint import images", [(1, "weasyprint.images")])])
 def test_the_check_sees_an_import_of_a_submodule(source, found):
     assert weasyprint_submodules(ast.parse(source)) == found
+
+
+@pytest.mark.integration
+def test_the_raster_images_a_laid_out_document_places_are_read_and_replaced_as_prepared_py_does():
+    """prepared.py (through raster_images_placed, raster_image_bytes, raster_image_like, replace_raster_image):
+    a box's `replacement` is the RasterImage it draws, made of (pillow_image, image_id, image_data, filename, cache,
+    orientation), holding its bytes in image_data.data and its cache in _cache; a replaced one is drawn."""
+    import base64
+    import inspect
+    import io
+
+    import weasyprint
+    from PIL import Image
+    from weasyprint.images import RasterImage
+
+    assert list(inspect.signature(RasterImage.__init__).parameters) == [
+        "self", "pillow_image", "image_id", "image_data", "filename", "cache", "orientation", "options"], \
+        f"{HOME} raster_image_like: RasterImage's parameters changed"
+    made = io.BytesIO()
+    Image.new("RGB", (40, 20), "red").save(made, "PNG")
+    uri = "data:image/png;base64," + base64.b64encode(made.getvalue()).decode()
+    document = weasyprint.HTML(string=f'<img src="{uri}" style="width: 4cm"><img src="{uri}">').render()
+    placed = list(weasyprint_internals.raster_images_placed(document))
+    assert len(placed) == 2 and all(box.width > 0 for box, _ in placed), f"{HOME} raster_images_placed"
+    box, image = placed[0]
+    assert (image._jpeg_quality, image._dpi, image.optimize) == (None, None, False), f"{HOME} raster_image_like"
+    assert weasyprint_internals.raster_image_bytes(image) == made.getvalue(), f"{HOME} raster_image_bytes"
+    smaller = io.BytesIO()
+    Image.new("RGB", (10, 5), "blue").save(smaller, "PNG")
+    other = weasyprint_internals.raster_image_like(image, Image.open(io.BytesIO(smaller.getvalue())),
+                                                   smaller.getvalue())
+    weasyprint_internals.replace_raster_image(box, other)
+    assert (other.width, other.height) == (10, 5) and box.replacement is other, f"{HOME} replace_raster_image"
+    assert document.write_pdf().count(b"/Subtype /Image") >= 1
