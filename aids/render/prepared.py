@@ -31,8 +31,7 @@ from typing import Any
 from PIL import Image, ImageCms
 
 from ..folder import Folder
-from . import weasyprint_internals
-from . import recolour
+from . import recolour, weasyprint_internals
 from .colours import PROFILE
 
 PPI = {"home": 150, "gray": 150, "press": 300}  # what each profile's printer resolves of a continuous-tone image
