@@ -17,8 +17,9 @@ from aids.localize.catalogs import po_path
 from aids.pipeline import builder, jobs, pipeline, shards
 from aids.render.fitting import largest_fitting
 from aids.write.cache import Cache
+from aids.write.stamp import STAMP
 
-from .helpers import DEMO_PLAYSHEET, DEMO_SEQUENCE, built_files, make_project
+from .helpers import DEMO_PLAYSHEET, DEMO_SEQUENCE, built_files, copy_project, make_project
 from .localize.test_catalogs import extract_update, translate
 
 FILES = {**DEMO_PLAYSHEET, "games/demo/sequence.yaml": DEMO_SEQUENCE,
@@ -36,6 +37,26 @@ def demo_project(tmp_path):
 @pytest.fixture
 def demo(tmp_path):
     return demo_project(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def demo_built_once(request):
+    """The demo project built once for the run (tests/layers.shared)."""
+    from .layers import shared
+
+    def make(root):
+        build(demo_project(root))
+    folder, _ = shared(request, "built-demo", make)
+    return folder / "project"
+
+
+@pytest.fixture
+def built_demo(demo_built_once, tmp_path):
+    """The demo project with the outputs and build cache of its build, but not the stamp of it: a test's first
+    build goes the whole way, as after a build of its own, and finds every output up to date (renders nothing)."""
+    root = copy_project(demo_built_once, tmp_path / "project")
+    (root / "build" / STAMP).unlink()
+    return root
 
 
 def build(root, **options):
@@ -116,7 +137,8 @@ def stamps(output):
             for p in sorted(output.rglob("*")) if p.is_file() and ".aids-cache" not in p.parts}
 
 
-def test_a_copied_output_folder_builds_nothing(demo):
+def test_a_copied_output_folder_builds_nothing(built_demo):
+    demo = built_demo
     """A CI cache restore, an artifact download: files of other times and inodes, the same bytes."""
     build(demo)
     copied(demo / "build", demo / "copy")
@@ -133,7 +155,8 @@ def test_a_copied_output_folder_builds_nothing(demo):
     assert {p: p.stat().st_mtime_ns for p in (demo / "build/.aids-cache").rglob("*.json")} == records
 
 
-def test_a_file_changed_in_place_is_built_again_even_to_the_same_size_and_time(demo):
+def test_a_file_changed_in_place_is_built_again_even_to_the_same_size_and_time(built_demo):
+    demo = built_demo
     build(demo)
     page = demo / "build/demo/cm/en/seq.html"
     data, info = page.read_bytes(), page.stat()
@@ -146,7 +169,8 @@ def test_a_file_changed_in_place_is_built_again_even_to_the_same_size_and_time(d
     assert page.read_bytes() == data
 
 
-def test_a_cache_of_the_earlier_layout_costs_one_build(demo):
+def test_a_cache_of_the_earlier_layout_costs_one_build(built_demo):
+    demo = built_demo
     """`.aids-cache/<game>/<aid>.json`, whose files were checked by size and time only: not read, then gone."""
     build(demo)
     cache = demo / "build/.aids-cache"
@@ -190,7 +214,8 @@ def test_shards_merge_by_copying_folders_and_a_build_of_the_merge_renders_nothin
     assert build(demo).built == [] and stamps(demo / "build") == files
 
 
-def test_shards_split_by_the_times_the_cache_recorded(demo):
+def test_shards_split_by_the_times_the_cache_recorded(built_demo):
+    demo = built_demo
     """Longest first, each into the shard that costs least so far: the same split in every shard's process."""
     build(demo)
     project = read_project(demo)

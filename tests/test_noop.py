@@ -13,29 +13,14 @@ from aids.localize.catalogs import po_path
 from aids.pipeline import builder, fingerprint, pipeline
 from aids.write.stamp import STAMP
 
-from .helpers import built_files, copy_project
+from .helpers import built_files
 from .localize.test_catalogs import translate
-from .test_fast_builds import build, copied, demo_project
-
-
-@pytest.fixture(scope="session")
-def demo_built_once(request):
-    """The demo project built once for the run (tests/layers.shared)."""
-    from .layers import shared
-
-    def make(root):
-        build(demo_project(root))
-    folder, _ = shared(request, "noop-demo", make)
-    return folder / "project"
+from .test_fast_builds import build, built_demo, copied, demo_built_once, demo_project  # noqa: F401 (fixtures)
 
 
 @pytest.fixture
-def demo(demo_built_once, tmp_path):
-    """The demo project with the outputs and build cache of its build, but not the stamp of it: the test's first
-    build goes the whole way, as after a build of its own, and finds every output up to date (renders nothing)."""
-    root = copy_project(demo_built_once, tmp_path / "project")
-    (root / "build" / STAMP).unlink()
-    return root
+def demo(built_demo):  # noqa: F811 (the fixture imported above, under the name the tests use)
+    return built_demo
 
 
 @pytest.fixture
