@@ -13,7 +13,9 @@ page (benchmarks/booklet.py). Here, instead:
     moves); a page where one had too few or too many digits is laid out again with the right count, through
     WeasyPrint's own re-pagination, which goes on only as far as the page breaks change;
   - a page whose last line ends in a word hyphenated there (the reader would turn the page mid-word) is laid out
-    again the same way, with that paragraph unhyphenated.
+    again at once, with that paragraph unhyphenated, before the next page is made (so that the pages after it
+    are made once); a paragraph that began on an earlier page is set again the same way as a wrong number, from
+    the page where it begins, once the layout is done.
 
 A part of a longer document (render/parts.py) is laid out the same way, told its `Numbers`: the number of its
 first page (its pages left or right by it), the document's page count (`counter(pages)` in a margin) and the
@@ -89,6 +91,36 @@ def hook() -> None:
         return original_margins(context, page, state)
 
     layout.make_margin_boxes = make_margin_boxes
+    import weasyprint.layout.page as page_module
+    original_remake = page_module.remake_page
+
+    @functools.wraps(original_remake)
+    def remake_page(index: int, context: Any, root_box: Any, html: Any) -> tuple[Any, Any]:
+        pagination = getattr(_active, "pagination", None)
+        if pagination is None:
+            return original_remake(index, context, root_box, html)
+        before = _layout_state(context, index)
+        made = original_remake(index, context, root_box, html)
+        if pagination.hyphen_made_again(index, made[0]):
+            _layout_state(context, index, before)
+            made = original_remake(index, context, root_box, html)
+        return made
+
+    page_module.remake_page = remake_page
+
+
+def _layout_state(context: Any, index: int, restore: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
+    """What WeasyPrint's layout of page `index` changes in its context besides the next page's state (the
+    footnotes waiting, the out-of-flow boxes broken over the page, the notes drawn, the page's anchors), saved,
+    or put back as `restore` saved them: the page made again from where it was made the first time."""
+    if restore is None:
+        return (list(context.footnotes), list(context.reported_footnotes), dict(context.broken_out_of_flow),
+                list(context.rendered_notes or ()))
+    footnotes, reported, broken, notes = restore
+    context.footnotes, context.reported_footnotes = list(footnotes), list(reported)
+    context.broken_out_of_flow, context.rendered_notes = dict(broken), list(notes)
+    context.page_maker[index][-1].update(anchors=[], content_lookups=[])
+    return restore
 
 
 def digits(page: int) -> int:
@@ -295,6 +327,18 @@ class Pagination:
                     start -= 1
                 again.update(range(start, index + 1))  # the paragraph set again, from where it begins
         return again
+
+    def hyphen_made_again(self, index: int, page: Any) -> bool:
+        """Whether page `index`, just made, is to be made again at once: its last line ends in a word hyphenated
+        there, in a paragraph that begins on it (set unhyphenated now). One that began on an earlier page, made
+        already, waits for the end of the layout (`check`)."""
+        self.read(index, page)
+        paragraph = self.hyphenated_at_end(index)
+        first = self.first_last[index][0]
+        if paragraph is None or paragraph in self.unhyphenated or (first is not None and first.element is paragraph):
+            return False
+        self.unhyphenate(paragraph)
+        return True
 
     def hyphenated_at_end(self, index: int) -> Any:
         """The element whose line ends the page, if that line ends in a word hyphenated there (a hyphen the

@@ -243,11 +243,12 @@ def parsed(html: str, *, base: Path, allowed: list[Path]) -> Any:
 
 def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool = True,
             press: Print | None = None, page: Any = None, numbers: Numbers | None = None,
-            settle: Settle | None = None) -> Layout:
+            settle: Settle | None = None, early_warnings: list[str] | None = None) -> Layout:
     """Lay out `html` in pages with the extra print stylesheet `css`, reading only below `allowed` (and the
     package's fonts); page numbers of references and page-end hyphens settled in one layout (pagination.py).
     A part of a document (parts.py) comes parsed (`page`, its tree cut to the part), told its `numbers` and
-    how to `settle` them with the other parts."""
+    how to `settle` them with the other parts; a whole document may come parsed too, with the `early_warnings` of
+    its parsing."""
     wp = weasyprint()
     footnote_area.tolerant_once()  # a note that fits its page stays on it (footnote_area.py)
     images_by_content_once()  # the same image, the same bytes, wherever the project is
@@ -264,6 +265,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     except BaseException:
         release(fonts)
         raise
+    warnings[:0] = early_warnings or []
     if pagination.unsettled:
         warnings.append(f"page numbers or page-end hyphens still moving after {PASSES} layouts, on "
                         f"{pagination.unsettled} page(s)")
