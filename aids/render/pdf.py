@@ -8,6 +8,7 @@ import io
 import logging
 import os
 import re
+import threading
 import weakref
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, redirect_stdout
@@ -131,6 +132,36 @@ def source_date(epoch: int):
             os.environ.pop("SOURCE_DATE_EPOCH", None)
 
 
+GC_THRESHOLDS = (20_000, 20, 20)  # Python's are (700, 10, 10)
+
+
+class _Relaxed:
+    """The renders of this process under few_collections, and Python's thresholds before the first of them."""
+    lock = threading.Lock()
+    renders = 0
+    before: tuple[int, int, int] = GC_THRESHOLDS
+
+
+@contextmanager
+def few_collections() -> Iterator[None]:
+    """Python's cyclic garbage collector run less often while WeasyPrint lays out and writes: its millions of boxes,
+    styles and PDF objects made Python collect about 1,400 times for a 60-page booklet, 17 % of the build's CPU
+    (docs/development/benchmarks.md), for no lower peak of memory than with GC_THRESHOLDS. The thresholds are the
+    process's: the first of the renders running at once sets them, the last puts Python's back."""
+    with _Relaxed.lock:
+        if not _Relaxed.renders:
+            _Relaxed.before = gc.get_threshold()
+            gc.set_threshold(*GC_THRESHOLDS)
+        _Relaxed.renders += 1
+    try:
+        yield
+    finally:
+        with _Relaxed.lock:
+            _Relaxed.renders -= 1
+            if not _Relaxed.renders:
+                gc.set_threshold(*_Relaxed.before)
+
+
 class Layout:
     """WeasyPrint's document laid out; the PDF written once, on the first call of `rendered()`."""
 
@@ -151,7 +182,7 @@ class Layout:
                 gc.collect()                # that it and the PDF being written do not add up: -7 % peak, 300 pages
             page_references_once()
             tagging.install()
-            with collected_warnings() as warnings, source_date(self.epoch):
+            with collected_warnings() as warnings, source_date(self.epoch), few_collections():
                 try:
                     data = self.document.write_pdf(pdf_tags=self.tagged, pdf_variant=self.variant())
                 finally:
@@ -256,7 +287,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     fonts = wp.text.fonts.FontConfiguration()
     _FONTS.add(fonts)
     try:
-        with collected_warnings() as warnings, source_date(epoch):
+        with collected_warnings() as warnings, source_date(epoch), few_collections():
             stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
             page = page if page is not None else parsed(html, base=base, allowed=allowed)
             pagination = Pagination(page.etree_element, numbers=numbers, settle=settle)
