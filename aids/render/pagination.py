@@ -13,7 +13,9 @@ page (benchmarks/booklet.py). Here, instead:
     moves); a page where one had too few or too many digits is laid out again with the right count, through
     WeasyPrint's own re-pagination, which goes on only as far as the page breaks change;
   - a page whose last line ends in a word hyphenated there (the reader would turn the page mid-word) is laid out
-    again the same way, with that paragraph unhyphenated.
+    again at once, with that paragraph unhyphenated, before the next page is made (so that the pages after it
+    are made once); a paragraph that began on an earlier page is set again the same way as a wrong number, from
+    the page where it begins, once the layout is done.
 
 A part of a longer document (render/parts.py) is laid out the same way, told its `Numbers`: the number of its
 first page (its pages left or right by it), the document's page count (`counter(pages)` in a margin) and the
@@ -273,6 +275,18 @@ class Pagination:
                     start -= 1
                 again.update(range(start, index + 1))  # the paragraph set again, from where it begins
         return again
+
+    def hyphen_made_again(self, index: int, page: Any) -> bool:
+        """Whether page `index`, just made, is to be made again at once: its last line ends in a word hyphenated
+        there, in a paragraph that begins on it (set unhyphenated now). One that began on an earlier page, made
+        already, waits for the end of the layout (`check`)."""
+        self.read(index, page)
+        paragraph = self.hyphenated_at_end(index)
+        first = self.first_last[index][0]
+        if paragraph is None or paragraph in self.unhyphenated or (first is not None and first.element is paragraph):
+            return False
+        self.unhyphenate(paragraph)
+        return True
 
     def hyphenated_at_end(self, index: int) -> Any:
         """The element whose line ends the page, if that line ends in a word hyphenated there (a hyphen the

@@ -20,7 +20,6 @@ from typing import Any
 
 from . import join, parts, pdf
 from .pagination import Numbers
-from .pdf import collected_warnings, parsed
 from .rendered import Rendered
 
 ROUNDS = 8  # of agreeing on the numbers, at most
@@ -248,11 +247,11 @@ class PartsLayout:
         return self._rendered
 
 
-def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool) -> PartsLayout | None:
-    """The booklet `html` laid out in parts, if it declares its chapter breaks and has more than one part; else
-    None (laid out whole)."""
-    with collected_warnings() as warnings:
-        page = parsed(html, base=base, allowed=allowed)
+def lay_out(page: Any, warnings: list[str], css: str, *, base: Path, allowed: list[Path], epoch: int,
+            tagged: bool) -> PartsLayout | None:
+    """The booklet laid out in parts (`page`, WeasyPrint's HTML parsed with `warnings`: pdf.parsed), if it
+    declares its chapter breaks and has more than one part; else None (laid out whole, from the same tree: it
+    is cut only in the parts' own processes)."""
     cut = parts.cut(page.etree_element)
     if len(cut) < 2:
         return None
@@ -260,5 +259,5 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     options = {"base": base, "allowed": allowed, "epoch": epoch, "tagged": tagged}
     run = Parallel(page, cut, parts.current_cache(), options)
     rendered = run.run()
-    rendered.warnings[:0] = warnings
+    rendered.warnings[:0] = list(warnings)
     return PartsLayout(rendered, sorted(run.laid_out), len(cut))

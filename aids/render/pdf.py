@@ -7,6 +7,7 @@ import io
 import logging
 import os
 import re
+import threading
 import weakref
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, redirect_stdout
@@ -129,6 +130,36 @@ def source_date(epoch: int):
             os.environ.pop("SOURCE_DATE_EPOCH", None)
 
 
+GC_THRESHOLDS = (20_000, 20, 20)  # Python's are (700, 10, 10)
+
+
+class _Relaxed:
+    """The renders of this process under few_collections, and Python's thresholds before the first of them."""
+    lock = threading.Lock()
+    renders = 0
+    before: tuple[int, int, int] = GC_THRESHOLDS
+
+
+@contextmanager
+def few_collections() -> Iterator[None]:
+    """Python's cyclic garbage collector run less often while WeasyPrint lays out and writes: its millions of boxes,
+    styles and PDF objects made Python collect about 1,400 times for a 60-page booklet, 17 % of the build's CPU
+    (docs/development/benchmarks.md), for no lower peak of memory than with GC_THRESHOLDS. The thresholds are the
+    process's: the first of the renders running at once sets them, the last puts Python's back."""
+    with _Relaxed.lock:
+        if not _Relaxed.renders:
+            _Relaxed.before = gc.get_threshold()
+            gc.set_threshold(*GC_THRESHOLDS)
+        _Relaxed.renders += 1
+    try:
+        yield
+    finally:
+        with _Relaxed.lock:
+            _Relaxed.renders -= 1
+            if not _Relaxed.renders:
+                gc.set_threshold(*_Relaxed.before)
+
+
 class Layout:
     """WeasyPrint's document laid out; the PDF written once, on the first call of `rendered()`."""
 
@@ -151,7 +182,7 @@ class Layout:
             weasyprint_internals.page_references_once()
             tagging.install()
             prepared.replace_images(self.document, self.profile)  # each figure at the size it prints
-            with collected_warnings() as warnings, source_date(self.epoch):
+            with collected_warnings() as warnings, source_date(self.epoch), few_collections():
                 try:
                     data = self.document.write_pdf(pdf_tags=self.tagged, pdf_variant=self.variant())
                 finally:
@@ -205,11 +236,12 @@ def parsed(html: str, *, base: Path, allowed: list[Path]) -> Any:
 
 def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool = True,
             press: Print | None = None, page: Any = None, numbers: Numbers | None = None,
-            settle: Settle | None = None, gray: bool = False) -> Layout:
+            settle: Settle | None = None, gray: bool = False, early_warnings: list[str] | None = None) -> Layout:
     """Lay out `html` in pages with the extra print stylesheet `css`, reading only below `allowed` (and the
     package's fonts); page numbers of references and page-end hyphens settled in one layout (pagination.py).
     A part of a document (parts.py) comes parsed (`page`, its tree cut to the part), told its `numbers` and
-    how to `settle` them with the other parts."""
+    how to `settle` them with the other parts; a whole document may come parsed too, with the `early_warnings` of
+    its parsing."""
     wp = weasyprint()
     weasyprint_internals.tolerant_footnote_area()  # a note that fits its page stays on it
     weasyprint_internals.images_named_by_content()  # the same image, the same bytes, wherever the project is
@@ -217,7 +249,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     fonts = weasyprint_internals.font_configuration()
     _FONTS.add(fonts)
     try:
-        with collected_warnings() as warnings, source_date(epoch):
+        with collected_warnings() as warnings, source_date(epoch), few_collections():
             stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
             page = page if page is not None else parsed(html, base=base, allowed=allowed)
             pagination = Pagination(page.etree_element, numbers=numbers, settle=settle)
@@ -226,6 +258,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     except BaseException:
         release(fonts)
         raise
+    warnings[:0] = early_warnings or []
     if pagination.unsettled:
         warnings.append(f"page numbers or page-end hyphens still moving after {PASSES} layouts, on "
                         f"{pagination.unsettled} page(s)")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import parallel, theme
-from .pdf import lay_out, print_css
+from .pdf import collected_warnings, lay_out, parsed, print_css
 from .rendered import Printed
 
 if TYPE_CHECKING:
@@ -46,7 +46,12 @@ def print_pdf(game: Game, lz: Localizer, game_ctx: dict[str, Any], html: str, pa
     css = print_css(lz, game_ctx, page_size, margins, press, kind, game.theme, gray)
     allowed = [game.folder, *theme.folders(game.theme)]  # and the theme's fonts and page art, inside the project
     if kind == "booklet" and press is None and not gray:  # a booklet that declares its chapter breaks: in parts
-        found = parallel.lay_out(html, css, base=game.folder, allowed=allowed, epoch=game.epoch(), tagged=True)
+        with collected_warnings() as warnings:  # parsed once, whether it is laid out in parts or whole
+            page = parsed(html, base=game.folder, allowed=allowed)
+        found = parallel.lay_out(page, warnings, css, base=game.folder, allowed=allowed, epoch=game.epoch(),
+                                 tagged=True)
         if found is not None:
             return found
+        return lay_out(html, css, base=game.folder, allowed=allowed, epoch=game.epoch(), page=page,
+                       early_warnings=warnings)
     return lay_out(html, css, base=game.folder, allowed=allowed, epoch=game.epoch(), press=press, gray=gray)

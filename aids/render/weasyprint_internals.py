@@ -204,6 +204,38 @@ def hook_page_making(current: Callable[[], Any]) -> None:
         return original_margins(context, page, state)
 
     layout.make_margin_boxes = make_margin_boxes
+    import weasyprint.layout.page as page_module
+    original_remake = page_module.remake_page
+
+    @functools.wraps(original_remake)
+    def remake_page(index: int, context: Any, root_box: Any, html: Any) -> tuple[Any, Any]:
+        """A page whose making its Pagination refuses (`hyphen_made_again`: it ends in a word hyphenated there) is
+        made again at once, from the state its first making started from."""
+        pagination = current()
+        if pagination is None:
+            return original_remake(index, context, root_box, html)
+        before = _layout_state(context, index)
+        made = original_remake(index, context, root_box, html)
+        if pagination.hyphen_made_again(index, made[0]):
+            _layout_state(context, index, before)
+            made = original_remake(index, context, root_box, html)
+        return made
+
+    page_module.remake_page = remake_page
+
+
+def _layout_state(context: Any, index: int, restore: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
+    """What WeasyPrint's layout of page `index` changes in its context besides the next page's state (the
+    footnotes waiting, the out-of-flow boxes broken over the page, the notes drawn, the page's anchors), saved,
+    or put back as `restore` saved them: the page made again from where it was made the first time."""
+    if restore is None:
+        return (list(context.footnotes), list(context.reported_footnotes), dict(context.broken_out_of_flow),
+                list(context.rendered_notes or ()))
+    footnotes, reported, broken, notes = restore
+    context.footnotes, context.reported_footnotes = list(footnotes), list(reported)
+    context.broken_out_of_flow, context.rendered_notes = dict(broken), list(notes)
+    context.page_maker[index][-1].update(anchors=[], content_lookups=[])
+    return restore
 
 
 @functools.cache

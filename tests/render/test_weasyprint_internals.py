@@ -56,6 +56,24 @@ def test_the_pagination_hook_reads_the_page_maker_and_its_remake_state():
         assert needed in source, f"{HOME} lay_out_again, anchors_on: make_all_pages no longer uses {needed}"
 
 
+def test_a_page_is_made_again_at_once_through_remake_page_and_the_context_it_changes():
+    """hook_page_making (aids/render/weasyprint_internals.py) wraps weasyprint.layout.page.remake_page, which make_all_pages calls from its
+    module's namespace, to make a page again at once (a page-end hyphen): what the page's layout changes in the
+    context besides the next page's state (footnotes, out-of-flow boxes broken over the page, notes drawn, the
+    page's anchors) is saved before and put back."""
+    import weasyprint.layout as layout
+    import weasyprint.layout.page as page
+    original = getattr(page.remake_page, "__wrapped__", page.remake_page)
+    assert list(inspect.signature(original).parameters) == ["index", "context", "root_box", "html"]
+    assert "page, resume_at = remake_page(i, context, root_box, html)" in inspect.getsource(page.make_all_pages)
+    init = inspect.getsource(layout.LayoutContext.__init__)
+    for name in ("footnotes", "reported_footnotes", "broken_out_of_flow", "rendered_notes"):
+        assert f"self.{name} = " in init, f"{HOME} _layout_state: LayoutContext.{name} is gone"
+    made = inspect.getsource(page.make_page)
+    assert "context.broken_out_of_flow = broken_out_of_flow" in made and "context.reported_footnotes = []" in made
+    assert "remake_state['anchors'] = []" in inspect.getsource(page.make_all_pages)
+
+
 @pytest.mark.parametrize("name", ["TextBox", "LineBox", "MarginBox", "FlexBox"])
 def test_the_boxes_pagination_and_laid_out_read(name):
     """is_text, is_line, is_margin and is_flex tell the laid-out boxes pagination.py, laid_out.py and pdf.py walk;
