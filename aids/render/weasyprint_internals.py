@@ -265,6 +265,7 @@ def images_named_by_content() -> None:
     if getattr(original, "_aids", False):
         return
 
+    @functools.wraps(original)  # its signature, as inspect reads it, is WeasyPrint's (pinned in the tests)
     def by_content(self: Any, pillow_image: Any, image_id: Any, image_data: Any, *args: Any, **kwargs: Any) -> None:
         content = hashlib.md5(image_data, usedforsecurity=False).hexdigest() if image_data else image_id
         original(self, pillow_image, content, image_data, *args, **kwargs)

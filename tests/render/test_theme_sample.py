@@ -53,9 +53,8 @@ def pdf(project, lang: str) -> Path:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_two_pages_in_the_themes_font_embedded_as_a_subset(built, lang):
+def test_every_page_in_the_themes_font_embedded_as_a_subset(built, lang):
     with pikepdf.open(pdf(built, lang)) as doc:
-        assert len(doc.pages) == 2
         fonts = {}
         for page in doc.pages:
             for font in page.Resources.Font.values():
@@ -102,9 +101,11 @@ def test_the_footnote_at_the_foot_of_a_page(built, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_footnote_on_the_page_of_its_call(built, lang):
-    """WeasyPrint 70.0 moved it alone to the next page: a float rounding in its footnote area (weasyprint_internals.tolerant_footnote_area)."""
-    first, second = (" ".join(page.extract_text().split()) for page in PdfReader(pdf(built, lang)).pages)
-    assert NOTES[lang] in first and NOTES[lang] not in second
+    """WeasyPrint 70.0 moved it alone to the next page: a float rounding in its footnote area
+    (weasyprint_internals.tolerant_footnote_area)."""
+    pages = [" ".join(page.extract_text().split()) for page in PdfReader(pdf(built, lang)).pages]
+    assert [n for n, text in enumerate(pages) if NOTES[lang] in text] == \
+        [n for n, text in enumerate(pages) if CALLED[lang] in text]  # the page of its call
 
 
 def pixel_colours(path: Path, page: int = 1) -> set[tuple[int, int, int]]:
@@ -214,7 +215,8 @@ def test_a_page_break_in_two_columns_starts_the_next_page(built, lang, victory):
     """`::: break page` in a two-column booklet: WeasyPrint breaks no page inside a set of columns, so the
     template ends the columns there and begins new ones after the break (templates/booklet.html)."""
     pages = [[r[4] for r in text_runs(page)] for page in PdfReader(pdf(built, lang)).pages]
-    assert victory in pages[1] and victory not in pages[0]
+    (page,) = [n for n, runs in enumerate(pages) if victory in runs]
+    assert page > 0 and pages[page][0] == victory  # the first line of its page, the running head after it
 
 
 @pytest.mark.parametrize("file, text, expected", [
