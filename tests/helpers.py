@@ -246,7 +246,7 @@ def pdf_text(path: Path) -> str:
     return _pdf_text(str(path), (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino))
 
 
-READ_BACK: list[Path] = []  # the run's folder of texts read back, shared by its workers (tests/layers.py sets it)
+READ_BACK: list[Path] = []  # the run's folder of texts read back, shared by its workers (conftest.py sets it)
 
 
 @functools.lru_cache(maxsize=512)

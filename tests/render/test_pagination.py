@@ -23,8 +23,8 @@ def generated(tmp_path_factory):
     return root
 
 
-def render(root, monkeypatch, tmp_path):
-    """The booklet's PDF in Polish, the warnings, and how many pages WeasyPrint laid out (again or not)."""
+def page_layouts(monkeypatch) -> list[int]:
+    """A counter, in its one item, of the pages WeasyPrint lays out from now on (again or not)."""
     import weasyprint.layout.page as page
     made = [0]
     make_page = page.make_page
@@ -34,6 +34,12 @@ def render(root, monkeypatch, tmp_path):
         return make_page(*args, **kwargs)
 
     monkeypatch.setattr(page, "make_page", counted)
+    return made
+
+
+def render(root, monkeypatch, tmp_path):
+    """The booklet's PDF in Polish, the warnings, and how many pages WeasyPrint laid out (again or not)."""
+    made = page_layouts(monkeypatch)
     project = read_project(root)
     game = project.read_game("big")
     aid = reading.read_aids(project, game)[0][0]
@@ -120,17 +126,8 @@ def test_a_page_that_ends_in_a_hyphenated_word_is_made_again_at_once_not_with_ev
     paragraph unhyphenated: one layout more, not one more for every page after it, as when it was found only
     once the whole document was laid out (WeasyPrint then lays out again every page whose start moved). Here
     the page's paragraph set without hyphens moves a line to the next page, and so every page after it."""
-    import weasyprint.layout.page as page
-
     from aids.render.pdf import lay_out
-    made = [0]
-    make_page = page.make_page
-
-    def counted(*args, **kwargs):
-        made[0] += 1
-        return make_page(*args, **kwargs)
-
-    monkeypatch.setattr(page, "make_page", counted)
+    made = page_layouts(monkeypatch)
     body = f"<p>{RULE * 2}</p>" * 8
     html = (f'<html lang="pl"><style>@page {{ size: 105mm 96mm; margin: 10mm }} body {{ font: 10pt "Aids Sans" }}'
             " p { hyphens: auto; hyphenate-character: '-'; margin: 0 0 6pt; orphans: 1; widows: 1 }"
