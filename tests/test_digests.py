@@ -2,10 +2,10 @@
 
 A copy of the samples as built (`sample`, its build cache with it) takes four edits one after another, each built
 and followed by a look at every file of build/: which were rewritten (time or bytes), exactly those the edit
-changes. Then a build of the last state from nothing (--force) gives the same bytes: an output left stale by any
-of the edits stays stale until an edit rewrites it, and the edits go from the narrowest (one msgstr of one
-language) to the widest (a rule inserted, which rewrites what every earlier one did), so one build from nothing
-finds what one after each edit would (and costs one build of the game, not four)."""
+changes. Then a build of the last state from nothing (--force) gives the same bytes. An output an edit left stale
+(not rewritten though what it is made of changed) stays stale unless a later edit's build renders it again, whole:
+the one build from nothing finds it as a build after each edit would, at the cost of one build of the game, not
+four; the edits go from the narrowest (one msgstr of one language) to the widest (a rule inserted)."""
 from __future__ import annotations
 
 import shutil
