@@ -41,6 +41,7 @@ SOCKET_EVENTS = frozenset({"socket.bind", "socket.connect"})
 SYSTEM_PROGRAMS = frozenset({"chromium", "chromedriver", "mmdebstrap", "debootstrap", "chroot", "unshare", "initdb",
                              "pg_ctl", "postgres", "redis-server", "weblate"})
 GROUPED_SCOPES = ("class", "module", "package")
+SAMPLE, FOR_PRINT = "sample", "for_print_build"  # the session's builds every worker shares (conftest.py)
 T = TypeVar("T")
 
 
@@ -98,9 +99,8 @@ def pytest_itemcollected(item: pytest.Item) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Each test's layer, as its own marker and in its stash; then the layer markers of its class and module off
-    (each test has its own now), and the tests sharing a module's fixture grouped for xdist. In an xdist worker
-    the system tests come first and the unit tests last, so that the longest start early and the shortest fill
-    in at the end (with --no-loadscope-reorder, xdist hands them out in this order)."""
+    (each test has its own now), and the tests sharing a module's fixture grouped for xdist. In an xdist worker,
+    sorted in the order they are to be handed out (_run_order)."""
     for item in items:
         item.stash[LAYER] = layer_of(item)
     for item in items:
@@ -109,7 +109,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if not any(m.name in LAYERS for m in item.own_markers):
             item.add_marker(item.stash[LAYER])
     if hasattr(config, "workerinput"):
-        items.sort(key=lambda item: LAYERS[::-1].index(item.stash[LAYER]))
+        items.sort(key=_run_order(items))
+
+
+def _run_order(items: list[pytest.Item]) -> Callable[[pytest.Item], tuple[int, int]]:
+    """The order an xdist worker is handed the tests (`--no-loadscope-reorder`): the system tests first and the
+    unit tests last, so that the longest start early and the shortest fill in at the end; and the builds of the
+    samples the workers share (conftest.py) made while the other worker has tests that need none, not while it
+    waits for the lock: in the system layer, the tests without a shared build first (Weblate, the clean Debian
+    root: minutes that need no sample), so one worker builds the samples while the other runs them; in the
+    integration layer, the first module that needs the for-print build first and the others that need it last,
+    so it is made while the other worker runs what needs only the samples (or nothing)."""
+    def needs(item: pytest.Item, build: str) -> bool:
+        return build in getattr(item, "fixturenames", ())
+    for_print = [item.nodeid.split("::")[0] for item in items
+                 if item.stash[LAYER] == "integration" and needs(item, FOR_PRINT)]
+
+    def key(item: pytest.Item) -> tuple[int, int]:
+        layer = item.stash[LAYER]
+        if layer == "system":
+            phase = int(needs(item, SAMPLE) or needs(item, FOR_PRINT))
+        elif layer == "integration" and needs(item, FOR_PRINT):
+            phase = 0 if item.nodeid.split("::")[0] == for_print[0] else 2
+        else:
+            phase = 1
+        return LAYERS[::-1].index(layer), phase
+    return key
 
 
 LAYER = pytest.StashKey[str]()

@@ -10,6 +10,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from pytest import mark
+
 from .helpers import REPO
 
 CONFTEST = """\
@@ -209,3 +211,26 @@ def test_the_tests_sharing_a_modules_fixture_run_in_one_worker(tmp_path):
     root = suite(tmp_path, {"test_grouped.py": body})
     code, said = pytest(root, "-n", "2", "--dist", "loadgroup", "-v")
     assert code == 0 and len(set(re.findall(r"\[(gw\d)\] .*PASSED", said))) == 1, said
+
+
+@mark.unit
+def test_a_worker_is_handed_what_needs_no_shared_build_while_the_other_makes_it():
+    """With 2 workers the first two scopes start at once: a Weblate module (minutes, no samples) beside the first
+    test that needs the samples, which builds them; not two tests that need them, one waiting on the lock. The
+    for-print build is made by the first module that needs it, at the head of the integration layer, while the
+    other worker runs what needs no more than the samples; the other modules that need it come last."""
+    from .layers import LAYER, _run_order
+
+    class Item:  # what the order reads of a pytest item
+        def __init__(self, nodeid: str, layer: str, *fixtures: str):
+            self.nodeid, self.stash, self.fixturenames = nodeid, {LAYER: layer}, fixtures
+    items = [Item("tests/render/test_card.py::t", "integration", "for_print_build", "sample"),
+             Item("tests/render/test_epub.py::t", "system", "sample"),
+             Item("tests/render/test_lines.py::t", "integration", "for_print_build", "sample"),
+             Item("tests/system/test_weblate.py::t", "system"),
+             Item("tests/test_digests.py::t", "integration", "sample"),
+             Item("tests/test_layers.py::t", "unit"),
+             Item("tests/test_noop.py::t", "integration")]
+    assert [item.nodeid.split("::")[0].rpartition("/")[2] for item in sorted(items, key=_run_order(items))] == [
+        "test_weblate.py", "test_epub.py", "test_card.py", "test_digests.py", "test_noop.py", "test_lines.py",
+        "test_layers.py"]
