@@ -361,3 +361,24 @@ def test_fitting_lays_out_as_few_sizes_as_it_can(fits_from, tries):
     found = largest_fitting(sizes, fits)
     assert found == (sizes[fits_from] if fits_from is not None else None)
     assert len(tried) == tries
+
+
+@pytest.mark.unit
+def test_fitting_from_a_guess_finds_what_halving_finds_and_lays_out_three_sizes_where_the_guess_is_right():
+    """A booklet's page goal guesses where to start (render/fitting.py): from any guess, the same size as
+    without one; from the right guess, three layouts (the designed size, the guess, the size above it) where
+    the designed size, the smallest and halving take up to five."""
+    sizes = [Decimal(10) - Decimal("0.25") * i for i in range(9)]
+    for fits_from in [*range(9), None]:
+        for guess in range(1, 9):
+            tried = []
+
+            def fits(size):
+                tried.append(size)
+                return fits_from is not None and sizes.index(size) >= fits_from
+            assert largest_fitting(sizes, fits, guess=guess) == largest_fitting(sizes, fits), (fits_from, guess)
+            tried.clear()
+            largest_fitting(sizes, fits, guess=guess)
+            if guess == fits_from:
+                assert len(tried) == (2 if guess == 1 else 3), (fits_from, tried)
+            assert len(tried) == len(set(tried))  # no size laid out twice

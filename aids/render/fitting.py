@@ -36,15 +36,23 @@ def type_sizes(page: Page) -> list[Decimal]:
 Size = TypeVar("Size", Decimal, float)
 
 
-def largest_fitting(sizes: list[Size], fits: Callable[[Size], bool]) -> Size | None:
+def largest_fitting(sizes: list[Size], fits: Callable[[Size], bool], guess: int | None = None) -> Size | None:
     """The largest of `sizes` (largest first) that `fits`, trying as few as possible: the designed size
     first (it usually fits), then the smallest (if even that fails, none does), then halving the range
-    between the largest that failed and the smallest that fitted (fewer pages never come with larger type)."""
+    between the largest that failed and the smallest that fitted (fewer pages never come with larger type).
+    With a `guess` (the index of the size likely to be the answer), from there instead: one step at a time,
+    doubling, toward the sizes that fit or that fail until the answer is between the two, then halving: two
+    layouts where the guess is right, a few more where it is near."""
     if not sizes or fits(sizes[0]):
         return sizes[0] if sizes else None
-    if len(sizes) == 1 or not fits(sizes[-1]):
-        return None
-    failed, fitted = 0, len(sizes) - 1
+    if guess is not None and 0 < guess < len(sizes):
+        failed, fitted = _bracket(len(sizes), fits_at=lambda i: fits(sizes[i]), guess=guess)
+        if fitted is None:
+            return None
+    else:
+        if len(sizes) == 1 or not fits(sizes[-1]):
+            return None
+        failed, fitted = 0, len(sizes) - 1
     while fitted - failed > 1:
         middle = (failed + fitted) // 2
         if fits(sizes[middle]):
@@ -52,6 +60,38 @@ def largest_fitting(sizes: list[Size], fits: Callable[[Size], bool]) -> Size | N
         else:
             failed = middle
     return sizes[fitted]
+
+
+def _bracket(count: int, fits_at: Callable[[int], bool], guess: int) -> tuple[int, int | None]:
+    """(an index that fails, a larger one that fits, or None if even the last fails), found by steps of 1, 2,
+    4 ... from `guess`: up toward index 0 (which failed) while the sizes fit, down toward the last while they
+    fail."""
+    step = 1
+    if fits_at(guess):
+        fitted = guess
+        while fitted > 1:
+            probe = max(fitted - step, 1)
+            if not fits_at(probe):
+                return probe, fitted
+            fitted, step = probe, step * 2
+        return 0, fitted
+    failed = guess
+    while failed < count - 1:
+        probe = min(failed + step, count - 1)
+        if fits_at(probe):
+            return failed, probe
+        failed, step = probe, step * 2
+    return failed, None
+
+
+def _page_goal_guess(sizes: list[Decimal], natural: int, target: int, leading: Callable[[Decimal], Decimal]) -> int:
+    """The index of the largest size whose pages, reckoned from the designed size's (a page holds as many
+    characters as the square of the type's size and its line height allow), meet `target`: where the search
+    starts."""
+    for index, size in enumerate(sizes):
+        if natural * (size / TYPE) ** 2 * (leading(size) / LEADING) <= target:
+            return index
+    return len(sizes) - 1
 
 
 def playsheet_pdf(sheet: Playsheet, template: str, localized: PlaysheetDocument, lz: Localizer, context: dict[str, Any],
@@ -92,18 +132,22 @@ def booklet_pdf(booklet: Booklet, template: str, localized: BookletDocument, lz:
     assert goal is not None
     tried: dict[Decimal, Printed] = {}
 
+    def leading(size: Decimal) -> Decimal:
+        span = TYPE - goal.min_type
+        tight = (TYPE - size) / span if span else Decimal(0)
+        return round(LEADING - LEADING_SPAN * tight, 3)
+
     def layout(size: Decimal) -> Printed:
         if size not in tried:
-            span = TYPE - goal.min_type
-            tight = (TYPE - size) / span if span else Decimal(0)
-            aid = {**localized, "type_size": size, "leading": round(LEADING - LEADING_SPAN * tight, 3)}
+            aid = {**localized, "type_size": size, "leading": leading(size)}
             tried[size] = print_pdf(render_template(template, lz, {**context, "aid": aid}), booklet.page_size, margins)
         return tried[size]
 
     natural = layout(TYPE).pages
     target = goal.target(natural)
     sizes = [TYPE - TYPE_STEP / 2 * i for i in range(int((TYPE - goal.min_type) / (TYPE_STEP / 2)) + 1)]
-    size = largest_fitting(sizes, lambda s: layout(s).pages <= target)
+    size = largest_fitting(sizes, lambda s: layout(s).pages <= target,
+                           guess=_page_goal_guess(sizes, natural, target, leading))
     chosen = layout(size if size is not None else TYPE)
     rendered = chosen.rendered()
     rendered.renders = len(tried)
