@@ -29,9 +29,10 @@ def by_context(path: Path) -> dict[str, po.Entry]:
     return {po.key(e)[0]: e for e in po.entries(read_catalog(path, str(path)))}
 
 
-def extract_update(root):
+def extract_update(root, games: list[str] | None = None):
+    """`aids extract && aids update` (of `games`, default every game)."""
     project = read_project(root)
-    return translations.extract(project), translations.update(project)
+    return translations.extract(project, games), translations.update(project, games)
 
 
 def translate(path: Path, table: dict[str, str]):
