@@ -319,7 +319,7 @@ def test_a_role_named_in_prose_is_held_to_its_translation(samples, capsys):
     sequence.write_text(sequence.read_text(encoding="utf-8").replace(
         "text: Orders are written down in secret",
         "text: The phasing player writes orders down in secret; they are"), encoding="utf-8")
-    extract_update(samples)
+    extract_update(samples, ["valmora-1809"])  # the game changed, the one checked
     path = po_path(samples / "i18n", "pl", "valmora-1809")
     context = "turn-sequence/orders/rules/hidden"
     translate(path, {context: "Gracz fazowy zapisuje rozkazy w tajemnicy; ujawnia się je na końcu fazy."})
@@ -387,5 +387,5 @@ def test_budgets_are_measured_written_and_checked(samples, capsys, game_id, aid_
         in found, found
     assert main(["--project", str(samples), "check", "--game", game_id, "--lang", "en", "--strict"]) == 1
     capsys.readouterr()
-    extract_update(samples)  # kept by an update
+    extract_update(samples, [game_id])  # kept by an update of its game
     assert f"# aids: budget {budget} characters ({aid_id})" in path.read_text(encoding="utf-8")

@@ -193,7 +193,7 @@ def _moved(fresh: list[tuple[Entry, Key]], orphans: dict[Key, Entry]) -> set[Key
         o = origin(e)
         if o.sure:
             by_text.setdefault(o.key[1], []).append(o)
-    used = set()
+    used: set[Key] = set()
     left = []  # kept in order and rebuilt once: list.remove was a scan per moved text, comparing entries
     for entry, k in fresh:
         found = by_text.get(k[1], [])
@@ -217,17 +217,25 @@ def _similar(fresh: list[tuple[Entry, Key]], orphans: dict[Key, Entry], retired:
             _take(entry, o, k)
             done.add(k)
             used.add(po.key(o.entry))
+    left = [(entry, k) for entry, k in fresh if k not in done]
+    if left:  # after most updates none is: then no index of every translated text is made
+        used |= _elsewhere(left, former, still)
+    return {k for k in used if k in orphans}
+
+
+def _elsewhere(left: list[tuple[Entry, Key]], former: list[Origin], still: list[Origin]) -> set[Key]:
+    """Step 4: each new entry `left` without a translation takes that of the most similar text anywhere, if one is
+    close enough; the keys of the entries whose translations were taken."""
     anywhere = _Index([*former, *still])
     gone = {po.key(o.entry) for o in former}
-    for entry, k in fresh:
-        if k in done:
-            continue
+    used: set[Key] = set()
+    for entry, k in left:
         scored = [(s, po.key(o.entry), o) for o in anywhere.near(k[1]) if (s := _ratio(k[1], o.key[1])) >= ELSEWHERE]
         if scored:
             _, _, o = max(scored, key=lambda p: (p[0], p[1]))
             _take(entry, o, k, replaces=po.key(o.entry) in gone)
             used.add(po.key(o.entry))
-    return {k for k in used if k in orphans}
+    return used
 
 
 def _pairs(fresh: list[tuple[Entry, Key]], former: list[Origin],

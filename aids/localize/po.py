@@ -83,6 +83,11 @@ _NEXT = {"": {"msgctxt", "msgid"}, "msgctxt": {"msgid"}, "msgid": {"msgstr", "ms
 def lint(data: bytes, shown: str) -> list[Problem]:
     """What a lenient reader would misread or drop and GNU msgfmt refuses: bytes that are not UTF-8, strings
     not closed, not quoted or with an unknown escape, keywords out of order (a msgid without msgstr)."""
+    return [] if _clean(data) else _account(data, shown)  # almost every catalog read is clean: found so at once
+
+
+def _account(data: bytes, shown: str) -> list[Problem]:
+    """`lint`'s findings, line by line, each with its line, column and what was expected."""
     problems: list[Problem] = []
     last, last_at = "", Position(shown)
     for number, raw in enumerate(data.split(b"\n"), start=1):
@@ -108,6 +113,37 @@ def lint(data: bytes, shown: str) -> list[Problem]:
     if last in ("msgctxt", "msgid", "msgid_plural"):
         problems.append(Problem(last_at, f"malformed catalog: {last} without msgstr", "msgstr after msgid"))
     return problems
+
+
+def _clean(data: bytes) -> bool:
+    """Whether `_account` finds nothing in `data`: its checks of each line without the positions and words of a
+    problem, at a third of the cost (an update reads every catalog of a game, a build every catalog it uses)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    if unfit(text) is not None:
+        return False
+    last = ""
+    for body in text.split("\n"):
+        if body[:1] == "#" and body[1:2] not in ("~", "|"):
+            continue  # a comment
+        indent, line, previous = _unmarked(body.rstrip("\r"))
+        if not line or line.startswith("#"):
+            continue
+        keyword = _KEYWORD.fullmatch(line)
+        if keyword is None:
+            if not _ESCAPES.fullmatch(line):
+                return False
+            continue
+        if not previous:
+            word = "msgstr[]" if keyword.group(1).startswith("msgstr[") else keyword.group(1)
+            if word not in _NEXT[last]:
+                return False
+            last = word
+        if not _ESCAPES.fullmatch(keyword.group(3)):
+            return False
+    return last not in ("msgctxt", "msgid", "msgid_plural")
 
 
 def _decoded(raw: bytes, at: Position, problems: list[Problem]) -> tuple[str, bool]:
