@@ -108,9 +108,10 @@ def test_a_second_build_writes_nothing_and_one_msgstr_rebuilds_only_its_language
     assert sorted((b.aid, b.lang) for b in fourth.built) == sorted([("seq", lang) for lang in ("pl", "en", "ru")] * 2)
 
 
-def test_a_rendered_file_that_holds_the_same_bytes_is_not_rewritten(demo):
+def test_a_rendered_file_that_holds_the_same_bytes_is_not_rewritten(built_demo):
     """--force renders everything again; a file whose new bytes are those already there keeps its time (and
     inode): a sync tool or a web server's cache sees no change where there is none."""
+    demo = built_demo
     build(demo, formats=["html", "pdf"])
     before = {p: (p.stat().st_mtime_ns, p.stat().st_ino) for p in built_files(demo / "build")}
     summary = build(demo, formats=["html", "pdf"], force=True)
@@ -118,7 +119,8 @@ def test_a_rendered_file_that_holds_the_same_bytes_is_not_rewritten(demo):
     assert {p: (p.stat().st_mtime_ns, p.stat().st_ino) for p in built_files(demo / "build")} == before
 
 
-def test_without_the_cache_the_same_outputs(demo, tmp_path):
+def test_without_the_cache_the_same_outputs(built_demo):
+    demo = built_demo
     build(demo)
     cached = built_files(demo / "build")
     shutil.rmtree(demo / "build/.aids-cache")
@@ -185,17 +187,15 @@ def test_a_cache_of_the_earlier_layout_costs_one_build(built_demo):
     assert build(demo).built == []
 
 
-def test_shards_merge_by_copying_folders_and_a_build_of_the_merge_renders_nothing(demo, tmp_path):
+def test_shards_merge_by_copying_folders_and_a_build_of_the_merge_renders_nothing(demo_built_once, tmp_path):
     """Two shards of one project, each in a folder of its own (a CI job), their output folders copied one over
     the other (`cp -r`): a plain build of the merge renders no aid, writes the site and the search index, and
-    gives the bytes of a build in one go."""
-    whole = tmp_path / "whole"
-    shutil.copytree(demo, whole)
-    build(whole)
+    gives the bytes of a build in one go (the run's build of the same sources from nothing)."""
+    whole = demo_built_once
+    demo = copy_project(whole, tmp_path / "project", build=False)
     aids, splits = [], set()
     for k in (1, 2):
-        shard = tmp_path / f"shard{k}"
-        shutil.copytree(demo, shard)
+        shard = copy_project(demo, tmp_path / f"shard{k}", build=False)
         summary = build(shard, shard=(k, 2))
         aids += [(b.aid, b.edition) for b in summary.built if b.lang == "pl"]
         (line,) = [line for line in summary.skipped if f"shard {k}/2 builds 2 of 4 aid(s)" in line]
