@@ -6,11 +6,14 @@ import ctypes
 import functools
 import hashlib
 import io
+import json
 import os
 import shutil
 import textwrap
+from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import pikepdf
 from pypdf import PdfReader
@@ -24,6 +27,7 @@ from aids.pipeline import jobs
 from aids.render.html import to_html
 from aids.units import PT_PER_MM
 
+T = TypeVar("T")
 REPO = Path(__file__).resolve().parent.parent
 # The PDF base fonts a viewer substitutes instead of embedding: none may appear in an aid.
 STANDARD_14 = {"Courier", "Courier-Bold", "Courier-Oblique", "Courier-BoldOblique", "Helvetica", "Helvetica-Bold",
@@ -240,29 +244,43 @@ def copy_project(source: Path, to: Path, build: bool = True) -> Path:
 
 
 def pdf_text(path: Path) -> str:
-    """The text of every page, a line break between pages; read once per state of the file (many tests read the
-    same PDFs of the samples): a file rewritten, touched or copied has another stat, and is read again."""
+    """pypdf's text of every page, a line break between pages; read once a run for the same bytes (many tests
+    read the same PDFs of the samples: read_back)."""
+    return read_back(path, "pypdf-text",
+                     lambda data: "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages))
+
+
+READ_BACK: list[Path] = []  # the run's folder of what was read back, shared by its workers (conftest.py sets it)
+
+
+def read_back(path: Path, what: str, read: Callable[[bytes], T]) -> T:
+    """`read(bytes of path)` (JSON data: a text, lists, numbers) once per state of the file in this process, and
+    once per run for the same bytes, wherever the file lies and whichever worker asks (the samples' PDFs are read
+    by many tests): kept in the run's folder by the digest of the bytes and `what` was read of them. A file
+    rewritten, touched or copied has another stat, and is looked up again."""
     found = Path(path).stat()
-    return _pdf_text(str(path), (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino))
-
-
-READ_BACK: list[Path] = []  # the run's folder of texts read back, shared by its workers (conftest.py sets it)
-
-
-@functools.lru_cache(maxsize=512)
-def _pdf_text(path: str, stat: tuple[int, ...]) -> str:
-    """pypdf's text of the PDF, kept by the digest of its bytes for the other workers of the run (each reads the
-    samples' PDFs): the same bytes give the same text, wherever the file lies."""
+    key = (str(path), found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino, what)
+    if key in _READ:
+        _READ.move_to_end(key)
+        return _READ[key]
     data = Path(path).read_bytes()
-    kept = READ_BACK[0] / f"{hashlib.sha256(data).hexdigest()}.txt" if READ_BACK else None
+    kept = READ_BACK[0] / f"{hashlib.sha256(data).hexdigest()}.{what}.json" if READ_BACK else None
     if kept is not None and kept.is_file():
-        return kept.read_text(encoding="utf-8")
-    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
-    if kept is not None:
-        partial = kept.with_suffix(f".{os.getpid()}")
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(kept)  # whole or not at all, whichever worker writes it
-    return text
+        value = json.loads(kept.read_text(encoding="utf-8"))
+    else:
+        text = json.dumps(read(data), ensure_ascii=False)
+        if kept is not None:
+            partial = kept.with_suffix(f".{os.getpid()}")
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(kept)  # whole or not at all, whichever worker writes it
+        value = json.loads(text)  # as another worker gets it back: tuples as lists
+    _READ[key] = value
+    if len(_READ) > 512:
+        _READ.popitem(last=False)
+    return value
+
+
+_READ: OrderedDict[tuple, Any] = OrderedDict()  # this process's, the latest used last
 
 
 def text_runs(page) -> list[tuple[float, float, float, str, str]]:

@@ -11,7 +11,7 @@ The measure of a line is the widest line of its block that starts where it does 
 word space: poppler reads the cells of a table row as one line), narrowed by any text beside it to the right on the same lines (a
 neighbouring table cell or column). A continuation is the next line of the block when it
 follows at the page's least line pitch for its size (not a new table row, which has its padding) and starts no further right
-than a hanging indent. Its first unit runs over the no-break spaces of the text (read with pypdf, which
+than a hanging indent. Its first unit runs over the no-break spaces of the text (read with PDFium, which
 keeps them; ReportLab's PDFs draw them as spaces, so a one-letter word or a number is taken with the word
 after it there, as the typography binds them).
 """
@@ -23,7 +23,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from pypdf import PdfReader
+from ..helpers import read_back
 
 XHTML = "{http://www.w3.org/1999/xhtml}"
 LOWER = re.compile(r"^[(«„“\"'‘]?[^\W\d_A-ZĄĆĘŁŃÓŚŹŻА-ЯЁ]")
@@ -54,6 +54,11 @@ class Line:
 
 def pages(path: Path) -> list[list[list[Line]]]:
     """Every page of `path` as its blocks, each a list of lines top to bottom."""
+    return [[[Line(x0, x1, y0, y1, tuple(Word(*word) for word in words)) for x0, x1, y0, y1, words in block]
+             for block in page] for page in read_back(path, "poppler-lines", lambda data: _poppler_lines(path))]
+
+
+def _poppler_lines(path: Path) -> list:
     xml = subprocess.run(["pdftotext", "-bbox-layout", str(path), "-"], capture_output=True, check=True,
                          text=True).stdout
     out = []
@@ -62,11 +67,11 @@ def pages(path: Path) -> list[list[list[Line]]]:
         for block in page.iter(XHTML + "block"):
             lines = []
             for line in block.iter(XHTML + "line"):
-                words = tuple(Word(float(w.get("xMin", 0)), float(w.get("xMax", 0)), w.text or "")
-                              for w in line.iter(XHTML + "word"))
+                words = [(float(w.get("xMin", 0)), float(w.get("xMax", 0)), w.text or "")
+                         for w in line.iter(XHTML + "word")]
                 if words:
-                    lines.append(Line(float(line.get("xMin", 0)), float(line.get("xMax", 0)),
-                                      float(line.get("yMin", 0)), float(line.get("yMax", 0)), words))
+                    lines.append((float(line.get("xMin", 0)), float(line.get("xMax", 0)),
+                                  float(line.get("yMin", 0)), float(line.get("yMax", 0)), words))
             if lines:
                 blocks.append(lines)
         out.append(blocks)
@@ -75,11 +80,15 @@ def pages(path: Path) -> list[list[list[Line]]]:
 
 def bound_pairs(path: Path) -> list[set[tuple[str, str]]]:
     """Per page, the pairs of words a no-break space joins in the text layer."""
-    out = []
-    for page in PdfReader(path).pages:
-        text = page.extract_text()
-        out.append({(m.group(1), m.group(2)) for m in re.finditer(r"([^\s]+)\u00a0(?=([^\s]+))", text)})
-    return out
+    return [{(m.group(1), m.group(2)) for m in re.finditer(r"([^\s]+)\u00a0(?=([^\s]+))", text)}
+            for text in read_back(path, "pdfium-text", _pdfium_texts)]
+
+
+def _pdfium_texts(data: bytes) -> list[str]:
+    """PDFium's text of each page (it keeps a no-break space, as pypdf does, twenty times sooner), a word it
+    joined over a line's end hyphen (U+FFFE) parted again as the lines part it."""
+    import pypdfium2
+    return [page.get_textpage().get_text_range().replace("\ufffe", "-\n") for page in pypdfium2.PdfDocument(data)]
 
 
 def _unit(words: tuple[Word, ...], bound: set[tuple[str, str]]) -> float:
