@@ -21,6 +21,7 @@ def read_back_folder(tmp_path_factory):
     helpers.READ_BACK[:] = [folder]
     yield folder
     helpers.READ_BACK.clear()
+    helpers.close_pdfium()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import functools
 import hashlib
 import io
 import json
@@ -304,10 +303,23 @@ def text_runs(page) -> list[tuple[float, float, float, str, str]]:
     return runs
 
 
-@functools.lru_cache(maxsize=8)
+_PDFIUM: dict[bytes, Any] = {}  # the last few documents opened, oldest first (closed as they leave, or at the end)
+
+
 def _pdfium_open(data: bytes):
     import pypdfium2
-    return pypdfium2.PdfDocument(data)
+    if data not in _PDFIUM:
+        while len(_PDFIUM) >= 8:
+            _PDFIUM.pop(next(iter(_PDFIUM))).close()
+        _PDFIUM[data] = pypdfium2.PdfDocument(data)
+    return _PDFIUM[data]
+
+
+def close_pdfium() -> None:
+    """Every PDFium document kept closed (at the session's end: else PDFium's finalizers each say one was left
+    open)."""
+    while _PDFIUM:
+        _PDFIUM.popitem()[1].close()
 
 
 def _pdfium_document(reader: PdfReader):

@@ -182,7 +182,7 @@ def _wrap(owner, name: str, what: str) -> None:
 
 
 def _audit(event: str, args: tuple) -> None:
-    layer = GUARD.layer
+    layer = getattr(GUARD, "layer", None)  # None too as the interpreter ends, its modules' names cleared
     if layer is None or layer == "system":
         return
     if event in PROCESS_EVENTS:

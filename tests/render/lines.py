@@ -88,7 +88,11 @@ def _pdfium_texts(data: bytes) -> list[str]:
     """PDFium's text of each page (it keeps a no-break space, as pypdf does, twenty times sooner), a word it
     joined over a line's end hyphen (U+FFFE) parted again as the lines part it."""
     import pypdfium2
-    return [page.get_textpage().get_text_range().replace("\ufffe", "-\n") for page in pypdfium2.PdfDocument(data)]
+    document = pypdfium2.PdfDocument(data)
+    try:
+        return [page.get_textpage().get_text_range().replace("\ufffe", "-\n") for page in document]
+    finally:
+        document.close()
 
 
 def _unit(words: tuple[Word, ...], bound: set[tuple[str, str]]) -> float:
