@@ -3,10 +3,8 @@ left out of the navigation), its reference pages are made from the code, and eve
 and the guides show runs, as shown, on a scratch project, so the docs cannot rot."""
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -85,94 +83,25 @@ def test_every_message_the_code_reports_is_in_the_reference():
     assert any(t.startswith("malformed catalog") for t in texts)  # a Problem
 
 
-def _runnable(page: Path) -> list[tuple[str, str]]:
-    return [(mark, code) for mark, code in blocks(page) if not mark.startswith("skip")]
-
-
 def _page_script(page: Path) -> tuple[str, bool]:
-    runnable = _runnable(page)
+    runnable = [(mark, code) for mark, code in blocks(page) if not mark.startswith("skip")]
     return "\n".join(code for _, code in runnable), any(mark == "samples" for mark, _ in runnable)
 
 
 RUN = [page for page in PAGES if _page_script(page)[0]]
-# shell state a block could leave besides its folder and working directory (a variable, an option, a function):
-# blocks that may are never run once for two pages, whose later blocks would not find it
-SHELL_STATE = re.compile(r"^\s*(export|alias|set|shopt|source|\.|function|declare|readonly|pushd)\s|^\s*[A-Za-z_]\w*=|"
-                         r"^\s*[\w-]+\s*\(\)", re.M)
 
 
-def shared_blocks(page: Path) -> int:
-    """How many of the page's first runnable blocks another page begins with too, from the same start (an empty
-    folder, or the built samples): the state they leave is made once for both (test_the_commands_of_a_page...)."""
-    mine, on_samples = _runnable(page), _page_script(page)[1]
-    most = 0
-    for other in RUN:
-        theirs = _runnable(other)
-        if other == page or _page_script(other)[1] != on_samples:
-            continue
-        same = next((n for n, pair in enumerate(zip(mine, theirs)) if pair[0] != pair[1]), min(len(mine), len(theirs)))
-        most = max(most, same)
-    while most and any(SHELL_STATE.search(code) for _, code in mine[:most]):
-        most -= 1
-    return most
-
-
-def _run_script(script: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    return subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=600)
-
-
-def _ran(page: Path, script: str, done: subprocess.CompletedProcess) -> str:
-    return f"{page}:\n{script}\n--- stdout\n{done.stdout[-2000:]}\n--- stderr\n{done.stderr[-2000:]}"
-
-
-def _start(work: Path, on_samples: bool, sample) -> None:
-    """The folder a page's first block runs in: empty, or a copy of the built samples."""
+@pytest.mark.parametrize("page", RUN, ids=[p.relative_to(REPO).as_posix() for p in RUN])
+def test_the_commands_of_a_page_run_as_shown(page, tmp_path, sample):
+    """A page's shell blocks, in order, in one shell (a `cd` carries over), stopping at the first failure: in
+    an empty folder, or in a copy of the built samples where a block is marked so."""
+    script, on_samples = _page_script(page)
+    work = tmp_path / "work"
     if on_samples:
         shutil.copytree(sample[0].root, work, symlinks=True)
     else:
         work.mkdir()
-
-
-@pytest.fixture(scope="session")
-def page_prefix(request, sample):
-    """`made(page, count)`: the folder and working directory (from the folder) the page's first `count` runnable
-    blocks leave, run in one shell as the page's test runs them, once for the whole run (tests/layers.shared):
-    the pages that begin with the same blocks continue from copies of it."""
-    from .layers import shared
-
-    def made(page: Path, count: int) -> tuple[Path, str]:
-        prefix, on_samples = "\n".join(code for _, code in _runnable(page)[:count]), _page_script(page)[1]
-
-        def run(folder: Path) -> str:
-            work, where = folder / "work", folder / "cwd"
-            _start(work, on_samples, sample)
-            done = _run_script(f'{prefix}\nprintf %s "$PWD" > {shlex.quote(str(where))}', work)
-            assert done.returncode == 0, _ran(page, prefix, done)
-            cwd = Path(where.read_text(encoding="utf-8")).resolve().relative_to(work.resolve()).as_posix()
-            where.unlink()
-            return cwd
-        digest = hashlib.sha256(f"{on_samples}\0{prefix}".encode()).hexdigest()[:16]
-        folder, cwd = shared(request, f"page-blocks-{digest}", run)
-        return folder / "work", cwd
-    return made
-
-
-@pytest.mark.parametrize("page", RUN, ids=[p.relative_to(REPO).as_posix() for p in RUN])
-def test_the_commands_of_a_page_run_as_shown(page, tmp_path, sample, page_prefix):
-    """A page's shell blocks, in order, in one shell (a `cd` carries over), stopping at the first failure: in
-    an empty folder, or in a copy of the built samples where a block is marked so. The first blocks another
-    page begins with too are run once for both: this page's others run on a copy of the folder they left, in
-    the directory they left the shell in (they set nothing else in it: SHELL_STATE)."""
-    script, on_samples = _page_script(page)
-    work, count = tmp_path / "work", shared_blocks(page)
-    if count:
-        made, cwd = page_prefix(page, count)
-        shutil.copytree(made, work, symlinks=True)
-        script = "\n".join(code for _, code in _runnable(page)[count:])
-    else:
-        _start(work, on_samples, sample)
-        cwd = "."
-    done = _run_script(script, work / cwd)
-    assert done.returncode == 0, _ran(page, script, done)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=work, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, f"{page}:\n{script}\n--- stdout\n{done.stdout[-2000:]}\n--- stderr\n{done.stderr[-2000:]}"

@@ -254,7 +254,8 @@ def test_no_translation_is_ever_lost(tmp_path_factory, monkeypatch, seed, operat
     # as `aids serve` does: a source whose text did not change since it was last parsed is not parsed again
     # (a deep copy of what parsing it gave), so a cycle parses the one source it edited, not all of them; kept
     # across examples (each starts from the same sources), dropped after the test
-    monkeypatch.setattr(yamlfile, "_PARSED", yamlfile._PARSED or {})
+    monkeypatch.setattr(yamlfile, "_PARSED", yamlfile._PARSED)  # put back as it was after the test
+    yamlfile.keep_parsed()
     run_edits(tmp_path_factory.mktemp("edits"), seed, operations)
 
 

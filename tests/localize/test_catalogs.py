@@ -638,7 +638,6 @@ def test_the_package_catalogs_hold_every_ui_string_of_the_code():
         assert {po.key(e) for e in po.entries(catalog) if po.translated(e) and not e.isfuzzy()} == wanted, lang
 
 
-
 @pytest.mark.unit
 def test_lints_quick_verdict_is_its_line_by_line_account():
     """`po.lint` takes a catalog its quick pass finds clean (`_clean`) without the account of each line
