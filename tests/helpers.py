@@ -284,8 +284,9 @@ _READ: OrderedDict[tuple, Any] = OrderedDict()  # this process's, the latest use
 
 def text_runs(page) -> list[tuple[float, float, float, str, str]]:
     """(x, y, size, font, text) of every text run of a PDF page (a pypdf page), in pt from its lower left: each
-    text object of the page (and of the forms it draws) as PDFium reads it, at its origin; the size as it prints
-    (the font's size times the text's scale) and the base font's name without its subset tag."""
+    text object of the page (and of the forms it draws, placed as they place it) as PDFium reads it, at its
+    origin; the size as it prints (the font's size times the text's scale) and the base font's name without its
+    subset tag."""
     import pypdfium2.raw as pdfium_c
 
     document, index = _pdfium_document(page.pdf), page.page_number
@@ -296,11 +297,23 @@ def text_runs(page) -> list[tuple[float, float, float, str, str]]:
         text = _object_text(obj, textpage)
         if not text.strip():
             continue
-        matrix, size = obj.get_matrix(), ctypes.c_float()
+        (a, b, _, _, e, f), size = _on_page(obj), ctypes.c_float()
         pdfium_c.FPDFTextObj_GetFontSize(obj.raw, ctypes.byref(size))
-        scale = (matrix.a ** 2 + matrix.b ** 2) ** 0.5
-        runs.append((matrix.e, matrix.f, round(size.value * scale, 2), _font_name(obj), text.strip()))
+        runs.append((e, f, round(size.value * (a ** 2 + b ** 2) ** 0.5, 2), _font_name(obj), text.strip()))
     return runs
+
+
+def _on_page(obj) -> tuple[float, ...]:
+    """The matrix of a PDFium page object in the page's space: its own (in the space of the form it is in, if
+    any) times that of each form it is drawn by (a page of an imposed booklet is one)."""
+    a, b, c, d, e, f = obj.get_matrix().get()
+    form = obj.container
+    while form is not None:
+        a2, b2, c2, d2, e2, f2 = form.get_matrix().get()
+        a, b, c, d, e, f = (a * a2 + b * c2, a * b2 + b * d2, c * a2 + d * c2, c * b2 + d * d2, e * a2 + f * c2 + e2,
+                            e * b2 + f * d2 + f2)
+        form = form.container
+    return a, b, c, d, e, f
 
 
 _PDFIUM: dict[bytes, Any] = {}  # the last few documents opened, oldest first (closed as they leave, or at the end)

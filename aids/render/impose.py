@@ -14,11 +14,13 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from pypdf import PdfReader, PdfWriter, Transformation
+from pypdf import PdfReader, PdfWriter
 from pypdf.generic import (
+    ArrayObject,
     BooleanObject,
     DecodedStreamObject,
     DictionaryObject,
+    IndirectObject,
     NameObject,
     RectangleObject,
     TextStringObject,
@@ -86,9 +88,14 @@ def saddle_stitch(data: bytes, title: str, sheet: Sheet = OFFICE, epoch: int = 0
     writer = PdfWriter()
     for left, right in saddle_order(len(reader.pages)):
         side = writer.add_blank_page(2 * width + 2 * room, height + 2 * room)
+        side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): DictionaryObject()})
+        placed: list[bytes] = []
         for number, half in ((left, 0), (right, 1)):
             if number is not None:
-                _place(side, reader.pages[number - 1], (room + half * width, room), sheet.bleed, half)
+                _place(writer, side, placed, reader.pages[number - 1], (room + half * width, room), sheet.bleed, half)
+        drawn = DecodedStreamObject()
+        drawn.set_data(b"\n".join(placed))
+        side[NameObject("/Contents")] = writer._add_object(drawn)
         if sheet.press:
             _press_boxes(writer, side, (room, room, room + 2 * width, room + height), sheet)
     language = reader.root_object.get("/Lang")
@@ -111,14 +118,44 @@ def saddle_stitch(data: bytes, title: str, sheet: Sheet = OFFICE, epoch: int = 0
     return out.getvalue(), len(writer.pages)
 
 
-def _place(side, page, at: tuple[float, float], bleed: float, half: int) -> None:
+def _place(writer: PdfWriter, side, placed: list[bytes], page, at: tuple[float, float], bleed: float,
+           half: int) -> None:
     """`page` drawn on `side` with its trim's lower left corner at `at`, clipped to its trim plus the bleed on
-    every edge but the spine (the right edge of a left-hand page, the left edge of a right-hand one)."""
+    every edge but the spine (the right edge of a left-hand page, the left edge of a right-hand one): the page as a
+    form XObject of that box, its content stream copied as it is (never parsed), its links left out; the operators
+    that draw it added to `placed`."""
     x0, y0, x1, y1 = (float(v) for v in page.trimbox)
     clip = (x0 - bleed, y0 - bleed, x1, y1 + bleed) if half == 0 else (x0, y0 - bleed, x1 + bleed, y1 + bleed)
-    page.cropbox = RectangleObject(clip)  # pypdf clips a merged page to its CropBox
-    page.pop(NameObject("/Annots"), None)
-    side.merge_transformed_page(page, Transformation().translate(at[0] - x0, at[1] - y0))
+    name = f"/Page{half}"
+    side[NameObject("/Resources")][NameObject("/XObject")][NameObject(name)] = _form(writer, page, clip)
+    placed.append(f"q 1 0 0 1 {_number(at[0] - x0)} {_number(at[1] - y0)} cm {name} Do Q".encode())
+
+
+def _form(writer: PdfWriter, page, box: tuple[float, float, float, float]) -> IndirectObject:
+    """The page `page` as a form XObject in `writer`, clipped to `box`: its content as it is (one stream: its
+    encoded bytes; several: joined), its resources copied into the writer."""
+    contents = page.get("/Contents")
+    streams = contents.get_object() if contents is not None else None
+    if isinstance(streams, ArrayObject):
+        form = DecodedStreamObject()
+        form.set_data(b"\n".join(part.get_object().get_data() for part in streams))
+    elif streams is not None:
+        form = streams.clone(writer, ignore_fields=("/Length",))
+    else:
+        form = DecodedStreamObject()
+    for key in [k for k in form if k not in ("/Filter", "/DecodeParms", "/Length")]:
+        del form[key]
+    form.update({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Form"),
+                 NameObject("/BBox"): RectangleObject(box)})
+    resources = page.get("/Resources")
+    if resources is not None:
+        form[NameObject("/Resources")] = resources.get_object().clone(writer)
+    return writer._add_object(form)
+
+
+def _number(value: float) -> str:
+    """A coordinate as a content stream writes it: at most 4 decimals, no trailing zeros."""
+    return f"{value:.4f}".rstrip("0").rstrip(".") or "0"
 
 
 def _press_boxes(writer: PdfWriter, side, trim: tuple[float, float, float, float], sheet: Sheet) -> None:
