@@ -1,6 +1,7 @@
 """Fast builds: the same bytes in parallel, on shards, on a Dask cluster; only what changed is rebuilt."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -382,3 +383,41 @@ def test_fitting_from_a_guess_finds_what_halving_finds_and_lays_out_three_sizes_
             if guess == fits_from:
                 assert len(tried) == (2 if guess == 1 else 3), (fits_from, tried)
             assert len(tried) == len(set(tried))  # no size laid out twice
+
+
+def test_an_imposition_reads_back_the_home_pdf_a_build_left_fresh(tmp_path, monkeypatch):
+    """`aids build --impose` after `aids build`: the booklet's home PDF, fresh in the build cache, is imposed as it
+    is, not laid out again, and gives the bytes a build from nothing gives; a home PDF that does not hold the bytes
+    recorded (changed in place) is laid out again, and so is every one with --force."""
+    from aids.render import formats
+
+    from .model.test_booklet import project as booklet_project
+    root = booklet_project(tmp_path / "project")
+    build(root, formats=["pdf"], langs=["pl"], jobs=1)
+    printed: list[str] = []
+    print_pdf = formats.print_pdf
+    monkeypatch.setattr(formats, "print_pdf", lambda *args, **kw: printed.append(args[3][:15]) or print_pdf(*args, **kw))
+    home, imposed = root / "build/demo/pl/rules.pdf", root / "build/demo/pl/rules-imposed.pdf"
+
+    build(root, formats=["imposed"], langs=["pl"], jobs=1)
+    assert printed == [] and imposed.is_file()
+    read_back = imposed.read_bytes()
+    forced = copy_project(root, tmp_path / "forced")
+    build(forced, formats=["imposed"], langs=["pl"], jobs=1, force=True)
+    assert printed and (forced / "build/demo/pl/rules-imposed.pdf").read_bytes() == read_back
+
+    printed.clear()
+    data = bytearray(home.read_bytes())
+    data[data.rindex(b"%%EOF") - 2] ^= 1  # one byte of the last line but one (the size stays)
+    home.write_bytes(bytes(data))
+    imposed.unlink()
+    build(root, formats=["imposed"], langs=["pl"], jobs=1)
+    assert printed and imposed.read_bytes() == read_back
+    # what a job reads back is checked again as it reads (the file may change after the build planned it)
+    job = jobs.Job(root=str(root), sources="", game="demo", edition=None, aid="rules", lang="pl", formats=("imposed",),
+                   home=((".pdf", hashlib.sha256(home.read_bytes()).hexdigest()),))
+    project = read_project(root)
+    assert jobs.home_read_back(project, job)("home") == {".pdf": home.read_bytes()}
+    assert jobs.home_read_back(project, job)("press") is None
+    home.write_bytes(home.read_bytes().replace(b"%%EOF", b"%%EOF\n"))
+    assert jobs.home_read_back(project, job)("home") is None

@@ -27,6 +27,7 @@ from ..errors import AidsError, Position, Problem
 from ..localize.localizer import Fallback, Localizer
 from ..model.text import Text
 from ..releases import archive, release
+from ..render.formats import Pdf
 from ..site import since, site
 from ..write import search, stamp
 from ..write.cache import Cache, Record
@@ -140,7 +141,10 @@ class _Run:
             return None
         return Job(root=str(self.project.root), sources=sources, game=unit.game.id, edition=edition_of(unit),
                    aid=unit.aid.model.id, lang=lang, formats=stale, debug=options.debug, draft=options.draft,
-                   site=not options.pseudo, unavailable=unavailable, marks=options.marks, since=options.since)
+                   site=not options.pseudo, unavailable=unavailable, marks=options.marks, since=options.since,
+                   home=() if options.force or Pdf.name in stale else outputs.fresh_files(
+                       cache, unit.game.id, unit.aid.model.id, edition_of(unit), lang, key(unit, lang, Pdf.name),
+                       digest))
 
     def refusable(self, unit: Unit, lang: str, fmt: str) -> bool:
         """Whether what an earlier build wrote is what this one refuses (text that fell back, with --strict or

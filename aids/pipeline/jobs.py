@@ -9,6 +9,7 @@ earlier state of the sources.
 """
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from ..model.release import Change
 from ..releases import release, rulings
 from ..releases.wording import Wording
 from ..render import parts, prepared
+from ..render.printing import HOME
 from ..render.rendered import Rendered
 from ..site import navigation, release_pages
 from ..site.publishing import Publishing
@@ -36,6 +38,7 @@ from ..translating import translators
 from ..write.journal import CACHE
 from . import pipeline
 from .fingerprint import sources_digest
+from .outputs import aid_path
 
 PARTS = "booklet_parts"  # a booklet's parts in it (render/parts.py): no game is named so (an id has no "_")
 PREPARED = "prepared_images"  # the figures prepared for print (render/prepared.py)
@@ -58,6 +61,8 @@ class Job:
     unavailable: tuple[str, ...] = ()  # the languages its aid is not published in: not linked by that navigation
     marks: str = "bars"  # how it marks what changed since the game's last release (localize/changes.py)
     since: str | None = None  # the release its marks compare with (None: the latest)
+    home: tuple[tuple[str, str], ...] = ()  # (suffix, sha256) of its home PDFs as the build cache has them fresh,
+    # when they are not stale but another format prints from them (an imposition): read back, not laid out again
 
     @property
     def unit(self) -> pipeline.UnitKey:
@@ -215,8 +220,8 @@ def render_aid(project: Project, game: Game, aid: Aid, lz: Localizer, edition: E
 
 
 def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: Localizer, formats: list[str],
-             unavailable: tuple[str, ...] | None, marks_style: str = "bars",
-             since: str | None = None) -> dict[str, dict[str, Rendered]]:
+             unavailable: tuple[str, ...] | None, marks_style: str = "bars", since: str | None = None,
+             printed_before: Callable[[str], dict[str, bytes] | None] | None = None) -> dict[str, dict[str, Rendered]]:
     """The one path from an aid read to its bytes: localized with its change marks, then rendered in each format
     (format -> suffix -> rendered); `unavailable`: the languages its page's navigation does not link (None: a
     page without the site's navigation)."""
@@ -230,7 +235,7 @@ def rendered(state: Loaded, game: Game, aid: Aid, edition: Edition | None, lz: L
         nav["since_versions"] = release_pages.aid_versions(game, edition, aid.model.id, lz.lang)
         nav["history"] = release_pages.aid_history_link(game, edition, aid.model.id, lz.lang)
     marks = state.marks(game, aid, lz, marks_style, since, edition)
-    doc = pipeline.document(game, aid, lz, edition, nav, marks, state.rulings(game, aid, lz))
+    doc = pipeline.document(game, aid, lz, edition, nav, marks, state.rulings(game, aid, lz), printed_before)
     return {name: pipeline.render(doc, [name]) for name in formats}
 
 
@@ -239,6 +244,27 @@ def blamed(project: Project, game: Game, aid: Aid, exc: DoesNotFit) -> AidsError
     line, msgctxt, by how much), then where it does not fit; `exc` as it is when none is over its budget."""
     over = translators.over_budget(project, game, aid, exc.lang) if exc.lang else []
     return DoesNotFit([*over, *exc.problems], exc.lang) if over else exc
+
+
+def home_read_back(project: Project, job: Job) -> Callable[[str], dict[str, bytes] | None]:
+    """What reads back the job's home PDFs from the output folder (`job.home`), by their names as aids makes them
+    (never a name found in build/), each only if it holds the very bytes the build cache recorded: None when one
+    does not (it is printed again), or for another profile."""
+    def read(profile: str) -> dict[str, bytes] | None:
+        if profile != HOME or not job.home:
+            return None
+        folder = Folder(project.output, project.show(project.output))
+        found = {}
+        for suffix, sha256 in job.home:
+            try:
+                data = folder.read(aid_path(job.game, job.edition, job.lang, job.aid, suffix))
+            except AidsError:  # a link, or no regular file
+                return None
+            if data is None or hashlib.sha256(data).hexdigest() != sha256:
+                return None
+            found[suffix] = data
+        return found
+    return read
 
 
 def run_job(job: Job) -> Result:
@@ -256,7 +282,7 @@ def run_job(job: Job) -> Result:
         output = Folder(project.output, project.show(project.output)) / CACHE
         with parts.cached(output / PARTS), prepared.cached(output / PREPARED):
             made = rendered(state, game, aid, edition, lz, list(job.formats), job.unavailable if job.site else None,
-                            job.marks, job.since)
+                            job.marks, job.since, home_read_back(project, job))
         result = Result(job, shown={"title": navigation.aid_title(aid, lz), "kind": aid.kind.display_name(lz)})
         folder = pipeline.output_dir(project, game, edition, job.lang)
         for name in job.formats:

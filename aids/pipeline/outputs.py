@@ -13,6 +13,7 @@ folder is left that no page links.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 from io import BytesIO
@@ -32,6 +33,24 @@ ERROR_LENGTH = 300  # characters of an error a site page shows at most
 def aid_path(game_id: str, edition: str | None, lang: str, aid_id: str, suffix: str = ".html") -> str:
     return "/".join([game_id, *([edition] if edition else []), lang, aid_id + suffix])
 
+
+SUFFIX = re.compile(r"(?:-[a-z]+)*\.[a-z]+")  # what follows an aid's id in the name of each of its files
+
+
+def fresh_files(cache: Cache, game: str, aid: str, edition: str | None, lang: str, key: str,
+                digest: str) -> tuple[tuple[str, str], ...]:
+    """(suffix, sha256) of each file of the record `key` of `aid` in `lang`, when it is fresh (made from `digest`,
+    its files holding the bytes recorded): what a job may read back rather than render again (an imposition, the
+    home PDFs). Nothing when it is not, or when a recorded name is not one aid_path gives."""
+    record = cache.fresh(game, aid, key, digest)
+    prefix = aid_path(game, edition, lang, aid, "")
+    found = []
+    for name, written in (record or {}).get("outputs", {}).items():
+        suffix = name.removeprefix(prefix)
+        if suffix == name or not SUFFIX.fullmatch(suffix):
+            return ()
+        found.append((suffix, written["sha256"]))
+    return tuple(sorted(found))
 
 
 def file_labels(lz: Localizer) -> list[tuple[str, str]]:

@@ -23,7 +23,7 @@ stages (`document`, `render`). Catalog commands (extract, update, compile) are
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -166,10 +166,12 @@ class Plan:
 
 def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
              site: dict[str, Any] | None = None, changes: ChangesDocument | None = None,
-             rulings: RulingsDocument | None = None) -> Document:
+             rulings: RulingsDocument | None = None,
+             printed_before: Callable[[str], dict[str, bytes] | None] | None = None) -> Document:
     """One aid localized: the template context every format renders (and `site`, the web site's navigation its
     HTML page carries; `changes`, what it marks as changed since the last release: localize/changes.py;
-    `rulings`, the game's rulings it prints: localize/rulings.py)."""
+    `rulings`, the game's rulings it prints: localize/rulings.py; `printed_before`: its PDFs an earlier build wrote
+    from the same sources, by print profile, to read back rather than print again)."""
     localized = aid.kind.lay_out(aid.model, aid.kind.localize(aid.model, lz, edition), lz)  # localize/, render/
     game_ctx = localize_game(game, lz)
     if lz.draft:  # printed in the footer of every page: the share `aids stats` gives
@@ -181,7 +183,7 @@ def document(game: Game, aid: Aid, lz: Localizer, edition: Edition | None,
         **({"changes": changes} if changes else {}),
         **({"rulings": rulings} if rulings else {}),
     }
-    return Document(game, aid.kind, aid.model, lz, edition, context, site)
+    return Document(game, aid.kind, aid.model, lz, edition, context, site, printed_before)
 
 
 # --- localized -> rendered ---------------------------------------------------------------------

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterable
+import io
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Protocol
+
+from pypdf import PdfReader
 
 from ..errors import AidsError, Position, Problem
 from ..folder import Folder
@@ -46,6 +49,9 @@ class Document:
     edition: Edition | None
     context: dict[str, Any]  # the template context: aid (the localized model), game, kind, kind_name, ...
     site: dict[str, Any] | None = None  # the web site's navigation on its page (aids/site/site.py); never in a PDF
+    # the PDFs of a print profile as an earlier build wrote them from the same sources, read back (suffix -> bytes),
+    # else None: what an imposition then takes instead of laying the aid out again (pipeline/jobs.py)
+    printed_before: Callable[[str], dict[str, bytes] | None] | None = field(default=None, repr=False)
     _printed: dict[str, dict[str, Rendered]] = field(default_factory=dict, repr=False)  # by print profile
 
     @functools.cached_property
@@ -110,8 +116,14 @@ class Document:
     def printed(self, profile: str = HOME) -> dict[str, Rendered]:
         """Its PDF(s) for a print `profile` (home, press, gray), printed once however many formats use them (an
         imposed booklet, say): what the kind's `render_pdf` makes for that profile, else its page printed the
-        default way, each file named for the profile (.pdf, -press.pdf, -gray.pdf, -sheet-gray.pdf ...)."""
+        default way, each file named for the profile (.pdf, -press.pdf, -gray.pdf, -sheet-gray.pdf ...); or, where
+        `printed_before` has them, those an earlier build wrote from the same sources, read back."""
         if profile not in self._printed:
+            before = self.printed_before(profile) if self.printed_before else None
+            if before is not None:
+                self._printed[profile] = {suffix: Rendered(data, len(PdfReader(io.BytesIO(data)).pages))
+                                          for suffix, data in before.items()}
+                return self._printed[profile]
             made = self._press() if profile == PRESS else self._print(Profile(profile))
             self._printed[profile] = {suffix.removesuffix(".pdf") + Profile(profile).suffix + ".pdf": rendered
                                       for suffix, rendered in made.items()}
