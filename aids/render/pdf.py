@@ -244,6 +244,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     its parsing."""
     wp = weasyprint()
     weasyprint_internals.tolerant_footnote_area()  # a note that fits its page stays on it
+    weasyprint_internals.quicker_column_balancing()  # balanced columns in fewer layouts, the same heights
     weasyprint_internals.images_named_by_content()  # the same image, the same bytes, wherever the project is
     fetcher = make_fetcher([fonts_dir(), *allowed])
     fonts = weasyprint_internals.font_configuration()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 from collections.abc import Callable, Iterable, Iterator
 from math import inf
 from pathlib import Path
@@ -329,3 +330,60 @@ def tolerant_footnote_area() -> None:
         return False
 
     LayoutContext._update_footnote_area = _update_footnote_area
+
+
+# WeasyPrint 70.0's column balancing (layout/column.py, columns_layout): where no column's next box says how much
+# taller the columns must be, it tries them 1 px taller at a time, each try a layout of every column.
+COLUMN_STEPS = """\
+                # Increase the column heights and render them again
+                add_height = 1 if lost_space == inf else lost_space
+                height += add_height
+"""
+COLUMN_FITS = """\
+                if column_skip_stack is None:
+                    # We rendered the whole content, stop
+                    break
+"""
+COLUMN_START = "        page_is_empty = stop_rendering = balancing = False\n"
+
+
+@functools.cache
+def quicker_column_balancing() -> None:
+    """WeasyPrint 70.0 balances a set of columns by trying them taller until the content fits: by what the next
+    box of a column needs, else by 1 px at a time, a layout of every column each time (the Valmora scenario and
+    rules in one language: 79 such tries). Made, where the steps are of 1 px, to take them 1, 2, 4, 8 ... px apart
+    until one fits, then to halve the distance back to the last that did not, down to 1 px: the height 1 px steps
+    reach (where columns that fit still fit taller), in about the logarithm of their number of layouts (every
+    PDF of the samples: the same bytes). WeasyPrint's own function, those lines changed, compiled in its module's
+    names; any other release: as it is."""
+    from weasyprint.layout import block, column
+    original = column.columns_layout
+    source = inspect.getsource(original)
+    if getattr(block.columns_layout, "_aids", False) or not all(
+            part in source for part in (COLUMN_STEPS, COLUMN_FITS, COLUMN_START)):
+        return
+    source = source.replace(COLUMN_START, COLUMN_START + "        _step, _fails, _fits = 1, None, None\n")
+    source = source.replace(COLUMN_FITS, """\
+                if column_skip_stack is None:
+                    if _fails is None or height - _fails <= 1:
+                        break  # it fits, 1 px above a height that does not (or with no 1 px steps before)
+                    _fits, height = height, _fails + (height - _fails) // 2  # halving back
+                    continue
+                if _fits is not None:  # halving: the next try between the two, or the one that fitted again
+                    _fails, height = height, _fits if _fits - height <= 1 else height + (_fits - height) // 2
+                    continue
+""")
+    source = source.replace(COLUMN_STEPS, """\
+                # Increase the column heights and render them again
+                if lost_space == inf:
+                    _fails, add_height, _step = height, _step, 2 * _step
+                else:
+                    _fails, add_height = None, lost_space
+                height += add_height
+""")
+    names = dict(vars(column))
+    lines = "\n" * (original.__code__.co_firstlineno - 1)  # its lines numbered as in WeasyPrint's file
+    exec(compile(lines + source, column.__file__, "exec"), names)  # WeasyPrint's own code
+    quicker = names["columns_layout"]
+    quicker._aids = True
+    block.columns_layout = quicker

@@ -290,3 +290,61 @@ def test_the_raster_images_a_laid_out_document_places_are_read_and_replaced_as_p
     weasyprint_internals.replace_raster_image(box, other)
     assert (other.width, other.height) == (10, 5) and box.replacement is other, f"{HOME} replace_raster_image"
     assert document.write_pdf().count(b"/Subtype /Image") >= 1
+
+
+def test_the_column_balancing_changed_is_weasyprints_own():
+    """quicker_column_balancing compiles weasyprint.layout.column.columns_layout again with three of its passages
+    changed (where a try starts, what it does when the columns fit, how much taller the next try is), and puts it
+    where weasyprint.layout.block calls it from."""
+    import weasyprint.layout.block as block
+    import weasyprint.layout.column as column
+    source = inspect.getsource(column.columns_layout)
+    for passage in (weasyprint_internals.COLUMN_START, weasyprint_internals.COLUMN_FITS,
+                    weasyprint_internals.COLUMN_STEPS):
+        assert passage in source, f"{HOME} quicker_column_balancing: columns_layout no longer has {passage!r}"
+    assert "from .column import columns_layout" in inspect.getsource(block), \
+        f"{HOME} quicker_column_balancing: weasyprint.layout.block no longer imports columns_layout"
+    assert "columns_layout(" in inspect.getsource(block.block_box_layout), \
+        f"{HOME} quicker_column_balancing: block_box_layout no longer calls columns_layout"
+
+
+@pytest.mark.integration
+def test_balanced_columns_take_fewer_layouts_and_give_the_same_pdf(sample, monkeypatch):
+    """The Valmora scenario and rules (two columns, a figure, a note called from balanced columns) in English,
+    laid out with WeasyPrint's balancing and with aids' quicker one: the same PDF bytes, in fewer layouts of a
+    column."""
+    import sys
+
+    import weasyprint.layout.block as block
+    import weasyprint.layout.column as column
+
+    from aids.kinds.reading import read_aids
+    from aids.localize import making
+    from aids.pipeline import jobs
+
+    weasyprint_internals.quicker_column_balancing()
+    quicker = block.columns_layout
+    assert quicker is not column.columns_layout and getattr(quicker, "_aids", False)
+    project = sample[0]
+    game = project.read_game("valmora-scenarios")
+    lz = making.localizer(project, game, "en")
+    aids = read_aids(project, game)[0]
+    lay_out_block = block.block_box_layout
+
+    def laid_out(columns_layout) -> tuple[list[bytes], int]:
+        monkeypatch.setattr(block, "columns_layout", columns_layout)
+        monkeypatch.setattr(weasyprint_internals, "quicker_column_balancing", lambda: None)
+        layouts = []
+
+        def counted(*args, **kwargs):
+            if sys._getframe(1).f_code.co_name == "columns_layout":
+                layouts.append(1)
+            return lay_out_block(*args, **kwargs)
+        monkeypatch.setattr(block, "block_box_layout", counted)
+        pdfs = [jobs.render_aid(project, game, aid, lz, None, ["pdf"])[".pdf"].data for aid in aids]
+        return pdfs, len(layouts)
+
+    theirs, their_layouts = laid_out(column.columns_layout)
+    ours, our_layouts = laid_out(quicker)
+    assert ours == theirs
+    assert our_layouts <= 0.8 * their_layouts, (our_layouts, their_layouts)  # 205 and 267 when written
