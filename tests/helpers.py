@@ -306,14 +306,10 @@ def text_runs(page) -> list[tuple[float, float, float, str, str]]:
 def _on_page(obj) -> tuple[float, ...]:
     """The matrix of a PDFium page object in the page's space: its own (in the space of the form it is in, if
     any) times that of each form it is drawn by (a page of an imposed booklet is one)."""
-    a, b, c, d, e, f = obj.get_matrix().get()
-    form = obj.container
+    matrix, form = obj.get_matrix(), obj.container
     while form is not None:
-        a2, b2, c2, d2, e2, f2 = form.get_matrix().get()
-        a, b, c, d, e, f = (a * a2 + b * c2, a * b2 + b * d2, c * a2 + d * c2, c * b2 + d * d2, e * a2 + f * c2 + e2,
-                            e * b2 + f * d2 + f2)
-        form = form.container
-    return a, b, c, d, e, f
+        matrix, form = matrix.multiply(form.get_matrix()), form.container
+    return matrix.get()
 
 
 _PDFIUM: dict[bytes, Any] = {}  # the last few documents opened, oldest first (closed as they leave, or at the end)

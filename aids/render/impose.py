@@ -143,7 +143,7 @@ def _form(writer: PdfWriter, page, box: tuple[float, float, float, float]) -> In
         form = streams.clone(writer, ignore_fields=("/Length",))
     else:
         form = DecodedStreamObject()
-    for key in [k for k in form if k not in ("/Filter", "/DecodeParms", "/Length")]:
+    for key in [k for k in form if k not in ("/Filter", "/DecodeParms")]:
         del form[key]
     form.update({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Form"),
                  NameObject("/BBox"): RectangleObject(box)})
