@@ -6,7 +6,6 @@ PDF/X paints in RGB; EPUBCheck passes every e-book. A new kind of output is read
 """
 from __future__ import annotations
 
-import concurrent.futures as cf
 import os
 from pathlib import Path
 
@@ -16,8 +15,8 @@ import pytest
 from aids.releases import release
 from aids.releases.errata import errata
 
-from .helpers import REPO
-from .reading import EPUBCHECK, JAVA, Line, claims_pdfx, epubcheck, lines_of, problems, rgb_in_pdfx
+from .helpers import REPO, own_files
+from .reading import EPUBCHECK, JAVA, Line, claims_pdfx, epubcheck_each, lines_of, problems, rgb_in_pdfx
 
 # what a reader reads, by suffix; and what is not text for a reader (styles, scripts, pictures, fonts, the search
 # index's data), each named so that a new kind of output fails the test until it is read or named here
@@ -64,14 +63,16 @@ def languages_of(path: Path, output: Path, project) -> frozenset[str]:
 def every_output(sample, for_print, tmp_path_factory):
     """{path: its languages} of every file the samples make a reader read, and the files not read."""
     project = sample[0]
-    folders = [(project.output, project), (for_print.output, for_print)]
+    every = sorted(p for p in project.output.rglob("*") if p.is_file() and ".aids-cache" not in p.parts)
+    folders = [(project.output, project, every),  # and what the for-print build wrote in its copy of the samples
+               (for_print.output, for_print, own_files(for_print.output, project.output))]
     errata_folder = tmp_path_factory.mktemp("errata")
     sheets = errata_sheets(project, errata_folder)
     assert sheets, "no release of any sample has an errata sheet"
     found: dict[Path, frozenset[str]] = {path: frozenset({path.parent.name}) for path in sheets}
     unknown = []
-    for output, owner in folders:
-        for path in sorted(p for p in output.rglob("*") if p.is_file() and ".aids-cache" not in p.parts):
+    for output, owner, paths in folders:
+        for path in paths:
             if path.suffix in READ:
                 found[path] = languages_of(path, output, owner)
             elif path.suffix not in NOT_READ and "pagefind" not in path.parts:
@@ -148,8 +149,7 @@ def test_every_e_book_passes_epubcheck_without_an_error_or_a_warning(every_outpu
         pytest.skip(reason)
     books = sorted(path for path in every_output if path.suffix == ".epub")
     assert books
-    with cf.ThreadPoolExecutor(2) as pool:  # a JVM each, two at a time
-        results = dict(zip(books, pool.map(epubcheck, books), strict=True))
+    results = epubcheck_each(books)
     failed = {str(p): said for p, (counts, said) in results.items()
               if counts != "Messages: 0 fatals / 0 errors / 0 warnings"}
     assert not failed, "\n".join(f"{name}:\n{said}" for name, said in failed.items())

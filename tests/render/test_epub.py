@@ -26,7 +26,7 @@ from aids.pipeline.pipeline import Options
 from aids.render import epub
 
 from ..helpers import units
-from ..reading import EPUBCHECK, JAVA, epubcheck
+from ..reading import EPUBCHECK, JAVA, epubcheck, epubcheck_each
 from ..test_browser import browser  # noqa: F401 (the module's fixture: Chromium, as test_browser.py starts it)
 
 XHTML = {"x": "http://www.w3.org/1999/xhtml"}
@@ -49,7 +49,8 @@ def test_every_booklet_and_sequence_of_the_samples_is_an_epub_in_every_language(
 
 
 def test_epubcheck_finds_a_broken_book(tmp_path, sample):
-    """EPUBCheck over every sample e-book (tests/test_every_output.py) can fail: a book whose cross-reference leads nowhere has an error."""
+    """EPUBCheck over every sample e-book (tests/test_every_output.py, one Java process for all) can fail: a book
+    whose cross-reference leads nowhere has an error, and the book checked after it none."""
     if not (JAVA and EPUBCHECK.is_file()):
         pytest.skip("epubcheck or java missing")
     project, _ = sample
@@ -61,8 +62,9 @@ def test_epubcheck_finds_a_broken_book(tmp_path, sample):
             if info.filename.endswith("-01.xhtml"):
                 data = data.replace(b'href="', b'href="nowhere-', 1)
             dst.writestr(info, data)
-    counts, said = epubcheck(broken)
-    assert counts != "Messages: 0 fatals / 0 errors / 0 warnings" and "nowhere-" in said
+    found = epubcheck_each([broken, source])  # as test_every_output runs it: in one Java process, each its own
+    assert found[broken][0] != "Messages: 0 fatals / 0 errors / 0 warnings" and "nowhere-" in found[broken][1]
+    assert found[source][0] == "Messages: 0 fatals / 0 errors / 0 warnings", found[source][1]
 
 
 # --- read back -------------------------------------------------------------------------------------------------
