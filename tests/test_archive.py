@@ -17,6 +17,7 @@ import pytest
 
 from aids.config import read_project
 from aids.pipeline import builder
+from aids.pipeline.pipeline import Options
 from aids.releases import archive, snapshot
 from aids.site import archive_pages
 
@@ -126,6 +127,28 @@ def test_a_build_with_nothing_new_renders_nothing_of_the_archive(valmora):
     again = archive.publish(project, [game])
     assert again.written == [f"build/{GAME}/2.0/cm/en/turn-sequence.html"] and again.notes == []
     assert "site-versions" in page.read_text(encoding="utf-8")
+
+
+def test_a_build_of_the_html_alone_publishes_the_archives_pages_and_a_build_with_pdfs_its_pdfs(valmora, tmp_path):
+    """As for the current state: `--format html` (and the preview) makes no PDF of the archive either; the errata
+    of a release still find its PDFs, made from its snapshot; the next build with PDFs adds them, as released."""
+    project, _ = valmora
+    root = tmp_path / "project"
+    shutil.copytree(project.root, root, ignore=shutil.ignore_patterns("build"))
+    other = read_project(root)
+    summary = builder.build(other, Options(formats=["html"]))
+    assert not summary.failed, summary.failed
+    archived = root / "build" / GAME / "2.0"
+    assert (archived / "cm" / "en" / "turn-sequence.html").is_file()
+    assert not list(archived.rglob("*.pdf")) and not list((root / "build").rglob("*.pdf"))
+    code, out, err = run("--project", root, "errata", "2.0", "--lang", "en")
+    assert code == 0, err
+    assert "Remove every fire and melee marker." in pdf_text(root / "build" / GAME / "en" / "errata-2.0.pdf")
+    summary = builder.build(other)
+    assert not summary.failed and not [line for line in summary.skipped if line.startswith("archive:")]
+    recorded = {name: digest for name, digest in snapshot.read_digests(other.read_game(GAME), "2.0").items()
+                if name.endswith(".pdf") and "/ru/" not in name}
+    assert recorded and {name: sha((archived / name).read_bytes()) for name in recorded} == recorded
 
 
 def test_a_rendering_that_changed_is_reported_and_a_kept_file_is_published_instead(valmora, tmp_path):

@@ -212,7 +212,7 @@ def _conclude(project: Project, options: Options, plan: pipeline.Plan, units: li
     summary.repaired += cache.notes
     if site.wanted(project, options, plan.formats):
         state = held(str(project.root))
-        published = archive.publish(project, [game for game, _, _ in plan.read])  # the releases (archive.py)
+        published = archive.publish(project, [game for game, _, _ in plan.read], "pdf" in plan.formats)  # archive.py
         summary.skipped += published.notes
         summary.site = site.publish(project, plan.units, lambda game, lang: state.localizer(game, lang), publishing,
                                     cache, summary.skipped, state.changes_if_readable,

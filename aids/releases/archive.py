@@ -87,8 +87,9 @@ class Outcome:
     notes: list[str] = field(default_factory=list)  # a rebuilt output that differs from the release, ...
 
 
-def publish(project: Project, games: Iterable[Game]) -> Outcome:
-    """The archive of every game of the site: each release with a snapshot, its stale outputs rebuilt."""
+def publish(project: Project, games: Iterable[Game], pdf: bool = True) -> Outcome:
+    """The archive of every game of the site: each release with a snapshot, its stale outputs rebuilt; its PDFs
+    only with `pdf` (a build that makes no current PDF, `--format html` or the preview, makes no archived one)."""
     outcome = Outcome()
     for game in (g for g in games if g.id in site_games(project) and _built(project, g)):
         known = versions(game)
@@ -100,7 +101,7 @@ def publish(project: Project, games: Iterable[Game]) -> Outcome:
                                          "are as released)")
                     continue
                 snapshot.check(game, version)  # a link in it (kept/ -> elsewhere) is refused, never published
-                _publish_release(project, game, version, outcome)
+                _publish_release(project, game, version, outcome, pdf)
             except AidsError as exc:
                 outcome.notes.append(f"archive: {game.id} {version} not published: {exc}")
     return outcome
@@ -161,7 +162,7 @@ class _Record:
             self.folder.write(self.name, json.dumps(self.entries, sort_keys=True, indent=1).encode("utf-8"))
 
 
-def _publish_release(project: Project, game: Game, version: str, outcome: Outcome) -> None:
+def _publish_release(project: Project, game: Game, version: str, outcome: Outcome, pdf: bool) -> None:
     state = Released(project, game, version)
     snap = state.games[game.id]
     site = archive_pages.SiteOf(project, game, version)
@@ -172,15 +173,19 @@ def _publish_release(project: Project, game: Game, version: str, outcome: Outcom
     for aid in state.standalone(game.id):
         for edition in editions_of(snap):
             for lang in site.languages(aid):
-                nav = site.aid_nav(aid, edition, state.localizer(snap, lang))
+                lz = state.localizer(snap, lang)
+                nav = site.aid_nav(aid, edition, lz)
                 key = f"{edition.id if edition else '-'}/{lang}/{aid.model.id}"
                 digest = _digest(base, key, nav)
-                if record.fresh(key, digest):
-                    continue
-                made = _aid_files(project, state, game, aid, edition, state.localizer(snap, lang), nav, expected,
-                                  outcome)
-                record.put(key, digest, made)
-                files.update(made)
+                if not record.fresh(key, digest):
+                    made = _aid_page(project, state, game, aid, edition, lz, nav, expected, outcome)
+                    record.put(key, digest, made)
+                    files.update(made)
+                pdf_digest = _digest(base, f"{key}/pdf", {})  # a PDF shows no navigation
+                if pdf and not record.fresh(f"{key}/pdf", pdf_digest):
+                    made = _aid_pdfs(project, state, game, aid, edition, lz, expected, outcome)
+                    record.put(f"{key}/pdf", pdf_digest, made)
+                    files.update(made)
     for name, data in site.pages().items():
         key = f"page/{name}"
         digest = hashlib.sha256(data).hexdigest()
@@ -207,36 +212,53 @@ def _digest(base: str, key: str, nav: dict[str, Any]) -> str:
     return hashlib.sha256(f"{base}\0{key}\0{json.dumps(nav, sort_keys=True, default=str)}".encode()).hexdigest()
 
 
-def _aid_files(project: Project, state: Released, game: Game, aid: Aid, edition: Edition | None, lz: Localizer,
-               nav: dict[str, Any], expected: dict[str, str], outcome: Outcome) -> dict[str, bytes]:
-    """An aid of a release in one edition and language: its page with the archive's navigation, its PDFs. Each
-    checked against its digest as released (the page's without the site's navigation). `game`: as it is now."""
-    ed, version, home = edition.id if edition else None, state.version, game
-    game = state.games[game.id]  # the game as released (`home`: as it is now, holding the snapshot)
-    marks = state.marks(game, aid, lz, "bars", edition=edition)
-    doc = pipeline.document(game, aid, lz, edition, nav, marks)
+def _aid_page(project: Project, state: Released, game: Game, aid: Aid, edition: Edition | None, lz: Localizer,
+              nav: dict[str, Any], expected: dict[str, str], outcome: Outcome) -> dict[str, bytes]:
+    """An aid of a release in one edition and language: its page with the archive's navigation, checked against
+    its digest as released without the site's navigation. `game`: as it is now."""
+    released = state.games[game.id]  # the game as released (`game`: as it is now, holding the snapshot)
+    marks = state.marks(released, aid, lz, "bars", edition=edition)
+    doc = pipeline.document(released, aid, lz, edition, nav, marks)
     # its search box searches the current version's index (the game's or edition's pagefind/)
+    ed = edition.id if edition else None
     doc.context["search_root"] = "../" * (3 if ed else 2) + (f"{ed}/" if ed else "")
     page = pipeline.render(doc, ["html"])
-    plain = pipeline.render(pipeline.document(game, aid, lz, edition, None, marks), ["html"])
-    made = {suffix: (item.data, plain[suffix].data) for suffix, item in page.items()}
-    pdfs = _current_pdfs(project, game, ed, lz.lang, aid.model.id, expected)
+    plain = pipeline.render(pipeline.document(released, aid, lz, edition, None, marks), ["html"])
+    return _checked(project, state, game, ed, lz.lang, aid, {suffix: (item.data, plain[suffix].data)
+                                                             for suffix, item in page.items()}, expected, outcome)
+
+
+def _aid_pdfs(project: Project, state: Released, game: Game, aid: Aid, edition: Edition | None, lz: Localizer,
+              expected: dict[str, str], outcome: Outcome) -> dict[str, bytes]:
+    """An aid of a release in one edition and language: its PDFs (the current build's, when they hold the bytes
+    released), each checked against its digest as released."""
+    released, ed = state.games[game.id], edition.id if edition else None
+    pdfs = _current_pdfs(project, released, ed, lz.lang, aid.model.id, expected)
     if pdfs is None:
+        marks = state.marks(released, aid, lz, "bars", edition=edition)
         pdfs = {suffix: item.data for suffix, item in pipeline.render(
-            pipeline.document(game, aid, lz, edition, None, marks), ["pdf"]).items()}
-    made.update((suffix, (data, data)) for suffix, data in pdfs.items())
+            pipeline.document(released, aid, lz, edition, None, marks), ["pdf"]).items()}
+    return _checked(project, state, game, ed, lz.lang, aid, {suffix: (data, data) for suffix, data in pdfs.items()},
+                    expected, outcome)
+
+
+def _checked(project: Project, state: Released, home: Game, ed: str | None, lang: str, aid: Aid,
+             made: dict[str, tuple[bytes, bytes]], expected: dict[str, str], outcome: Outcome) -> dict[str, bytes]:
+    """{path in the archive: bytes} of `made` (suffix -> (bytes, the bytes checked against the release's
+    digest)): a file kept in the snapshot published instead, and a note for one that is not the file released."""
+    version = state.version
     out: dict[str, bytes] = {}
     for suffix, (data, checked) in made.items():
-        name = _name_of(ed, lz.lang, aid.model.id, suffix)
+        name = _name_of(ed, lang, aid.model.id, suffix)
         kept = snapshot.kept_file(home, version, name)
         if kept is not None:
             data = kept
         elif name in expected and hashlib.sha256(checked).hexdigest() != expected[name]:
             outcome.notes.append(
-                f"archive: {game.id} {version} {name} rebuilt is not the file released (its sha256 differs from "
+                f"archive: {home.id} {version} {name} rebuilt is not the file released (its sha256 differs from "
                 f"outputs.sha256): published as rebuilt; to publish the released file, place it at "
                 f"{project.show(snapshot.folder_of(home, version) / snapshot.KEPT / name)}")
-        out[archive_pages.archived_path(game.id, version, ed, lz.lang, aid.model.id, suffix)] = data
+        out[archive_pages.archived_path(home.id, version, ed, lang, aid.model.id, suffix)] = data
     return out
 
 

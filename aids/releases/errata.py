@@ -27,7 +27,7 @@ from ..site.navigation import aid_numbers, aid_title
 from ..units import MM_PER_PT
 from ..write.journal import write_all
 from . import release
-from .snapshot import has_snapshot
+from .snapshot import has_snapshot, read_digests
 from .wording import Wording
 
 GAP = 0.15  # left edges further apart than this share of the page width are columns of their own
@@ -188,13 +188,21 @@ def errata(project: Project, game: Game, version: str, lang: str, pdfs: Path) ->
     return render_errata(context, lz, epoch)
 
 
+def _archived_pdfs(project: Project, game: Game, version: str) -> bool:
+    """Whether the output folder holds every PDF the release recorded (its archive, as a build with PDFs wrote it)."""
+    folder = Folder(project.output, project.output.name) / game.id / version
+    names = [name for name in read_digests(game, version) if name.endswith(".pdf")]
+    return folder.is_dir() and all(folder.is_file(name) for name in names)
+
+
 def write_errata(project: Project, game: Game, version: str, langs: list[str], pdfs: Path | None) -> list[str]:
     """Write build/<game>/<lang>/errata-<version>.pdf for each language; their paths as shown."""
     release.require_release(project, game, version)
     first = [game.editions[0].id] if game.editions else []  # the errata cover a game's first edition
     source = pdfs or project.output.joinpath(game.id, version, *first)
-    if pdfs is None and not source.is_dir() and has_snapshot(game, version):
-        # the version's PDFs as the site's archive publishes them, made from the release's snapshot
+    if pdfs is None and has_snapshot(game, version) and not _archived_pdfs(project, game, version):
+        # the version's PDFs as the site's archive publishes them, made from the release's snapshot (a build of
+        # the HTML alone publishes the archive's pages, not its PDFs)
         from .archive import release_outputs
         made = {project.output / game.id / version / name: data
                 for name, data in release_outputs(project, game, version).items() if name.endswith(".pdf")}
