@@ -49,13 +49,14 @@ def sample(request):
 @pytest.fixture(scope="session")
 def for_print_build(sample, request):
     """Every sample aid in every language built for the press, for a monochrome printer and imposed (both
-    impositions), once, beside the samples' own (home) build: the project and the build's summary."""
+    impositions), once, in a copy of the samples' own (home) build, as a publisher builds them after `aids
+    build`: the project and the build's summary. Its files that are not the samples' own: helpers.own_files."""
     from aids.pipeline.pipeline import Options
 
     from .layers import shared
 
     def build(root: Path):
-        copy_project(sample[0].root, root, build=False)
+        copy_project(sample[0].root, root)  # with its build: an imposition reads the home PDF back
         summary = builder.build(read_project(root), Options(formats=["press", "gray", "imposed"]))
         assert not summary.failed, "\n".join(str(e) for e in summary.failed)
         return summary

@@ -242,6 +242,14 @@ def copy_project(source: Path, to: Path, build: bool = True) -> Path:
     return to
 
 
+def own_files(output: Path, beside: Path) -> list[Path]:
+    """The files of the output folder `output` (its build cache aside) that are not the same bytes at the same
+    place in `beside`: in a copy of a build, what the copy's own builds wrote."""
+    return sorted(p for p in output.rglob("*") if p.is_file() and ".aids-cache" not in p.relative_to(output).parts
+                  and not ((beside / p.relative_to(output)).is_file()
+                           and (beside / p.relative_to(output)).read_bytes() == p.read_bytes()))
+
+
 def pdf_text(path: Path) -> str:
     """pypdf's text of every page, a line break between pages; read once a run for the same bytes (many tests
     read the same PDFs of the samples: read_back)."""

@@ -18,7 +18,7 @@ from aids.pipeline import builder
 from aids.pipeline.pipeline import Options
 from aids.render.html import spaces_lead, to_html
 
-from ..helpers import REPO
+from ..helpers import REPO, own_files
 from .lines import stray_breaks, widest_word_space
 
 NBSP = "\u00a0"
@@ -27,8 +27,11 @@ INLINE = {"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "
 
 
 def every_pdf(sample, for_print) -> list[tuple[Path, Path]]:
-    return [(path, project.output) for project in (sample[0], for_print)
-            for path in sorted(project.output.rglob("*.pdf")) if path.parent.name in ("pl", "en", "ru")]
+    """(path, its output folder) of every PDF of the samples' build and of the for-print build (its own files)."""
+    printed = [p for p in own_files(for_print.output, sample[0].output) if p.suffix == ".pdf"]
+    return [(path, output) for output, paths in ((sample[0].output, sorted(sample[0].output.rglob("*.pdf"))),
+                                                 (for_print.output, printed))
+            for path in paths if path.parent.name in ("pl", "en", "ru")]
 
 
 def test_no_stray_line_break_in_any_pdf_of_any_language_or_profile(sample, for_print):
