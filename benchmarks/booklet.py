@@ -141,17 +141,18 @@ def varied(pages: int, seed: int = 30) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def edit(root: Path) -> None:
-    """One paragraph of a chapter in the middle of the booklet edited: a word changed."""
+def edit(root: Path, where: float = 0.5, words: str = "Zmieniono: ") -> None:
+    """One paragraph edited: `words` put before the first paragraph of the chapter at `where` (0 to 1) of the
+    booklet, by default a word in the middle one."""
     path = root / "games" / "big" / "rules.md"
     text = path.read_text(encoding="utf-8")
     heads = [m.start() for m in re.finditer(r"^# Rozdział", text, re.M)]
-    at = heads[len(heads) // 2]
+    at = heads[int(len(heads) * where)]
     for block in re.finditer(r"(?<=\n\n)[^\n]", text[at:]):
         if block.group() not in "#:|-0123456789 ":
             start = at + block.start()
             break
-    path.write_text(text[:start] + "Zmieniono: " + text[start:], encoding="utf-8")
+    path.write_text(text[:start] + words + text[start:], encoding="utf-8")
 
 
 def page_references(path: Path) -> tuple[list[tuple[str, int]], dict[str, int]]:

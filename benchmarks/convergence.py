@@ -12,7 +12,6 @@ with its numbers masked: a page reference to a moved target, the contents, the r
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import io
 import re
 import shutil
@@ -20,18 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import booklet  # benchmarks/booklet.py, beside this file
 from pypdf import PdfReader
 
-HERE = Path(__file__).resolve().parent
 EDITS = ("Zmieniono: ", "Zmieniono: " + "dłuższe zdanie wstawione na początku akapitu, " * 6)
-
-
-def booklet_module():
-    spec = importlib.util.spec_from_file_location("booklet_benchmark", HERE / "booklet.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def page_texts(root: Path) -> list[str]:
@@ -48,24 +39,13 @@ def page_texts(root: Path) -> list[str]:
     return [re.sub(r"\d+", "#", " ".join(page.extract_text().split())) for page in PdfReader(io.BytesIO(data)).pages]
 
 
-def edit(root: Path, where: float, words: str) -> None:
-    """`words` put before the first paragraph of the chapter at `where` (0 to 1) of the booklet."""
-    path = root / "games" / "big" / "rules.md"
-    text = path.read_text(encoding="utf-8")
-    heads = [m.start() for m in re.finditer(r"^# Rozdział", text, re.M)]
-    at = heads[int(len(heads) * where)]
-    start = next(at + m.start() for m in re.finditer(r"(?<=\n\n)[^\n]", text[at:])
-                 if m.group() not in "#:|-0123456789 ")
-    path.write_text(text[:start] + words + text[start:], encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pages", type=int, default=100)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="aids-convergence-") as folder:
         base = Path(folder) / "base"
-        booklet_module().generate(base, args.pages, "varied", chapter_pages=False)
+        booklet.generate(base, args.pages, "varied", chapter_pages=False)
         start = time.perf_counter()
         before = page_texts(base)
         print(f"{len(before)} pages, laid out in {time.perf_counter() - start:.0f} s")
@@ -73,7 +53,7 @@ def main() -> None:
             for words in EDITS:
                 root = Path(folder) / f"edit-{where}-{len(words)}"
                 shutil.copytree(base, root)
-                edit(root, where, words)
+                booklet.edit(root, where, words)
                 after = page_texts(root)
                 first = next((i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b), None)
                 meet = None if first is None or len(after) != len(before) else \
