@@ -1,7 +1,7 @@
 """The PDFs of a booklet's parts (parallel.py) joined into one, as WeasyPrint would have written the whole:
 
 - pages in order, each with its annotations; a link to another part (`aids-part:<id>`, pagination.py) made the
-  internal link WeasyPrint makes (a named destination);
+  internal link WeasyPrint makes (a named destination, its text the anchor's name);
 - the named destinations of every part in one sorted name tree; the outlines (bookmarks) one after the other;
 - the catalog, document information and metadata of the first part (every part has the same: title, language,
   dates from SOURCE_DATE_EPOCH);
@@ -94,7 +94,8 @@ def join_outlines(out: pikepdf.Pdf, outlines: list[Any]) -> None:
 
 
 def internal_links(out: pikepdf.Pdf) -> None:
-    """A part's link to another part's anchor: the named destination a whole layout links to."""
+    """A part's link to another part's anchor: the named destination a whole layout links to, and its text (the
+    tagged PDF's /Contents) the anchor's name, not the `aids-part:` address."""
     for page in out.pages:
         for annotation in page.obj.get("/Annots", []):
             action = annotation.get("/A")
@@ -102,6 +103,8 @@ def internal_links(out: pikepdf.Pdf) -> None:
             if uri is not None and str(uri).startswith(PREFIX):
                 del annotation.A
                 annotation.Dest = pikepdf.String(str(uri)[len(PREFIX):])
+                if "/Contents" in annotation:  # a tagged link's text, which a screen reader says: its target's name,
+                    annotation.Contents = pikepdf.String(str(uri)[len(PREFIX):])  # as WeasyPrint writes it
 
 
 def join_structures(out: pikepdf.Pdf, roots: list[Any], counts: list[int]) -> None:

@@ -59,7 +59,8 @@ def facts(data, tmp_path):
             else:
                 outline.append((depth, item.title, reader.get_destination_page_number(item)))
     walk(reader.outline)
-    links = [(i, str(a.get_object().get("/Dest")), a.get_object().get("/StructParent"))
+    links = [(i, str(a.get_object().get("/Dest")), a.get_object().get("/StructParent"),
+              str(a.get_object().get("/Contents")))  # what a screen reader says of the link
              for i, page in enumerate(reader.pages) for a in page.get("/Annots") or []]
     pdf = pikepdf.open(path)
     pages = {p.objgen: i for i, p in enumerate(pdf.pages)}
