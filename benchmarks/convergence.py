@@ -3,11 +3,12 @@ the edit (issue 48's plan, docs/development/benchmarks.md) would lay out.
 
     .venv/bin/python benchmarks/convergence.py [--pages 100]
 
-Generates the varied booklet of benchmarks/booklet.py without `chapter_pages` (one continuous two-column flow),
-renders its PDF through aids, then the same with one paragraph edited at a quarter, a half and three quarters of
-the booklet, by a word (11 characters added) and by a sentence repeated (287 characters, about four lines). For each
-it prints the first page that differs and the first page from which every page reads as before (each page's text
-with its numbers masked: a page reference to a moved target, the contents, the running foot). Figures only.
+Generates the varied booklet of benchmarks/booklet.py without `chapter_pages` (one continuous flow, in one
+column), renders its PDF through aids, then the same with one paragraph edited at a quarter, a half and three
+quarters of the booklet, by a word (11 characters added) and by a sentence repeated (287 characters, about four
+lines). For each it prints the first page that differs and the first page from which every page reads as before
+(each page's text with its numbers masked: a page reference to a moved target, the contents, the running foot).
+Figures only.
 """
 from __future__ import annotations
 

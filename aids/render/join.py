@@ -101,10 +101,11 @@ def internal_links(out: pikepdf.Pdf) -> None:
             action = annotation.get("/A")
             uri = action.get("/URI") if action is not None else None
             if uri is not None and str(uri).startswith(PREFIX):
+                name = pikepdf.String(str(uri)[len(PREFIX):])
                 del annotation.A
-                annotation.Dest = pikepdf.String(str(uri)[len(PREFIX):])
+                annotation.Dest = name
                 if "/Contents" in annotation:  # a tagged link's text, which a screen reader says: its target's name,
-                    annotation.Contents = pikepdf.String(str(uri)[len(PREFIX):])  # as WeasyPrint writes it
+                    annotation.Contents = name  # as WeasyPrint writes it
 
 
 def join_structures(out: pikepdf.Pdf, roots: list[Any], counts: list[int]) -> None:
