@@ -222,7 +222,7 @@ def run_aids(root: Path, lang: str) -> dict:
                     kind=aid.kind.name)
     (root / "print.css").write_text(css, encoding="utf-8")
     (root / "aids.pdf").write_bytes(rendered.data)
-    laid = next((n for n in rendered.notes if n.startswith("laid out in")), "")
+    laid = next((n for n in rendered.notes if n.startswith(("laid out in", "written in"))), "")
     again = re.search(r"(\d+) pages? laid out", laid)
     return {"wall": wall, "cpu": used, "serial": own, "pages": rendered.pages, "warnings": rendered.warnings,
             "parts": laid,

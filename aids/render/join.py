@@ -20,10 +20,14 @@ from typing import Any
 
 import pikepdf
 
+from . import weasyprint_internals
+
 PREFIX = "aids-part:"
 
 
-def join(datas: list[bytes], tagged: bool) -> bytes:
+def join(datas: list[bytes], tagged: bool, bookmarks: list[list[Any]] | None = None) -> bytes:
+    """The PDFs `datas` as one; with `bookmarks` ([page, level, label, x, y, state, page height], flow.py), their
+    outline written as WeasyPrint writes a whole document's, in place of the parts' own."""
     out = pikepdf.Pdf.open(io.BytesIO(datas[0]))
     sources = [out, *(pikepdf.Pdf.open(io.BytesIO(data)) for data in datas[1:])]
     counts = [len(source.pages) for source in sources]
@@ -52,7 +56,10 @@ def join(datas: list[bytes], tagged: bool) -> bytes:
         for name, destination in sorted(names, key=lambda item: item[0]):
             flat += [pikepdf.String(name), destination]
         out.Root.Names.Dests = out.make_indirect(pikepdf.Dictionary(Names=pikepdf.Array(flat)))
-    join_outlines(out, outlines)
+    if bookmarks is None:
+        join_outlines(out, outlines)
+    else:
+        write_outline(out, weasyprint_internals.bookmark_tree(bookmarks))
     internal_links(out)
     if tagged and all(s is not None for s in structures):
         join_structures(out, structures, counts)
@@ -91,6 +98,40 @@ def join_outlines(out: pikepdf.Pdf, outlines: list[Any]) -> None:
     if "/Next" in items[-1]:
         del items[-1].Next
     root.First, root.Last, root.Count = items[0], items[-1], count
+
+
+def write_outline(out: pikepdf.Pdf, tree: list[Any]) -> None:
+    """An outline of WeasyPrint's bookmark tree, as WeasyPrint writes it (weasyprint/pdf/anchors.py, add_outlines)."""
+    if "/Outlines" in out.Root:
+        del out.Root.Outlines
+    pages = list(out.pages)
+
+    def add(items: list[Any], parent: Any) -> tuple[list[Any], int]:
+        count = len(items)
+        made: list[Any] = []
+        for title, (page, x, y), children, state in items:
+            item = out.make_indirect(pikepdf.Dictionary(
+                Title=pikepdf.String(title), Dest=pikepdf.Array([pages[page].obj, pikepdf.Name.XYZ, x, y, 0])))
+            below, below_count = add(children, item)
+            item.Count = -below_count if state == "closed" else below_count
+            if state != "closed":
+                count += below_count
+            if made:
+                item.Prev = made[-1]
+                made[-1].Next = item
+            if below:
+                item.First, item.Last = below[0], below[-1]
+            if parent is not None:
+                item.Parent = parent
+            made.append(item)
+        return made, count
+
+    if not tree:
+        return
+    root = out.make_indirect(pikepdf.Dictionary())
+    made, count = add(tree, root)
+    root.Count, root.First, root.Last = count, made[0], made[-1]
+    out.Root.Outlines = root
 
 
 def internal_links(out: pikepdf.Pdf) -> None:

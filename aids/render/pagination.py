@@ -25,10 +25,11 @@ numbers they agree on: the pages whose placeholders now have the wrong number of
 above. A part is always laid out on pages that begin right-hand; one whose first page is even is turned to begin
 left-hand once its numbers are final (weasyprint_internals.turn_pages): every layout of it the same, whatever was
 guessed first. What this reaches of WeasyPrint's layout (its page making, a layout's state, the boxes' types) is
-reached through weasyprint_internals.py.
+reached through weasyprint_internals.
 """
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Callable, Iterator
@@ -55,6 +56,20 @@ class Numbers:
     external: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass
+class Resume:
+    """A layout begun at page `start` of a document laid out before, from WeasyPrint's state there (`state`:
+    where the content resumes, the next page's break and side, the page counters), with the running strings then
+    in effect (`strings`) and the document's page count (`total`), made until `stop(index, state)` says the page
+    `index`, which would begin in `state`, is not to be made (render/flow.py). The pages before `start` are blank
+    stand-ins, never written."""
+    start: int
+    state: tuple[Any, ...] | None
+    strings: dict[str, str]
+    total: int
+    stop: Callable[[int, tuple[Any, ...]], bool]
+
+
 # a part's layout done: (its page count, the page in it of each of its anchors), or None when it found nothing new
 # since it last said -> the numbers all parts agree on now, or None when they are final
 Settle = Callable[[int, dict[str, int] | None], Numbers | None]
@@ -76,8 +91,12 @@ class Pagination:
     """The page numbers of one document (WeasyPrint's tree of its HTML) and the state of its layout."""
 
     def __init__(self, root: Any, characters_a_page: int | None = None, numbers: Numbers | None = None,
-                 settle: Settle | None = None) -> None:
-        self.numbers, self.settle = numbers or Numbers(), settle
+                 settle: Settle | None = None, resume: Resume | None = None, flow: Any = None) -> None:
+        self.numbers, self.settle, self.resume = numbers or Numbers(), settle, resume
+        self.flow = flow  # the element whose children are the blocks a continuous document is cut at (flow.py)
+        self.flow_blocks: list[Any] = []  # the element of each of its boxes' children (None: an anonymous box)
+        self.states: list[tuple[Any, ...]] = []  # page index -> WeasyPrint's state where it began, once laid out
+        self.page_refs: list[set[str]] = []  # page index -> the anchors whose page numbers it shows
         self.characters_a_page = characters_a_page or CHARACTERS_A_PAGE
         self.offset: dict[Any, int] = {}  # element -> characters of text before it: where it may fall
         ids: dict[str, Any] = {}
@@ -123,6 +142,8 @@ class Pagination:
     def margin_numbers(self) -> tuple[int, int | None] | None:
         """For a part of a document: the number of its first page and the document's page count (None: its own),
         which its margins show; None for a whole document."""
+        if self.resume is not None:
+            return 1, self.resume.total
         return (self.numbers.start, self.numbers.total) if self.settle is not None else None
 
     @contextmanager
@@ -141,6 +162,10 @@ class Pagination:
         if self.root_box is None:
             self.index_boxes(root_box)
         count = 0
+        if self.resume is not None:
+            resume = self.resume
+            original = functools.partial(internals.resumed_pages, start=resume.start, state=resume.state,
+                                         stop=resume.stop)
         for index, page in enumerate(original(context, root_box, html, pages)):
             if index >= len(pages) or page is not pages[index]:
                 self.read(index, page)
@@ -163,6 +188,10 @@ class Pagination:
             if self.numbers.start % 2 == 0:  # a part that begins on a left-hand page: laid out on right-hand ones
                 internals.turn_pages(context, html, self.laid)
             self.patch(context, count)
+            self.states = internals.page_states(context)
+            self.page_refs = [{self.target[box.element] for box in found} for found in self.on_page]
+            if self.resume is not None:
+                internals.running_strings(context, self.resume.start, self.resume.strings)
 
     def index_boxes(self, root_box: Any) -> None:
         """The document's box tree, once: its page numbers' text boxes and each element's box, by element."""
@@ -173,6 +202,10 @@ class Pagination:
                     self.texts.setdefault(box.element, []).append(box)
             else:
                 self.boxes.setdefault(box.element, box)
+        if self.flow is not None and self.flow in self.boxes:
+            own = set(self.flow)
+            self.flow_blocks = [child.element if child.element in own else None
+                                for child in self.boxes[self.flow].children]
         self.pending = dict.fromkeys(span for span in self.target if span in self.texts)
 
     def agree(self, context: Any, count: int) -> set[int]:

@@ -299,25 +299,26 @@ class Cache:
     def trim(self, keep: set[str], limit: int = KEPT) -> None:
         """At most `limit` parts kept (and as many first guesses): the oldest others removed."""
         names = self.folder.names() if self.folder.is_dir() else []
-        pdfs = [n[:-4] for n in names if n.endswith(".pdf") and not n.startswith("facts-")]
+        pdfs = [n[:-4] for n in names if n.endswith(".pdf") and not n.startswith(("facts-", "flow-"))]
         guesses = [n[:-5] for n in names if n.endswith(".json") and n.startswith("facts-")]
-        self._oldest_removed(pdfs, keep, limit, (".pdf", ".json"))
-        self._oldest_removed(guesses, {f"facts-{k}" for k in keep}, limit, (".json",))
-
-    def _oldest_removed(self, found: list[str], own: set[str], limit: int, ends: tuple[str, ...]) -> None:
-        """The oldest of `found` that are not `own` removed (each with its files `ends`), down to `limit`."""
-        if len(found) <= limit:
-            return
-        stamps = {n: getattr(self.folder.lstat(n + ends[0]), "st_mtime_ns", 0) for n in found}
-        for name in sorted((n for n in found if n not in own), key=lambda n: (stamps[n], n))[:len(found) - limit]:
-            for end in ends:
-                self.folder.remove(name + end)
+        oldest_removed(self.folder, pdfs, keep, limit, (".pdf", ".json"))
+        oldest_removed(self.folder, guesses, {f"facts-{k}" for k in keep}, limit, (".json",))
 
     def facts(self, digest: str) -> tuple[int, dict[str, int]] | None:
         try:
             return valid_facts(json.loads(self.folder.read(f"facts-{digest}.json") or b"null"))
         except (ValueError, OSError):
             return None
+
+
+def oldest_removed(folder: Folder, found: list[str], own: set[str], limit: int, ends: tuple[str, ...]) -> None:
+    """The oldest of `found` in `folder` that are not `own` removed (each with its files `ends`), down to `limit`."""
+    if len(found) <= limit:
+        return
+    stamps = {n: getattr(folder.lstat(n + ends[0]), "st_mtime_ns", 0) for n in found}
+    for name in sorted((n for n in found if n not in own), key=lambda n: (stamps[n], n))[:len(found) - limit]:
+        for end in ends:
+            folder.remove(name + end)
 
 
 def valid_facts(meta: Any) -> tuple[int, dict[str, int]] | None:

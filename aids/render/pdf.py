@@ -22,7 +22,7 @@ from ..localize.typography import typeset
 from . import laid_out, prepared, sheet, tagging, tree, weasyprint_internals
 from . import theme as themes
 from .html import colour_functions, render_template
-from .pagination import PASSES, Numbers, Pagination, Settle
+from .pagination import PASSES, Numbers, Pagination, Resume, Settle
 from .rendered import Rendered
 
 if TYPE_CHECKING:
@@ -170,6 +170,7 @@ class Layout:
         self.fonts = fonts  # the FontConfiguration whose copies of the fonts the PDF is written from
         self.press = press  # written as PDF/X-4 and finished for a print shop (render/pdfx.py)
         self._rendered: Rendered | None = None
+        self.pagination: Pagination | None = None  # how its pages were made (flow.py reads its states)
 
     @property
     def pages(self) -> int:
@@ -236,12 +237,14 @@ def parsed(html: str, *, base: Path, allowed: list[Path]) -> Any:
 
 def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int, tagged: bool = True,
             press: Print | None = None, page: Any = None, numbers: Numbers | None = None,
-            settle: Settle | None = None, gray: bool = False, early_warnings: list[str] | None = None) -> Layout:
+            settle: Settle | None = None, gray: bool = False, early_warnings: list[str] | None = None,
+            resume: Resume | None = None, flow: Any = None, checks: bool = True) -> Layout:
     """Lay out `html` in pages with the extra print stylesheet `css`, reading only below `allowed` (and the
     package's fonts); page numbers of references and page-end hyphens settled in one layout (pagination.py).
     A part of a document (parts.py) comes parsed (`page`, its tree cut to the part), told its `numbers` and
     how to `settle` them with the other parts; a whole document may come parsed too, with the `early_warnings` of
-    its parsing."""
+    its parsing. A continuous booklet (flow.py) says the element its segments are cut in (`flow`), may be laid out
+    from a page on (`resume`), and checks its pages segment by segment (`checks` False)."""
     wp = weasyprint()
     weasyprint_internals.tolerant_footnote_area()  # a note that fits its page stays on it
     weasyprint_internals.quicker_column_balancing()  # balanced columns in fewer layouts, the same heights
@@ -253,7 +256,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
         with collected_warnings() as warnings, source_date(epoch), few_collections():
             stylesheet = wp.CSS(string=css, base_url=str(fonts_dir()) + "/", url_fetcher=fetcher, font_config=fonts)
             page = page if page is not None else parsed(html, base=base, allowed=allowed)
-            pagination = Pagination(page.etree_element, numbers=numbers, settle=settle)
+            pagination = Pagination(page.etree_element, numbers=numbers, settle=settle, resume=resume, flow=flow)
             with pagination.installed():
                 document = page.render(stylesheets=[stylesheet], font_config=fonts)
     except BaseException:
@@ -266,10 +269,13 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
     warnings.extend(f"a page number is shown for #{anchor}, which is not printed" for anchor in
                     sorted(pagination.unprinted))
     laid_out.finish(document)
-    warnings.extend(laid_out.wide_tables(document))
-    warnings.extend(laid_out.lost_text(document))
-    warnings.extend(laid_out.figures_apart(document))
-    return Layout(document, warnings, epoch, tagged, press, fonts, gray)
+    if checks:
+        warnings.extend(laid_out.wide_tables(document))
+        warnings.extend(laid_out.lost_text(document))
+        warnings.extend(laid_out.figures_apart(document))
+    layout = Layout(document, warnings, epoch, tagged, press, fonts, gray)
+    layout.pagination = pagination
+    return layout
 
 
 _FONTS: weakref.WeakSet[Any] = weakref.WeakSet()  # every FontConfiguration of this process not yet collected
@@ -282,7 +288,7 @@ def release_all() -> None:
 
 
 def release(fonts: Any) -> None:
-    """The copies of the package fonts WeasyPrint made for one document removed (weasyprint_internals.py)."""
+    """The copies of the package fonts WeasyPrint made for one document removed (weasyprint_internals)."""
     weasyprint_internals.remove_font_copies(fonts)
 
 

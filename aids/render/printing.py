@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import parallel, theme
+from . import flow, parallel, theme
 from .pdf import collected_warnings, lay_out, parsed, print_css
 from .rendered import Printed
 
@@ -52,6 +52,10 @@ def print_pdf(game: Game, lz: Localizer, game_ctx: dict[str, Any], html: str, pa
                                  tagged=True)
         if found is not None:
             return found
+        continuous = flow.prepare(page, css, game.folder, game.epoch())
+        if continuous is not None:  # one flow of rules: written in segments, an edit laid out from where it starts
+            return flow.lay_out(continuous, html, css, warnings, base=game.folder, allowed=allowed,
+                                epoch=game.epoch(), tagged=True)
         return lay_out(html, css, base=game.folder, allowed=allowed, epoch=game.epoch(), page=page,
                        early_warnings=warnings)
     return lay_out(html, css, base=game.folder, allowed=allowed, epoch=game.epoch(), press=press, gray=gray)

@@ -1,5 +1,6 @@
 """Everything aids uses of WeasyPrint, and of pydyf (the PDF writer it writes with), below their public API
-(`weasyprint.HTML`, `CSS`, `Document`, `URLFetcher` and their documented options), in one place: the hooks it
+(`weasyprint.HTML`, `CSS`, `Document`, `URLFetcher` and their documented options), in one package (this module,
+and resuming.py: a layout begun at a page of a document laid out before): the hooks it
 installs once per process, and the internal structures it reads and sets, each behind a function named for what
 aids does with it. tests/render/test_weasyprint_internals.py pins each against the release it was written for;
 no other module of aids imports a WeasyPrint submodule (tests/test_architecture.py checks it).
@@ -17,8 +18,17 @@ from math import inf
 from pathlib import Path
 from typing import Any
 
-from ..errors import AidsError
-from ..folder import Folder
+from ...errors import AidsError
+from ...folder import Folder
+from .resuming import (  # noqa: F401
+    bookmark_tree,
+    has_footnotes,
+    is_stand_in,
+    page_states,
+    resumed_pages,
+    running_strings,
+    strings_set,
+)
 
 FOOTNOTE_TOLERANCE = 1e-6  # px: far below anything drawn (a point is 1.33 px), far above a float's rounding
 
@@ -193,6 +203,8 @@ def hook_page_making(current: Callable[[], Any]) -> None:
     original_margins = layout.make_margin_boxes
 
     def make_margin_boxes(context: Any, page: Any, state: Any) -> Iterator[Any]:
+        if is_stand_in(page):
+            return iter(())
         pagination = current()
         numbers = pagination.margin_numbers() if pagination is not None else None
         if numbers is not None:

@@ -1,0 +1,323 @@
+"""A continuous booklet (one flow of rules, no chapter on a page of its own) written in segments, and an edit laid out
+again only from the segment where it starts until the layout meets the last build's.
+
+A cold build lays the booklet out whole (pdf.lay_out), then writes it in segments (segments.py: where one begins is
+a rule of the content and the layout alone, about every 6 pages after the 12th; a shorter booklet is written whole,
+as before). Each segment's pages are written as a PDF of their own (WeasyPrint's `Document.copy`), a link to
+another segment's anchor as `aids-part:<id>` and its bookmarks kept aside; join.py joins them and writes the
+bookmarks as WeasyPrint writes a whole document's (weasyprint_internals.bookmark_tree).
+
+Each segment is kept in the output folder's `.aids-cache/booklet_parts/` (`flow-<key>`) under the digest of all it
+was made from: the booklet's shell (its head, stylesheets and the files they name, what is outside the rules), its
+blocks from its first to the one the next segment's first page ends in (that page's content decides where its last
+page breaks), WeasyPrint's state where it begins and the running strings then in effect, its first page and page
+count and the document's, the page numbers it shows for anchors. With them the last build of each booklet
+(`flow-index-<shell>`): its blocks' digests, its segments and where they begin, its anchors' pages.
+
+An edit of the blocks (not of their number, nor of the shell: the contents show the headings' text):
+  - the first segment whose blocks changed is laid out again (pagination.Resume) in the booklet's tree cut to it
+    (the blocks before it emptied, so that selectors match as before, those AHEAD segments after the edit
+    removed), from WeasyPrint's state where it began, until a page begins as a later segment of the last build
+    began (the same block, page and state); the segments from there are the last build's;
+  - each segment of the last build that shows a page number that moved is laid out again the same way (alone, or
+    a run of them at once), until nothing moves;
+  - what could make the result differ from a cold build is refused, and the booklet laid out whole instead: no page
+    where the layout meets the last one (its page count changed), page numbers moved on more than MOVED of the
+    pages, a segment of the last build not in the cache.
+The result is the cold build's, byte for byte (tests/render/test_flow.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from . import join, laid_out, parts
+from .pagination import Numbers, Resume
+from .rendered import Rendered
+from .segments import (
+    Segment,
+    Start,
+    Store,
+    anchors_of,
+    as_json,
+    block_digests,
+    block_in,
+    from_json,
+    key_of,
+    rules_of,
+    shell_digest,
+    starts,
+    strings_before,
+    tree_path,
+    written,
+)
+
+ROUNDS = 4  # of laying out again the segments that show page numbers that moved, at most
+MOVED = 0.4  # of the pages showing page numbers that moved, at most, laid out again (more: the booklet laid out whole)
+RUNS = 3  # runs of such segments laid out one by one, at most (more: one layout from the first to the last)
+AHEAD = 3  # segments after an edit whose blocks its layout's tree keeps (all of them if it does not meet the last build
+# by then)
+
+
+# --- a booklet laid out --------------------------------------------------------------------------------------
+
+@dataclass
+class Flow:
+    """What a continuous booklet's layout depends on, found in its tree before it is laid out."""
+    page: Any  # WeasyPrint's HTML, parsed
+    rules: Any
+    path: list[int]
+    digests: list[str]
+    shell: str
+    epoch: int
+    store: Store | None
+
+
+class FlowLayout:
+    """A booklet written in segments: its pages and bytes, at once (what render/rendered.Printed asks)."""
+
+    def __init__(self, rendered: Rendered) -> None:
+        self._rendered = rendered
+
+    @property
+    def pages(self) -> int:
+        return self._rendered.pages
+
+    def rendered(self) -> Rendered:
+        return self._rendered
+
+
+def prepare(page: Any, css: str, base: Path, epoch: int) -> Flow | None:
+    """A continuous booklet's blocks and shell, before its tree is changed by its layout; None for another."""
+    root = page.etree_element
+    rules = rules_of(root)
+    if rules is None:
+        return None
+    cache = parts.current_cache()
+    store = Store(cache.folder) if cache is not None else None
+    return Flow(page, rules, tree_path(root, rules), block_digests(rules, base), shell_digest(
+        root, rules, css, base, True, epoch), epoch, store)
+
+
+def segmented(flow: Flow, layout: Any, start: int = 0, stop: int | None = None,
+              first: Start | None = None) -> list[Segment]:
+    """The segments of pages [start, stop) of a layout: at the starts it has (see the module's text)."""
+    pagination = layout.pagination
+    pages = layout.document.pages
+    stop = len(pages) if stop is None else stop
+    index = {id(e): i for i, e in enumerate(pagination.flow)}  # the blocks of the tree it was laid out from
+    blocks = [index.get(id(e)) if e is not None else None for e in pagination.flow_blocks]
+    strings = strings_before(pages, start, first.strings if first else {})
+    found = starts(pagination.states, pages, start + 1 if first else 0, stop, flow.path, blocks, flow.digests,
+                   strings)
+    bounds = [first, *found]
+    ends = [s.page for s in found] + [stop]
+    return [Segment(b.page if b else 0, end - (b.page if b else 0), b, layout=layout) for b, end in zip(bounds, ends)]
+
+
+def last_blocks(segments: list[Segment], digests: list[str]) -> list[int]:
+    """The last block each segment's layout depends on: the last the next segment's first page shows."""
+    return [after.start.reach if after.start else len(digests) - 1 for after in segments[1:]] + [len(digests) - 1]
+
+
+def write(flow: Flow, segments: list[Segment], anchors: dict[str, int], total: int, warnings: list[str],
+          laid: int) -> FlowLayout:
+    """The segments keyed, written from their layouts (or taken from the cache: the last build's reused),
+    joined; the booklet's index kept."""
+    lasts = last_blocks(segments, flow.digests)
+    refs: list[list[str]] = []
+    for segment, last in zip(segments, lasts):
+        layout = segment.layout
+        names = segment.names if layout is None else sorted(set().union(
+            *(layout.pagination.page_refs[i] for i in range(segment.first, segment.first + segment.pages))))
+        refs.append(names)
+        segment.names = names
+        segment.refs = {name: anchors[name] for name in names if name in anchors}
+        segment.key = key_of(flow.shell, segment, flow.digests, last, total)
+        kept = flow.store.get(segment.key) if flow.store else None
+        if kept is None and layout is None:
+            raise Stale(f"segment at page {segment.first + 1} not in the cache")
+        if kept is not None:
+            segment.data, segment.bookmarks, segment.warnings = kept.data, kept.bookmarks, kept.warnings
+            segment.last_page = kept.last_page
+        else:
+            written(layout.document, segment, flow.epoch)
+            if segment is segments[-1]:
+                segment.last_page = layout.last_page()
+            if flow.store:
+                flow.store.put(segment)
+    if flow.store:
+        flow.store.put_index(flow.shell, flow.digests, total, anchors, segments, refs, lasts)
+    data = join.join([s.data for s in segments], True, outline(segments))
+    found = list(dict.fromkeys([*warnings, *(w for s in segments for w in s.warnings)]))
+    note = f"written in {len(segments)} segments: {laid} pages laid out"
+    return FlowLayout(Rendered(data, total, found, [note], last_page=segments[-1].last_page))
+
+
+def outline(segments: list[Segment]) -> list[list[Any]]:
+    """Every segment's bookmarks, their pages in the booklet: [page, level, label, x, y, state, height]."""
+    return [[segment.first + b[0], *b[1:]] for segment in segments for b in segment.bookmarks]
+
+
+class Stale(Exception):
+    """The last build cannot be reused as it is: the booklet laid out whole instead."""
+
+
+def lay_out(flow: Flow, html: str, css: str, warnings: list[str], **options: Any) -> Any:
+    """The booklet laid out from the last build where it can be (`edit`), else whole; written in segments if it
+    has more than one, else the whole layout as it always was (a Layout)."""
+    from . import pdf
+    last = flow.store.index(flow.shell) if flow.store else None
+    why = ""
+    if last is not None and len(last["digests"]) == len(flow.digests):
+        try:
+            return edit(flow, last, html, css, warnings, options)
+        except Stale as exc:  # its tree was cut: parsed again
+            why = f" ({exc})"
+            page = pdf.parsed(html, base=options["base"], allowed=options["allowed"])
+            flow = Flow(page, rules_of(page.etree_element), flow.path, flow.digests, flow.shell, flow.epoch,
+                        flow.store)
+    layout = pdf.lay_out(html, css, page=flow.page, early_warnings=warnings, flow=flow.rules, checks=False,
+                         **options)
+    segments = segmented(flow, layout)
+    if len(segments) < 2:
+        layout.warnings.extend([*laid_out.wide_tables(layout.document), *laid_out.lost_text(layout.document),
+                                *laid_out.figures_apart(layout.document)])
+        return layout
+    total = len(layout.document.pages)
+    try:
+        found = write(flow, segments, anchors_of(layout.document.pages), total, layout.warnings, total)
+        found.rendered().notes[-1] += why
+        return found
+    finally:
+        pdf.release(layout.fonts)
+
+
+def edit(flow: Flow, last: dict[str, Any], html: str, css: str, warnings: list[str],
+         options: dict[str, Any]) -> FlowLayout:
+    """The booklet laid out from the first segment of the last build whose blocks changed, until a page begins
+    as one of its segments did; then each other segment that shows a page number that moved, alone; the others
+    reused (see the module's text)."""
+    from . import pdf
+    try:
+        old, total = [str(d) for d in last["digests"]], int(last["total"])
+        olds = [Segment(int(r["first"]), int(r["pages"]), Start(**r["start"]) if r["start"] else None,
+                        names=[str(n) for n in r["refs"]]) for r in last["segments"]]
+        anchors = {str(k): int(v) for k, v in last["anchors"].items()}
+        lasts = [int(r["last_block"]) for r in last["segments"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise Stale(f"the last build's index unreadable: {exc!r}") from None
+    before = dict(anchors)
+    changed = [i for i, (a, b) in enumerate(zip(old, flow.digests)) if a != b]
+    segments: list[Segment | list[Segment]] = list(olds)  # an old segment, or those laid out in its place
+    layouts: list[Any] = []
+    laid = 0
+    try:
+        # runs of segments to lay out again: (the first, the last block whose layout changes); first the edit's
+        runs = [(next(i for i, last_block in enumerate(lasts) if last_block >= changed[0]), changed[-1])] \
+            if changed else []
+        for _ in range(ROUNDS):
+            if not runs:
+                break
+            for first, after in runs:
+                kept = [i for i, item in enumerate(segments) if isinstance(item, Segment)]
+                try:
+                    layout, met = relay(fresh(flow, html, options, layouts), olds, kept, first, after, css,
+                                        warnings if not layouts else [], anchors, total, options)
+                except Stale:  # the edit reaches further: its tree kept to the end
+                    layout, met = relay(fresh(flow, html, options, [None]), olds, kept, first, after, css,
+                                        warnings if not layouts else [], anchors, total, options, len(olds))
+                layouts.append(layout)
+                begin, end = olds[first].first, olds[met].first if met < len(olds) else total
+                laid += end - begin
+                anchors = {name: page for name, page in anchors.items() if not begin < page <= end}
+                anchors.update(anchors_of(layout.document.pages[begin:end], begin))
+                segments[first] = segmented(flow, layout, begin, end, olds[first].start)
+                for number in range(first + 1, met):
+                    segments[number] = []
+            moved = [number for number, item in enumerate(segments) if isinstance(item, Segment) and any(
+                before.get(name) != anchors.get(name) for name in item.names)]
+            before = dict(anchors)
+            runs = grouped(moved, olds, len(flow.digests))
+            if sum(olds[number].pages for number in moved) > MOVED * total:
+                raise Stale(f"page numbers moved on {sum(olds[n].pages for n in moved)} pages")
+            if len(runs) > RUNS:  # many: one layout from the first to the last
+                runs = [(runs[0][0], runs[-1][1])]
+        else:
+            raise Stale("page numbers still moving")
+        found = [s for item in segments for s in ([item] if isinstance(item, Segment) else item)]
+        warned = list(dict.fromkeys(w for layout in layouts for w in layout.warnings)) if layouts else list(warnings)
+        return write(flow, found, dict(sorted(anchors.items())), total, warned, laid)
+    finally:
+        for layout in layouts:
+            pdf.release(layout.fonts)
+
+
+def grouped(numbers: list[int], olds: list[Segment], blocks: int) -> list[tuple[int, int]]:
+    """Segments to lay out again as runs of consecutive ones: (the first, the block before the next segment's)."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and runs[-1][-1] == number - 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    found = []
+    for run in runs:
+        after = olds[run[-1] + 1].start if run[-1] + 1 < len(olds) else None
+        found.append((run[0], after.block - 1 if after is not None else blocks))
+    return found
+
+
+def fresh(flow: Flow, html: str, options: dict[str, Any], layouts: list[Any]) -> Flow:
+    """`flow` with its tree as parsed (the first layout's) or parsed again (after a layout cut it)."""
+    from . import pdf
+    if not layouts:
+        return flow
+    page = pdf.parsed(html, base=options["base"], allowed=options["allowed"])
+    return replace(flow, page=page, rules=rules_of(page.etree_element))
+
+
+def relay(flow: Flow, olds: list[Segment], kept: list[int], first: int, changed: int, css: str, warnings: list[str],
+          anchors: dict[str, int], total: int, options: dict[str, Any], reach: int = AHEAD) -> tuple[Any, int]:
+    """Segment `first` of the last build laid out again, in `flow`'s tree cut to it, from where it began until a
+    page begins as a later segment of the last build began (one still `kept`, after block `changed`, the last
+    that changed), or the booklet ends on its last page: the layout and that segment's index (len(olds): the
+    end)."""
+    from . import pdf
+    begin = olds[first]
+    after = [s.start.reach for s in olds[first + 1:] if s.start is not None and s.start.block > changed]
+    keep = min(len(flow.digests) - 1, after[reach - 1] + 2 if len(after) >= reach else len(flow.digests) - 1)
+    met: list[int] = []
+
+    def stop(index: int, state: tuple[Any, ...]) -> bool:
+        found = as_json(state)
+        for number, segment in enumerate(olds[first + 1:], start=first + 1):
+            if segment.first == index and segment.start is not None and number in kept \
+                    and found == segment.start.state \
+                    and segment.start.block > changed and segment.start.reach < keep:
+                met.append(number)
+                return True
+        inside = block_in(found, flow.path)
+        return inside is not None and inside >= keep - 1  # beyond: the blocks it cut would show
+
+    start_block = begin.start.block if begin.start else 0
+    for number, element in enumerate(list(flow.rules)):
+        if number < start_block:  # emptied: never laid out, but matched by selectors as before
+            for child in list(element):
+                element.remove(child)
+            element.text = None
+        elif number > keep:
+            flow.rules.remove(element)
+    resume = Resume(begin.first, from_json(begin.start.state, total) if begin.start else None,
+                    begin.start.strings if begin.start else {}, total, stop)
+    layout = pdf.lay_out("", css, page=flow.page, early_warnings=warnings, flow=flow.rules, checks=False,
+                         resume=resume, numbers=Numbers(external=anchors), **options)
+    states = layout.pagination.states if layout.pagination is not None else []
+    if not met and keep == len(flow.digests) - 1 and len(layout.document.pages) == total and states \
+            and states[-1][0] is None:
+        met.append(len(olds))  # laid out to its end, on as many pages as before
+    if not met:
+        pdf.release(layout.fonts)
+        raise Stale("the layout did not meet the last build's")
+    return layout, met[-1]
