@@ -122,7 +122,7 @@ def last_blocks(segments: list[Segment], digests: list[str]) -> list[int]:
 
 
 def write(flow: Flow, segments: list[Segment], anchors: dict[str, int], total: int, warnings: list[str],
-          laid: int) -> FlowLayout:
+          laid: int, sizes: Any) -> FlowLayout:
     """The segments keyed, written from their layouts (or taken from the cache: the last build's reused),
     joined; the booklet's index kept."""
     lasts = last_blocks(segments, flow.digests)
@@ -148,7 +148,7 @@ def write(flow: Flow, segments: list[Segment], anchors: dict[str, int], total: i
             if flow.store:
                 flow.store.put(segment)
     if flow.store:
-        flow.store.put_index(flow.shell, flow.digests, total, anchors, segments, refs, lasts)
+        flow.store.put_index(flow.shell, flow.digests, total, anchors, segments, refs, lasts, sizes)
     data = join.join([s.data for s in segments], True, outline(segments))
     found = list(dict.fromkeys([*warnings, *(w for s in segments for w in s.warnings)]))
     note = f"written in {len(segments)} segments: {laid} pages laid out"
@@ -170,7 +170,7 @@ def lay_out(flow: Flow, html: str, css: str, warnings: list[str], **options: Any
     from . import pdf
     last = flow.store.index(flow.shell) if flow.store else None
     why = ""
-    if last is not None and len(last["digests"]) == len(flow.digests):
+    if last is not None:
         try:
             return edit(flow, last, html, css, warnings, options)
         except Stale as exc:  # its tree was cut: parsed again
@@ -187,7 +187,8 @@ def lay_out(flow: Flow, html: str, css: str, warnings: list[str], **options: Any
         return layout
     total = len(layout.document.pages)
     try:
-        found = write(flow, segments, anchors_of(layout.document.pages), total, layout.warnings, total)
+        found = write(flow, segments, anchors_of(layout.document.pages), total, layout.warnings, total,
+                      layout.pagination.sizes if layout.pagination else None)
         found.rendered().notes[-1] += why
         return found
     finally:
@@ -200,16 +201,10 @@ def edit(flow: Flow, last: dict[str, Any], html: str, css: str, warnings: list[s
     as one of its segments did; then each other segment that shows a page number that moved, alone; the others
     reused (see the module's text)."""
     from . import pdf
-    try:
-        old, total = [str(d) for d in last["digests"]], int(last["total"])
-        olds = [Segment(int(r["first"]), int(r["pages"]), Start(**r["start"]) if r["start"] else None,
-                        names=[str(n) for n in r["refs"]]) for r in last["segments"]]
-        anchors = {str(k): int(v) for k, v in last["anchors"].items()}
-        lasts = [int(r["last_block"]) for r in last["segments"]]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise Stale(f"the last build's index unreadable: {exc!r}") from None
+    built = read_last(last, len(flow.digests))
+    olds, total, anchors, lasts = built.olds, built.total, dict(built.anchors), built.lasts
     before = dict(anchors)
-    changed = [i for i, (a, b) in enumerate(zip(old, flow.digests)) if a != b]
+    changed = [i for i, (a, b) in enumerate(zip(built.digests, flow.digests)) if a != b]
     segments: list[Segment | list[Segment]] = list(olds)  # an old segment, or those laid out in its place
     layouts: list[Any] = []
     laid = 0
@@ -222,12 +217,13 @@ def edit(flow: Flow, last: dict[str, Any], html: str, css: str, warnings: list[s
                 break
             for first, after in runs:
                 kept = [i for i, item in enumerate(segments) if isinstance(item, Segment)]
+                told = warnings if not layouts else []
                 try:
-                    layout, met = relay(fresh(flow, html, options, layouts), olds, kept, first, after, css,
-                                        warnings if not layouts else [], anchors, total, options)
+                    layout, met = relay(fresh(flow, html, options, layouts), built, kept, first, after, css, told,
+                                        anchors, options)
                 except Stale:  # the edit reaches further: its tree kept to the end
-                    layout, met = relay(fresh(flow, html, options, [None]), olds, kept, first, after, css,
-                                        warnings if not layouts else [], anchors, total, options, len(olds))
+                    layout, met = relay(fresh(flow, html, options, [None]), built, kept, first, after, css, told,
+                                        anchors, options, len(olds))
                 layouts.append(layout)
                 begin, end = olds[first].first, olds[met].first if met < len(olds) else total
                 laid += end - begin
@@ -248,10 +244,53 @@ def edit(flow: Flow, last: dict[str, Any], html: str, css: str, warnings: list[s
             raise Stale("page numbers still moving")
         found = [s for item in segments for s in ([item] if isinstance(item, Segment) else item)]
         warned = list(dict.fromkeys(w for layout in layouts for w in layout.warnings)) if layouts else list(warnings)
-        return write(flow, found, dict(sorted(anchors.items())), total, warned, laid)
+        return write(flow, found, dict(sorted(anchors.items())), total, warned, laid, built.sizes)
     finally:
         for layout in layouts:
             pdf.release(layout.fonts)
+
+
+@dataclass
+class Last:
+    """A booklet's last build, as its index says: its blocks' digests, page count, segments (each with the anchors
+    it shows page numbers of), the last block each one's layout depends on, its anchors' pages, its first page's
+    sizes."""
+    digests: list[str]
+    total: int
+    olds: list[Segment]
+    lasts: list[int]
+    anchors: dict[str, int]
+    sizes: Any
+
+
+def read_last(found: dict[str, Any], blocks: int) -> Last:
+    """The last build of a booklet from its index, if it has its shape (else Stale)."""
+    try:
+        olds = []
+        for record in found["segments"]:
+            start = record["start"]
+            if start is not None:
+                strings = {str(k): str(v) for k, v in dict(start["strings"]).items()}
+                start = Start(int(start["page"]), int(start["block"]), start["state"], strings, int(start["reach"]))
+                from_json(start.state, 1)
+                if not 0 <= start.block < blocks:
+                    raise ValueError(start.block)
+            olds.append(Segment(int(record["first"]), int(record["pages"]), start,
+                                names=[str(n) for n in record["refs"]]))
+        built = Last([str(d) for d in found["digests"]], int(found["total"]), olds,
+                     [int(r["last_block"]) for r in found["segments"]],
+                     {str(k): int(v) for k, v in dict(found["anchors"]).items()},
+                     {str(k): [float(x) for x in v] if v else None for k, v in dict(found["sizes"]).items()})
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise Stale(f"the last build's index unreadable: {exc!r}") from None
+    if len(built.digests) != blocks:
+        raise Stale("blocks added or removed since the last build")
+    if not olds or olds[0].start is not None or olds[0].first != 0 \
+            or any(a.first + a.pages != b.first or a.pages < 1 for a, b in zip(olds, olds[1:])) \
+            or sum(s.pages for s in olds) != built.total or any(s.start is None for s in olds[1:]) \
+            or len(built.lasts) != len(olds):
+        raise Stale("the last build's index unreadable")
+    return built
 
 
 def grouped(numbers: list[int], olds: list[Segment], blocks: int) -> list[tuple[int, int]]:
@@ -278,13 +317,14 @@ def fresh(flow: Flow, html: str, options: dict[str, Any], layouts: list[Any]) ->
     return replace(flow, page=page, rules=rules_of(page.etree_element))
 
 
-def relay(flow: Flow, olds: list[Segment], kept: list[int], first: int, changed: int, css: str, warnings: list[str],
-          anchors: dict[str, int], total: int, options: dict[str, Any], reach: int = AHEAD) -> tuple[Any, int]:
+def relay(flow: Flow, built: Last, kept: list[int], first: int, changed: int, css: str, warnings: list[str],
+          anchors: dict[str, int], options: dict[str, Any], reach: int = AHEAD) -> tuple[Any, int]:
     """Segment `first` of the last build laid out again, in `flow`'s tree cut to it, from where it began until a
     page begins as a later segment of the last build began (one still `kept`, after block `changed`, the last
     that changed), or the booklet ends on its last page: the layout and that segment's index (len(olds): the
     end)."""
     from . import pdf
+    olds, total = built.olds, built.total
     begin = olds[first]
     after = [s.start.reach for s in olds[first + 1:] if s.start is not None and s.start.block > changed]
     keep = min(len(flow.digests) - 1, after[reach - 1] + 2 if len(after) >= reach else len(flow.digests) - 1)
@@ -309,7 +349,7 @@ def relay(flow: Flow, olds: list[Segment], kept: list[int], first: int, changed:
             element.text = None
         elif number > keep:
             flow.rules.remove(element)
-    resume = Resume(begin.first, from_json(begin.start.state, total) if begin.start else None,
+    resume = Resume(begin.first, from_json(begin.start.state, total) if begin.start else None, built.sizes,
                     begin.start.strings if begin.start else {}, total, stop)
     layout = pdf.lay_out("", css, page=flow.page, early_warnings=warnings, flow=flow.rules, checks=False,
                          resume=resume, numbers=Numbers(external=anchors), **options)

@@ -65,6 +65,7 @@ class Resume:
     stand-ins, never written."""
     start: int
     state: tuple[Any, ...] | None
+    sizes: Any  # of its first page (weasyprint_internals.page_sizes)
     strings: dict[str, str]
     total: int
     stop: Callable[[int, tuple[Any, ...]], bool]
@@ -97,6 +98,7 @@ class Pagination:
         self.flow_blocks: list[Any] = []  # the element of each of its boxes' children (None: an anonymous box)
         self.states: list[tuple[Any, ...]] = []  # page index -> WeasyPrint's state where it began, once laid out
         self.page_refs: list[set[str]] = []  # page index -> the anchors whose page numbers it shows
+        self.sizes: Any = None  # of its first page, which viewport units are of
         self.characters_a_page = characters_a_page or CHARACTERS_A_PAGE
         self.offset: dict[Any, int] = {}  # element -> characters of text before it: where it may fall
         ids: dict[str, Any] = {}
@@ -165,7 +167,7 @@ class Pagination:
         if self.resume is not None:
             resume = self.resume
             original = functools.partial(internals.resumed_pages, start=resume.start, state=resume.state,
-                                         stop=resume.stop)
+                                         sizes=resume.sizes, stop=resume.stop)
         for index, page in enumerate(original(context, root_box, html, pages)):
             if index >= len(pages) or page is not pages[index]:
                 self.read(index, page)
@@ -189,6 +191,7 @@ class Pagination:
                 internals.turn_pages(context, html, self.laid)
             self.patch(context, count)
             self.states = internals.page_states(context)
+            self.sizes = internals.page_sizes(context)
             self.page_refs = [{self.target[box.element] for box in found} for found in self.on_page]
             if self.resume is not None:
                 internals.running_strings(context, self.resume.start, self.resume.strings)

@@ -261,8 +261,9 @@ class Store:
         return found
 
     def put_index(self, shell: str, digests: list[str], total: int, anchors: dict[str, int],
-                  segments: list[Segment], refs: list[list[str]], lasts: list[int]) -> None:
+                  segments: list[Segment], refs: list[list[str]], lasts: list[int], sizes: Any) -> None:
         found = {"format": FORMAT, "shell": shell, "digests": digests, "total": total, "anchors": anchors,
+                 "sizes": sizes,
                  "segments": [{"first": s.first, "pages": s.pages, "key": s.key, "refs": r, "last_block": last,
                                "start": None if s.start is None else vars(s.start)}
                               for s, r, last in zip(segments, refs, lasts)]}

@@ -74,6 +74,40 @@ def test_a_page_is_made_again_at_once_through_remake_page_and_the_context_it_cha
     assert "remake_state['anchors'] = []" in inspect.getsource(page.make_all_pages)
 
 
+def test_a_layout_resumed_at_a_page_is_weasyprint_s_page_loop_begun_there():
+    """resuming.py: resumed_pages runs make_all_pages' own loop from another page, on page_maker entries of
+    (resume_at, next_page, right_page, page_state, remake_state) that remake_page(index, ...) reads and extends;
+    page_states reads them; layout_document makes each page's margin boxes from page_maker[i + 1] and collects
+    the running strings (box.string_set) by page; a blank stand-in is a make_page of a blank PageType(side, blank,
+    name, index, groups), its viewport's sizes in style_for.initial_page_sizes; bookmark_tree builds WeasyPrint's
+    tree with make_page_bookmark_tree from the pages' bookmarks; has_footnotes finds a FootnoteAreaBox."""
+    import weasyprint.anchors as anchors
+    import weasyprint.layout as layout
+    import weasyprint.layout.page as page
+    from weasyprint.formatting_structure import boxes
+    loop = inspect.getsource(page.make_all_pages)
+    for needed in ("remake_state = context.page_maker[i][-1]", "resume_at = context.page_maker[i + 1][0]",
+                   "if resume_at is None and not reported_footnotes:", "context.page_maker = context.page_maker[:i + 1]"):
+        assert needed in loop, f"{HOME}/resuming.py resumed_pages: make_all_pages no longer has {needed!r}"
+    remake = inspect.getsource(getattr(page.remake_page, "__wrapped__", page.remake_page))
+    assert "resume_at, next_page, right_page, page_state, _ = page_maker[index]" in remake, \
+        f"{HOME}/resuming.py: a page_maker entry is no longer (resume_at, next_page, right_page, page_state, ...)"
+    assert "item = resume_at, next_page, right_page, page_state, remake_state" in remake
+    assert list(inspect.signature(page.make_page).parameters) == [
+        "context", "root_box", "page_type", "resume_at", "page_number", "page_state"]
+    assert page.PageType._fields == ("side", "blank", "name", "index", "groups")
+    assert "context.style_for.initial_page_sizes['area']" in inspect.getsource(page.make_page)
+    document = inspect.getsource(layout.layout_document)
+    for needed in ("state = context.page_maker[context.current_page][3]", "string_sets = child.string_set",
+                   "context.string_set[string_name][i+1].append(text)"):
+        assert needed in document, f"{HOME}/resuming.py: layout_document no longer has {needed!r}"
+    assert list(inspect.signature(anchors.make_page_bookmark_tree).parameters) == [
+        "page", "skipped_levels", "last_by_depth", "previous_level", "page_number", "matrix"]
+    assert "for level, label, (point_x, point_y), state in page.bookmarks:" in \
+        inspect.getsource(anchors.make_page_bookmark_tree)
+    assert inspect.isclass(boxes.FootnoteAreaBox)
+
+
 @pytest.mark.parametrize("name", ["TextBox", "LineBox", "MarginBox", "FlexBox"])
 def test_the_boxes_pagination_and_laid_out_read(name):
     """is_text, is_line, is_margin and is_flex tell the laid-out boxes pagination.py, laid_out.py and pdf.py walk;

@@ -24,6 +24,7 @@ from .resuming import (  # noqa: F401
     bookmark_tree,
     has_footnotes,
     is_stand_in,
+    page_sizes,
     page_states,
     resumed_pages,
     running_strings,

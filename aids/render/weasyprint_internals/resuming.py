@@ -18,11 +18,18 @@ def fresh_remake_state() -> dict[str, Any]:
     return {"content_changed": False, "pages_wanted": False, "anchors": [], "content_lookups": []}
 
 
+def page_sizes(context: Any) -> Any:
+    """The sizes of the first page of a layout (its box and its area), which viewport units are of."""
+    return {name: list(size) if size else None for name, size in context.style_for.initial_page_sizes.items()}
+
+
 def resumed_pages(context: Any, root_box: Any, html: Any, pages: list[Any], *, start: int,
-                  state: tuple[Any, ...] | None, stop: Callable[[int, tuple[Any, ...]], bool]) -> Iterator[Any]:
-    """WeasyPrint's make_all_pages begun at page `start`, from its `state` there (page_states), the pages before it
-    blank stand-ins (never laid out, never written), until the content ends or `stop(index, state)` says page
-    `index` is not to be made: WeasyPrint's own loop (layout/page.py, make_all_pages), from another first page."""
+                  state: tuple[Any, ...] | None, sizes: Any, stop: Callable[[int, tuple[Any, ...]], bool]
+                  ) -> Iterator[Any]:
+    """WeasyPrint's make_all_pages begun at page `start`, from its `state` there (page_states) and the sizes of its
+    first page (page_sizes), the pages before it blank stand-ins (never laid out, never written), until the content
+    ends or `stop(index, state)` says page `index` is not to be made: WeasyPrint's own loop (layout/page.py,
+    make_all_pages), from another first page."""
     import copy
 
     import weasyprint.layout.page as page_module
@@ -33,9 +40,11 @@ def resumed_pages(context: Any, root_box: Any, html: Any, pages: list[Any], *, s
                                        for _ in range(start - 1)),
                               (copy.deepcopy(resume_at), dict(next_page), right_page, copy.deepcopy(page_state),
                                fresh_remake_state())]
-    context.rendered_notes = []
+    context.rendered_notes = []  # as make_all_pages begins, for the stand-in and again for the pages
     if start:
         stand_in = _blank_page(context, root_box, html) if len(pages) < start else None
+        context.style_for.initial_page_sizes.update(
+            {name: tuple(size) if size else None for name, size in sizes.items()})
         for index in range(start):
             yield pages[index] if stand_in is None else stand_in.copy_with_children(list(stand_in.children))
     context.rendered_notes = []
