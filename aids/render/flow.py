@@ -2,8 +2,8 @@
 again only from the segment where it starts until the layout meets the last build's.
 
 A cold build lays the booklet out whole (pdf.lay_out), then writes it in segments (segments.py: where one begins is
-a rule of the content and the layout alone, about every 6 pages after the 12th; a shorter booklet is written whole,
-as before). Each segment's pages are written as a PDF of their own (WeasyPrint's `Document.copy`), a link to
+a rule of the content and the layout alone, about every 6 pages; a booklet of fewer than WHOLE_BELOW pages is
+written whole, as before). Each segment's pages are written as a PDF of their own (WeasyPrint's `Document.copy`), a link to
 another segment's anchor as `aids-part:<id>` and its bookmarks kept aside; join.py joins them and writes the
 bookmarks as WeasyPrint writes a whole document's (weasyprint_internals.bookmark_tree).
 
@@ -53,8 +53,9 @@ from .segments import (
     written,
 )
 
+WHOLE_BELOW = 24  # pages: a shorter booklet is written whole, as it always was
 ROUNDS = 4  # of laying out again the segments that show page numbers that moved, at most
-MOVED = 0.4  # of the pages showing page numbers that moved, at most, laid out again (more: the booklet laid out whole)
+MOVED = 0.6  # of the pages showing page numbers that moved, at most, laid out again (more: the booklet laid out whole)
 RUNS = 3  # runs of such segments laid out one by one, at most (more: one layout from the first to the last)
 AHEAD = 3  # segments after an edit whose blocks its layout's tree keeps (all of them if it does not meet the last build
 # by then)
@@ -181,7 +182,7 @@ def lay_out(flow: Flow, html: str, css: str, warnings: list[str], **options: Any
     layout = pdf.lay_out(html, css, page=flow.page, early_warnings=warnings, flow=flow.rules, checks=False,
                          **options)
     segments = segmented(flow, layout)
-    if len(segments) < 2:
+    if len(segments) < 2 or len(layout.document.pages) < WHOLE_BELOW:
         layout.warnings.extend([*laid_out.wide_tables(layout.document), *laid_out.lost_text(layout.document),
                                 *laid_out.figures_apart(layout.document)])
         return layout

@@ -2,8 +2,8 @@
 PDF written from a layout, the cache of segments and of each booklet's last build.
 
 A segment begins at a page that begins with a block of the rules' `<div>` itself (a heading, a paragraph, a box;
-not inside one), with no footnote on it or on the page before, at page SEGMENTS_FROM or later, where the digest of
-that block is a multiple of EVERY: a rule of the content and of the layout alone, so that a build from the cache and
+not inside one), with no footnote on it or on the page before, where the digest of that block is a multiple of
+EVERY: a rule of the content and of the layout alone, so that a build from the cache and
 a cold one cut the same segments. WeasyPrint's state at a segment's start (where the content resumes, the next
 page's break, the side, the page counters) is kept as JSON, with the running strings then in effect.
 """
@@ -20,7 +20,7 @@ from ..folder import Folder
 from . import join, laid_out, parts, prepared, weasyprint_internals
 
 FORMAT = 1  # of a segment's record and a booklet's index
-SEGMENTS_FROM = 12  # pages: no segment begins before (a shorter booklet is written whole, as it always was)
+SEGMENTS_FROM = 1  # the first page that may begin a segment (not the title page)
 EVERY = 3  # a segment begins at one page in EVERY of those that can begin one (about 6 pages a segment)
 PREFIX = join.PREFIX
 

@@ -13,7 +13,7 @@ from aids.folder import Folder
 from aids.kinds import reading
 from aids.localize import making
 from aids.pipeline import pipeline
-from aids.render import parts, segments
+from aids.render import flow, parts, segments
 
 from ..helpers import booklet_benchmark
 from .test_parts import facts
@@ -59,12 +59,12 @@ def copied(source, tmp_path_factory, name):
 
 @pytest.fixture(scope="module")
 def whole_and_segments(generated, tmp_path_factory):
-    saved = segments.SEGMENTS_FROM
-    segments.SEGMENTS_FROM = 10**6  # no page begins a segment: written whole, as WeasyPrint writes it
+    saved = flow.WHOLE_BELOW
+    flow.WHOLE_BELOW = 10**6  # written whole, as WeasyPrint writes it
     try:
         whole = render(generated)
     finally:
-        segments.SEGMENTS_FROM = saved
+        flow.WHOLE_BELOW = saved
     cache = tmp_path_factory.mktemp("cache")
     cold = render(generated, cache)
     return whole, cold, cache
@@ -78,6 +78,31 @@ def test_a_booklet_in_segments_is_the_booklet_written_whole(whole_and_segments, 
     expected, found = facts(whole.data, tmp_path), facts(cold.data, tmp_path)
     for name in expected:
         assert found[name] == expected[name], name
+
+
+def test_a_booklet_in_segments_passes_pdfua_and_embeds_subsets_of_its_fonts(whole_and_segments, tmp_path):
+    """The joined PDF as a screen reader's software and a print shop read it: what the pdfua checker finds in the
+    whole booklet and no more; every font embedded, a subset (each segment's own)."""
+    import pikepdf
+    from pdfua import validate
+
+    from .test_accessible_pdf import CRASHES
+    whole, cold, _ = whole_and_segments
+    found = {}
+    for name, data in (("whole", whole.data), ("segments", cold.data)):
+        path = tmp_path / f"{name}.pdf"
+        path.write_bytes(data)
+        report = validate(str(path))
+        found[name] = ({f.rule_id for f in report.findings}, {o.rule_id for o in report.skipped} - CRASHES)
+    assert found["segments"] == found["whole"] == (set(), set())
+    fonts = []
+    with pikepdf.open(tmp_path / "segments.pdf") as pdf:
+        for page in pdf.pages:
+            for font in page.Resources.get("/Font", {}).values():
+                descendant = font.DescendantFonts[0] if "/DescendantFonts" in font else font
+                fonts.append((str(font.BaseFont), "/FontFile2" in descendant.FontDescriptor
+                              or "/FontFile3" in descendant.FontDescriptor))
+    assert fonts and all(embedded and re.match(r"/[A-Z]{6}\+", name) for name, embedded in fonts), fonts
 
 
 def edited_build(generated, cache, tmp_path_factory, name, **edit):
@@ -101,7 +126,7 @@ def test_a_word_lays_out_again_only_from_its_segment_to_where_the_layout_meets_a
     _, cold, cache = whole_and_segments
     warm, fresh = edited_build(generated, cache, tmp_path_factory, f"word{int(where * 100)}", where=where)
     count, laid, why = note(warm)
-    assert why is None and 0 < laid < cold.pages / 2, note(warm)  # its segment (the first: 12 pages) and after
+    assert why is None and 0 < laid < cold.pages / 3, note(warm)
     assert warm.data == fresh.data and warm.data != cold.data
 
 
