@@ -114,8 +114,9 @@ class Pagination:
             target = unquote(href[1:]) if href.startswith("#") else None
             if target in ids or target in self.numbers.external:
                 span = link.makeelement("span", {"class": CLASS})
-                span.text = "0" * digits(self.estimate(ids[target], 1, 0, 0) + self.numbers.start - 1
-                                         if target in ids else self.numbers.external[target])
+                span.text = "0" * digits(self.numbers.external[target] if target in self.numbers.external
+                                         and (resume is not None or target not in ids)
+                                         else self.estimate(ids[target], 1, 0, 0) + self.numbers.start - 1)
                 link.append(span)
                 self.offset[span] = self.offset[link]
                 self.target[span] = target
@@ -282,7 +283,8 @@ class Pagination:
             target = self.target[span]
             if target not in self.ids:
                 continue
-            page = self.known.get(target) or self.estimate(self.ids[target], index + 1, offset, index + 1)
+            page = self.known.get(target) or (self.numbers.external.get(target) if self.resume is not None else None) \
+                or self.estimate(self.ids[target], index + 1, offset, index + 1)
             self.set_placeholder(span, digits(page + self.numbers.start - 1))
 
     def set_placeholder(self, span: Any, count: int) -> None:
