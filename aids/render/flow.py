@@ -1,8 +1,8 @@
 """A continuous booklet (one flow of rules, no chapter on a page of its own) written in segments, and an edit laid out
 again only from the segment where it starts until the layout meets the last build's.
 
-A cold build lays the booklet out whole (pdf.lay_out), then writes it in segments (segments.py: where one begins is
-a rule of the content and the layout alone, about every 6 pages; a booklet of fewer than WHOLE_BELOW pages is
+A cold build lays the booklet out whole (pdf.lay_out), then writes it in segments (segments.py: where one begins
+is a rule of the content and the layout alone, about every 6 pages; a booklet of fewer than WHOLE_BELOW pages is
 written whole, as before). Each segment's pages are written as a PDF of their own (WeasyPrint's `Document.copy`), a link to
 another segment's anchor as `aids-part:<id>` and its bookmarks kept aside; join.py joins them and writes the
 bookmarks as WeasyPrint writes a whole document's (weasyprint_internals.bookmark_tree).

@@ -133,6 +133,9 @@ class Pagination:
         self.pending: dict[Any, None] = {}  # spans shown and not laid out yet, in the order of the page
         self.known: dict[str, int] = {}  # anchor -> its page, as the first layout goes
         self.unhyphenated: set[Any] = set()
+        self.styles: dict[Any, list[tuple[Any, Any]]] = {}  # paragraph unhyphenated -> its text boxes' styles before
+        self.rechecked: set[Any] = set()  # paragraphs hyphenated again once (their page end moved away)
+        self.line_elements: list[set[Any]] = []  # page index -> the elements of its lines
         self.unsettled = 0  # pages still moving after PASSES layouts
         self.unprinted: set[str] = set()  # anchors a page number is shown for, never laid out
 
@@ -159,6 +162,7 @@ class Pagination:
         finally:
             _active.pagination = None
             self.root_box, self.texts, self.boxes, self.on_page, self.first_last = None, {}, {}, [], []  # freed
+            self.line_elements, self.styles = [], {}
             self.pending, self.known, self.laid = {}, {}, []
 
     def paginate(self, original: Any, context: Any, root_box: Any, html: Any, pages: list[Any]) -> Iterator[Any]:
@@ -181,6 +185,8 @@ class Pagination:
         self.passes += 1
         del self.on_page[count:], self.first_last[count:]
         again = self.check(context, count)
+        if not again and self.passes < PASSES:
+            again = self.stale_unhyphenated(count)
         if self.settle is not None and (not again or self.passes >= PASSES):
             again = self.agree(context, count)
         if again and self.passes < PASSES:
@@ -242,6 +248,8 @@ class Pagination:
         while len(self.on_page) <= index:
             self.on_page.append([])
             self.first_last.append((None, None))
+        while len(self.line_elements) <= index:
+            self.line_elements.append(set())
         found: list[Any] = []
         lines: list[Any] = []
 
@@ -261,6 +269,7 @@ class Pagination:
             self.pending.pop(box.element, None)
         self.on_page[index] = found
         self.first_last[index] = (lines[0], lines[-1]) if lines else (None, None)
+        self.line_elements[index] = {line.element for line in lines}
 
     def anchors(self, context: Any, count: int) -> dict[str, int]:
         """Each anchor's page (1-based) as laid out: the first page a box of it is on."""
@@ -341,9 +350,28 @@ class Pagination:
         """`hyphens: manual` on every text of `paragraph` in the box tree (each text box's style a copy, since
         siblings share theirs)."""
         self.unhyphenated.add(paragraph)
+        saved = self.styles.setdefault(paragraph, [])
         for text in self.boxes[paragraph].descendants() if paragraph in self.boxes else ():
             if internals.is_text(text):
+                saved.append((text, text.style))
                 internals.restyle(text, hyphens="manual")
+
+    def stale_unhyphenated(self, count: int) -> set[int]:
+        """Paragraphs set unhyphenated in an earlier layout whose page end has since moved away (they end no page):
+        hyphenated again, once, so that the final layout does not depend on the layouts before it; the pages they
+        begin on, to lay out again (where a page of it ends in a hyphen again, it is unhyphenated again)."""
+        ending = {last.element for _, last in self.first_last[:count] if last is not None}
+        again = set()
+        for paragraph in sorted(self.unhyphenated - ending - self.rechecked, key=lambda p: self.offset.get(p, 0)):
+            first = next((i for i, found in enumerate(self.line_elements[:count]) if paragraph in found), None)
+            if first is None:
+                continue
+            for text, style in self.styles.pop(paragraph, []):
+                text.style = style
+            self.unhyphenated.discard(paragraph)
+            self.rechecked.add(paragraph)
+            again.add(first)
+        return again
 
     def patch(self, context: Any, count: int) -> None:
         """Every page number into the laid-out text: as many digits as the placeholder, so no box moves."""
