@@ -3,9 +3,9 @@ again only from the segment where it starts until the layout meets the last buil
 
 A cold build lays the booklet out whole (pdf.lay_out), then writes it in segments (segments.py: where one begins
 is a rule of the content and the layout alone, about every 6 pages; a booklet of fewer than WHOLE_BELOW pages is
-written whole, as before). Each segment's pages are written as a PDF of their own (WeasyPrint's `Document.copy`), a link to
-another segment's anchor as `aids-part:<id>` and its bookmarks kept aside; join.py joins them and writes the
-bookmarks as WeasyPrint writes a whole document's (weasyprint_internals.bookmark_tree).
+written whole, as before). Each segment's pages are written as a PDF of their own (WeasyPrint's `Document.copy`),
+a link to another segment's anchor as `aids-part:<id>` and its bookmarks kept aside; join.py joins them and writes
+the bookmarks as WeasyPrint writes a whole document's (weasyprint_internals.bookmark_tree).
 
 Each segment is kept in the output folder's `.aids-cache/booklet_parts/` (`flow-<key>`) under the digest of all it
 was made from: the booklet's shell (its head, stylesheets and the files they name, what is outside the rules), its
