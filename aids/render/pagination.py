@@ -134,7 +134,10 @@ class Pagination:
         self.known: dict[str, int] = {}  # anchor -> its page, as the first layout goes
         self.unhyphenated: set[Any] = set()
         self.styles: dict[Any, list[tuple[Any, Any]]] = {}  # paragraph unhyphenated -> its text boxes' styles before
-        self.rechecked: set[Any] = set()  # paragraphs hyphenated again once (their page end moved away)
+        self.made: list[int] = []  # page index -> the layout (0: the first) that last made it
+        # paragraph unhyphenated -> what it was decided on: (its first page, the layout of its pages, the page it
+        # ended in a hyphen); a page not made again since began as it did then, and was laid out the same
+        self.decided: dict[Any, tuple[int, int, int]] = {}
         self.line_elements: list[set[Any]] = []  # page index -> the elements of its lines
         self.unsettled = 0  # pages still moving after PASSES layouts
         self.unprinted: set[str] = set()  # anchors a page number is shown for, never laid out
@@ -176,6 +179,8 @@ class Pagination:
         for index, page in enumerate(original(context, root_box, html, pages)):
             if index >= len(pages) or page is not pages[index]:
                 self.read(index, page)
+                self.made[len(self.made):] = [self.passes] * (index + 1 - len(self.made))
+                self.made[index] = self.passes
             del self.laid[index:]
             self.laid.append(page)
             if self.passes == 0:
@@ -315,24 +320,33 @@ class Pagination:
         for index in range(count - 1):
             paragraph = self.hyphenated_at_end(index)
             if paragraph is not None and paragraph not in self.unhyphenated:
-                self.unhyphenate(paragraph)
                 start = index
                 while start > 0 and self.first_last[start][0] is not None \
                         and self.first_last[start][0].element is paragraph:
                     start -= 1
+                self.unhyphenate(paragraph, (start, self.passes, index))
                 again.update(range(start, index + 1))  # the paragraph set again, from where it begins
         return again
 
-    def hyphen_made_again(self, index: int, page: Any) -> bool:
-        """Whether page `index`, just made, is to be made again at once: its last line ends in a word hyphenated
-        there, in a paragraph that begins on it (set unhyphenated now). One that began on an earlier page, made
-        already, waits for the end of the layout (`check`)."""
+    def made_again(self, index: int, page: Any) -> bool:
+        """Whether page `index`, just made, is to be made again at once: a paragraph that begins on it was set
+        unhyphenated on an earlier layout, which has changed since, as the page is made again (hyphenated again,
+        to be decided on this layout); or its last line ends in a word hyphenated there, in a paragraph that begins
+        on it (set unhyphenated now). One that began on an earlier page, made already, waits for the end of the
+        layout (`check`)."""
         self.read(index, page)
-        paragraph = self.hyphenated_at_end(index)
         first = self.first_last[index][0]
-        if paragraph is None or paragraph in self.unhyphenated or (first is not None and first.element is paragraph):
+        begun = first.element if first is not None else None
+        stale = sorted((p for p in self.line_elements[index] & self.unhyphenated
+                        if p is not begun and self.decided[p][1] < self.passes), key=lambda p: self.offset.get(p, 0))
+        for paragraph in stale:
+            self.hyphenate(paragraph)
+        if stale:
+            return True
+        paragraph = self.hyphenated_at_end(index)
+        if paragraph is None or paragraph in self.unhyphenated or paragraph is begun:
             return False
-        self.unhyphenate(paragraph)
+        self.unhyphenate(paragraph, (index, self.passes, index))
         return True
 
     def hyphenated_at_end(self, index: int) -> Any:
@@ -346,30 +360,40 @@ class Pagination:
             return last.element
         return None
 
-    def unhyphenate(self, paragraph: Any) -> None:
+    def unhyphenate(self, paragraph: Any, decided: tuple[int, int, int]) -> None:
         """`hyphens: manual` on every text of `paragraph` in the box tree (each text box's style a copy, since
-        siblings share theirs)."""
+        siblings share theirs), decided on the layouts `decided` (see `self.decided`)."""
         self.unhyphenated.add(paragraph)
+        self.decided[paragraph] = decided
         saved = self.styles.setdefault(paragraph, [])
         for text in self.boxes[paragraph].descendants() if paragraph in self.boxes else ():
             if internals.is_text(text):
                 saved.append((text, text.style))
                 internals.restyle(text, hyphens="manual")
 
+    def hyphenate(self, paragraph: Any) -> None:
+        """A paragraph unhyphenated hyphenated again: its text boxes' styles as they were."""
+        for text, style in self.styles.pop(paragraph, []):
+            text.style = style
+        self.unhyphenated.discard(paragraph)
+
     def stale_unhyphenated(self, count: int) -> set[int]:
-        """Paragraphs set unhyphenated in an earlier layout whose page end has since moved away (they end no page):
-        hyphenated again, once, so that the final layout does not depend on the layouts before it; the pages they
-        begin on, to lay out again (where a page of it ends in a hyphen again, it is unhyphenated again)."""
+        """Paragraphs set unhyphenated on a layout that has changed since (a page of theirs made again later, other
+        than by their own unhyphenation: `made_again` sees those that begin on it), or whose page end has moved away:
+        hyphenated again, so that the final layout is the one a layout with the final page breaks before them
+        makes, whatever the layouts before it were; the pages they begin on, to lay out again (where a page of
+        theirs ends in a hyphen again, they are unhyphenated again, decided on that layout)."""
         ending = {last.element for _, last in self.first_last[:count] if last is not None}
         again = set()
-        for paragraph in sorted(self.unhyphenated - ending - self.rechecked, key=lambda p: self.offset.get(p, 0)):
+        for paragraph in sorted(self.unhyphenated, key=lambda p: self.offset.get(p, 0)):
+            first_page, during, end = self.decided[paragraph]
+            changed = any(made > during for made in self.made[first_page:end + 1])
+            if paragraph in ending and not changed:
+                continue
             first = next((i for i, found in enumerate(self.line_elements[:count]) if paragraph in found), None)
             if first is None:
                 continue
-            for text, style in self.styles.pop(paragraph, []):
-                text.style = style
-            self.unhyphenated.discard(paragraph)
-            self.rechecked.add(paragraph)
+            self.hyphenate(paragraph)
             again.add(first)
         return again
 

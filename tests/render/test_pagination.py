@@ -71,6 +71,33 @@ def test_every_page_reference_is_its_targets_page_whatever_the_first_guess(gener
         assert layouts > pages
 
 
+@pytest.fixture(scope="module")
+def two_columns(tmp_path_factory):
+    """A generated booklet of about 30 pages in two columns (the usual rulebook), with 3 to 12 references a
+    section: its page ends, in narrow columns, often fall in a word."""
+    root = tmp_path_factory.mktemp("columns")
+    booklet_benchmark().generate(root, 60, "varied")
+    rules = root / "games" / "big" / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8") + "columns: 2\n", encoding="utf-8")
+    return root
+
+
+def test_the_final_layout_is_the_same_whatever_the_first_guess(two_columns, monkeypatch, tmp_path):
+    """Pagination's final layout is a function of the content alone: laid out from other first guesses of the
+    page numbers (so through other layouts before it, other pages made again, other paragraphs unhyphenated on
+    the way), the booklet is the same PDF, byte for byte. A build from the cache (render/flow.py) relies on it.
+    With a paragraph kept unhyphenated once its page ended in a hyphen in any layout, three of these guesses gave
+    three PDFs; hyphenated again only when its page end moved away, two."""
+    found = {}
+    for characters in (pagination.CHARACTERS_A_PAGE, 10**7, 1):
+        monkeypatch.setattr(pagination, "CHARACTERS_A_PAGE", characters)
+        path, warnings, layouts = render(two_columns, monkeypatch, tmp_path)
+        assert warnings == []
+        found[characters] = (path.read_bytes(), layouts)
+    assert len({pdf for pdf, _ in found.values()}) == 1
+    assert len({layouts for _, layouts in found.values()}) == 3  # three ways to it
+
+
 def test_the_web_page_has_no_page_numbers(sample):
     project, _ = sample
     for path in project.output.rglob("*.html"):

@@ -223,14 +223,15 @@ def hook_page_making(current: Callable[[], Any]) -> None:
 
     @functools.wraps(original_remake)
     def remake_page(index: int, context: Any, root_box: Any, html: Any) -> tuple[Any, Any]:
-        """A page whose making its Pagination refuses (`hyphen_made_again`: it ends in a word hyphenated there) is
-        made again at once, from the state its first making started from."""
+        """A page whose making its Pagination refuses (`made_again`: it ends in a word hyphenated there, or a
+        paragraph on it is to be hyphenated again) is made again at once, from the state its first making started
+        from, until it accepts it."""
         pagination = current()
         if pagination is None:
             return original_remake(index, context, root_box, html)
         before = _layout_state(context, index)
         made = original_remake(index, context, root_box, html)
-        if pagination.hyphen_made_again(index, made[0]):
+        while pagination.made_again(index, made[0]):
             _layout_state(context, index, before)
             made = original_remake(index, context, root_box, html)
         return made
