@@ -15,7 +15,12 @@ page (benchmarks/booklet.py). Here, instead:
   - a page whose last line ends in a word hyphenated there (the reader would turn the page mid-word) is laid out
     again at once, with that paragraph unhyphenated, before the next page is made (so that the pages after it
     are made once); a paragraph that began on an earlier page is set again the same way as a wrong number, from
-    the page where it begins, once the layout is done.
+    the page where it begins, once the layout is done;
+  - such a decision is taken again on the final layout, so that it is the same whatever was guessed first (a
+    build from the cache, render/flow.py, relies on it): a paragraph set unhyphenated on an earlier layout is
+    hyphenated again and tried when a page it begins on is made again (WeasyPrint makes a page again only when
+    where it begins or what it shows changed), and once a layout is done, when a later page of it was made
+    again or its page end moved away.
 
 A part of a longer document (render/parts.py) is laid out the same way, told its `Numbers`: the number of its
 first page (its pages left or right by it), the document's page count (`counter(pages)` in a margin) and the
