@@ -28,7 +28,7 @@ The result is the cold build's, byte for byte (tests/render/test_flow.py).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -127,33 +127,38 @@ def write(flow: Flow, segments: list[Segment], anchors: dict[str, int], total: i
     """The segments keyed, written from their layouts (or taken from the cache: the last build's reused),
     joined; the booklet's index kept."""
     lasts = last_blocks(segments, flow.digests)
-    refs: list[list[str]] = []
     for segment, last in zip(segments, lasts):
-        layout = segment.layout
-        names = segment.names if layout is None else sorted(set().union(
-            *(layout.pagination.page_refs[i] for i in range(segment.first, segment.first + segment.pages))))
-        refs.append(names)
-        segment.names = names
-        segment.refs = {name: anchors[name] for name in names if name in anchors}
-        segment.key = key_of(flow.shell, segment, flow.digests, last, total)
-        kept = flow.store.get(segment.key) if flow.store else None
-        if kept is None and layout is None:
-            raise Stale(f"segment at page {segment.first + 1} not in the cache")
-        if kept is not None:
-            segment.data, segment.bookmarks, segment.warnings = kept.data, kept.bookmarks, kept.warnings
-            segment.last_page = kept.last_page
-        else:
-            written(layout.document, segment, flow.epoch)
-            if segment is segments[-1]:
-                segment.last_page = layout.last_page()
-            if flow.store:
-                flow.store.put(segment)
+        made(flow, segment, last, anchors, total, segment is segments[-1])
     if flow.store:
-        flow.store.put_index(flow.shell, flow.digests, total, anchors, segments, refs, lasts, sizes)
+        flow.store.put_index(flow.shell, flow.digests, total, anchors, segments, [s.names for s in segments],
+                             lasts, sizes)
     data = join.join([s.data for s in segments], True, outline(segments))
     found = list(dict.fromkeys([*warnings, *(w for s in segments for w in s.warnings)]))
     note = f"written in {len(segments)} segments: {laid} pages laid out"
     return FlowLayout(Rendered(data, total, found, [note], last_page=segments[-1].last_page))
+
+
+def made(flow: Flow, segment: Segment, last: int, anchors: dict[str, int], total: int, final: bool) -> None:
+    """A segment keyed (`last`: the last block its layout depends on), its PDF taken from the cache or written
+    from its layout (and kept)."""
+    layout = segment.layout
+    if layout is not None:
+        segment.names = sorted(set().union(
+            *(layout.pagination.page_refs[i] for i in range(segment.first, segment.first + segment.pages))))
+    segment.refs = {name: anchors[name] for name in segment.names if name in anchors}
+    segment.key = key_of(flow.shell, segment, flow.digests, last, total)
+    kept = flow.store.get(segment.key) if flow.store else None
+    if kept is not None:
+        segment.data, segment.bookmarks, segment.warnings = kept.data, kept.bookmarks, kept.warnings
+        segment.last_page = kept.last_page
+        return
+    if layout is None:
+        raise Stale(f"segment at page {segment.first + 1} not in the cache")
+    written(layout.document, segment, flow.epoch)
+    if final:
+        segment.last_page = layout.last_page()
+    if flow.store:
+        flow.store.put(segment)
 
 
 def outline(segments: list[Segment]) -> list[list[Any]]:
@@ -203,52 +208,83 @@ def edit(flow: Flow, last: dict[str, Any], html: str, css: str, warnings: list[s
     reused (see the module's text)."""
     from . import pdf
     built = read_last(last, len(flow.digests))
-    olds, total, anchors, lasts = built.olds, built.total, dict(built.anchors), built.lasts
-    before = dict(anchors)
-    changed = [i for i, (a, b) in enumerate(zip(built.digests, flow.digests)) if a != b]
-    segments: list[Segment | list[Segment]] = list(olds)  # an old segment, or those laid out in its place
-    layouts: list[Any] = []
-    laid = 0
+    rebuild = Rebuild(flow, built, html, css, warnings, options, list(built.olds), dict(built.anchors))
     try:
-        # runs of segments to lay out again: (the first, the last block whose layout changes); first the edit's
-        runs = [(next(i for i, last_block in enumerate(lasts) if last_block >= changed[0]), changed[-1])] \
-            if changed else []
+        rebuild.settle(first_run(built, flow.digests))
+        found = [s for item in rebuild.segments for s in ([item] if isinstance(item, Segment) else item)]
+        warned = list(dict.fromkeys(w for layout in rebuild.layouts for w in layout.warnings)) \
+            if rebuild.layouts else list(warnings)
+        return write(flow, found, dict(sorted(rebuild.anchors.items())), built.total, warned, rebuild.laid,
+                     built.sizes)
+    finally:
+        for layout in rebuild.layouts:
+            pdf.release(layout.fonts)
+
+
+def first_run(built: Last, digests: list[str]) -> list[tuple[int, int]]:
+    """The edit's run of segments to lay out again: (the first whose layout depends on a block that changed, the
+    last block that changed); none if no block changed."""
+    changed = [i for i, (a, b) in enumerate(zip(built.digests, digests)) if a != b]
+    if not changed:
+        return []
+    return [(next(i for i, block in enumerate(built.lasts) if block >= changed[0]), changed[-1])]
+
+
+@dataclass
+class Rebuild:
+    """An edit's layouts as they go: in place of each segment of the last build, itself or those laid out
+    instead; the layouts made, the anchors' pages, the pages laid out."""
+    flow: Flow
+    built: Last
+    html: str
+    css: str
+    warnings: list[str]
+    options: dict[str, Any]
+    segments: list[Segment | list[Segment]]
+    anchors: dict[str, int]
+    layouts: list[Any] = field(default_factory=list)
+    laid: int = 0
+
+    def settle(self, runs: list[tuple[int, int]]) -> None:
+        """Runs of segments laid out again ((the first, the last block whose layout changes), the edit's first),
+        then those that show a page number that moved, for ROUNDS at most."""
+        before = dict(self.anchors)
         for _ in range(ROUNDS):
             if not runs:
-                break
+                return
             for first, after in runs:
-                kept = [i for i, item in enumerate(segments) if isinstance(item, Segment)]
-                told = warnings if not layouts else []
-                try:
-                    layout, met = relay(fresh(flow, html, options, layouts), built, kept, first, after, css, told,
-                                        anchors, options)
-                except Stale:  # the edit reaches further: its tree kept to the end
-                    layout, met = relay(fresh(flow, html, options, [None]), built, kept, first, after, css, told,
-                                        anchors, options, len(olds))
-                layouts.append(layout)
-                begin, end = olds[first].first, olds[met].first if met < len(olds) else total
-                laid += end - begin
-                anchors = {name: page for name, page in anchors.items() if not begin < page <= end}
-                anchors.update(anchors_of(layout.document.pages[begin:end], begin))
-                segments[first] = segmented(flow, layout, begin, end, olds[first].start)
-                for number in range(first + 1, met):
-                    segments[number] = []
-            moved = [number for number, item in enumerate(segments) if isinstance(item, Segment) and any(
-                before.get(name) != anchors.get(name) for name in item.names)]
-            before = dict(anchors)
-            runs = grouped(moved, olds, len(flow.digests))
-            if sum(olds[number].pages for number in moved) > MOVED * total:
-                raise Stale(f"page numbers moved on {sum(olds[n].pages for n in moved)} pages")
+                self.run(first, after)
+            moved = [number for number, item in enumerate(self.segments) if isinstance(item, Segment) and any(
+                before.get(name) != self.anchors.get(name) for name in item.names)]
+            before = dict(self.anchors)
+            runs = grouped(moved, self.built.olds, len(self.flow.digests))
+            pages = sum(self.built.olds[number].pages for number in moved)
+            if pages > MOVED * self.built.total:
+                raise Stale(f"page numbers moved on {pages} pages")
             if len(runs) > RUNS:  # many: one layout from the first to the last
                 runs = [(runs[0][0], runs[-1][1])]
-        else:
-            raise Stale("page numbers still moving")
-        found = [s for item in segments for s in ([item] if isinstance(item, Segment) else item)]
-        warned = list(dict.fromkeys(w for layout in layouts for w in layout.warnings)) if layouts else list(warnings)
-        return write(flow, found, dict(sorted(anchors.items())), total, warned, laid, built.sizes)
-    finally:
-        for layout in layouts:
-            pdf.release(layout.fonts)
+        raise Stale("page numbers still moving")
+
+    def run(self, first: int, after: int) -> None:
+        """Segment `first` of the last build laid out again until the layout meets the last build's, `after`
+        the last block whose layout changes; the segments it reached in its place."""
+        olds = self.built.olds
+        kept = [i for i, item in enumerate(self.segments) if isinstance(item, Segment)]
+        told = self.warnings if not self.layouts else []
+        try:
+            layout, met = relay(fresh(self.flow, self.html, self.options, self.layouts), self.built, kept, first,
+                                after, self.css, told, self.anchors, self.options)
+        except Stale:  # the edit reaches further: its tree kept to the end
+            layout, met = relay(fresh(self.flow, self.html, self.options, [None]), self.built, kept, first, after,
+                                self.css, told, self.anchors, self.options, len(olds))
+        self.layouts.append(layout)
+        begin, end = olds[first].first, olds[met].first if met < len(olds) else self.built.total
+        self.laid += end - begin
+        self.anchors = {name: page for name, page in self.anchors.items() if not begin < page <= end}
+        self.anchors.update(anchors_of(layout.document.pages[begin:end], begin))
+        self.segments[first] = segmented(self.flow, layout, begin, end, olds[first].start)
+        for number in range(first + 1, met):
+            self.segments[number] = []
 
 
 @dataclass
@@ -267,17 +303,8 @@ class Last:
 def read_last(found: dict[str, Any], blocks: int) -> Last:
     """The last build of a booklet from its index, if it has its shape (else Stale)."""
     try:
-        olds = []
-        for record in found["segments"]:
-            start = record["start"]
-            if start is not None:
-                strings = {str(k): str(v) for k, v in dict(start["strings"]).items()}
-                start = Start(int(start["page"]), int(start["block"]), start["state"], strings, int(start["reach"]))
-                from_json(start.state, 1)
-                if not 0 <= start.block < blocks:
-                    raise ValueError(start.block)
-            olds.append(Segment(int(record["first"]), int(record["pages"]), start,
-                                names=[str(n) for n in record["refs"]]))
+        olds = [Segment(int(record["first"]), int(record["pages"]), start_of(record["start"], blocks),
+                        names=[str(n) for n in record["refs"]]) for record in found["segments"]]
         built = Last([str(d) for d in found["digests"]], int(found["total"]), olds,
                      [int(r["last_block"]) for r in found["segments"]],
                      {str(k): int(v) for k, v in dict(found["anchors"]).items()},
@@ -286,12 +313,31 @@ def read_last(found: dict[str, Any], blocks: int) -> Last:
         raise Stale(f"the last build's index unreadable: {exc!r}") from None
     if len(built.digests) != blocks:
         raise Stale("blocks added or removed since the last build")
-    if not olds or olds[0].start is not None or olds[0].first != 0 \
-            or any(a.first + a.pages != b.first or a.pages < 1 for a, b in zip(olds, olds[1:])) \
-            or sum(s.pages for s in olds) != built.total or any(s.start is None for s in olds[1:]) \
-            or len(built.lasts) != len(olds):
+    if not shaped(built):
         raise Stale("the last build's index unreadable")
     return built
+
+
+def start_of(record: Any, blocks: int) -> Start | None:
+    """Where a segment of the last build began, from its record (None: the first segment)."""
+    if record is None:
+        return None
+    strings = {str(k): str(v) for k, v in dict(record["strings"]).items()}
+    start = Start(int(record["page"]), int(record["block"]), record["state"], strings, int(record["reach"]))
+    from_json(start.state, 1)
+    if not 0 <= start.block < blocks:
+        raise ValueError(start.block)
+    return start
+
+
+def shaped(built: Last) -> bool:
+    """Whether the last build's segments are one after another from the first page to the last, each of at least
+    a page, each but the first with where it began, each with the last block its layout depends on."""
+    olds = built.olds
+    if not olds or olds[0].start is not None or olds[0].first != 0 or len(built.lasts) != len(olds):
+        return False
+    return all(a.first + a.pages == b.first and a.pages >= 1 and b.start is not None for a, b in zip(olds, olds[1:])) \
+        and olds[-1].pages >= 1 and sum(s.pages for s in olds) == built.total
 
 
 def grouped(numbers: list[int], olds: list[Segment], blocks: int) -> list[tuple[int, int]]:
@@ -328,37 +374,56 @@ def relay(flow: Flow, built: Last, kept: list[int], first: int, changed: int, cs
     olds, total = built.olds, built.total
     begin = olds[first]
     after = [s.start.reach for s in olds[first + 1:] if s.start is not None and s.start.block > changed]
-    keep = min(len(flow.digests) - 1, after[reach - 1] + 2 if len(after) >= reach else len(flow.digests) - 1)
-    met: list[int] = []
+    last = len(flow.digests) - 1
+    keep = min(last, after[reach - 1] + 2) if len(after) >= reach else last
+    meeting = Meeting(olds, first, kept, changed, keep, flow.path)
+    cut(flow.rules, begin.start.block if begin.start else 0, keep)
+    resume = Resume(begin.first, from_json(begin.start.state, total) if begin.start else None, built.sizes,
+                    begin.start.strings if begin.start else {}, total, meeting.stop)
+    layout = pdf.lay_out("", css, page=flow.page, early_warnings=warnings, flow=flow.rules, checks=False,
+                         resume=resume, numbers=Numbers(external=anchors), **options)
+    states = layout.pagination.states if layout.pagination is not None else []
+    if not meeting.met and keep == last and len(layout.document.pages) == total and states and states[-1][0] is None:
+        meeting.met.append(len(olds))  # laid out to its end, on as many pages as before
+    if not meeting.met:
+        pdf.release(layout.fonts)
+        raise Stale("the layout did not meet the last build's")
+    return layout, meeting.met[-1]
 
-    def stop(index: int, state: tuple[Any, ...]) -> bool:
-        found = as_json(state)
-        for number, segment in enumerate(olds[first + 1:], start=first + 1):
-            if segment.first == index and segment.start is not None and number in kept \
-                    and found == segment.start.state \
-                    and segment.start.block > changed and segment.start.reach < keep:
-                met.append(number)
-                return True
-        inside = block_in(found, flow.path)
-        return inside is not None and inside >= keep - 1  # beyond: the blocks it cut would show
 
-    start_block = begin.start.block if begin.start else 0
-    for number, element in enumerate(list(flow.rules)):
-        if number < start_block:  # emptied: never laid out, but matched by selectors as before
+def cut(rules: Any, start: int, keep: int) -> None:
+    """The rules' tree cut for a layout from block `start`: the blocks before it emptied (never laid out, but
+    matched by selectors as before), those after block `keep` removed."""
+    for number, element in enumerate(list(rules)):
+        if number < start:
             for child in list(element):
                 element.remove(child)
             element.text = None
         elif number > keep:
-            flow.rules.remove(element)
-    resume = Resume(begin.first, from_json(begin.start.state, total) if begin.start else None, built.sizes,
-                    begin.start.strings if begin.start else {}, total, stop)
-    layout = pdf.lay_out("", css, page=flow.page, early_warnings=warnings, flow=flow.rules, checks=False,
-                         resume=resume, numbers=Numbers(external=anchors), **options)
-    states = layout.pagination.states if layout.pagination is not None else []
-    if not met and keep == len(flow.digests) - 1 and len(layout.document.pages) == total and states \
-            and states[-1][0] is None:
-        met.append(len(olds))  # laid out to its end, on as many pages as before
-    if not met:
-        pdf.release(layout.fonts)
-        raise Stale("the layout did not meet the last build's")
-    return layout, met[-1]
+            rules.remove(element)
+
+
+@dataclass
+class Meeting:
+    """Where a layout from segment `first` of the last build meets it: a page that begins as a later segment
+    began (one still `kept`, after block `changed`, before block `keep`, the last its tree keeps)."""
+    olds: list[Segment]
+    first: int
+    kept: list[int]
+    changed: int
+    keep: int
+    path: list[int]
+    met: list[int] = field(default_factory=list)  # the segment it met, once it has
+
+    def stop(self, index: int, state: tuple[Any, ...]) -> bool:
+        """Whether page `index`, which would begin in `state`, is not to be made: it begins as a segment of the
+        last build began, or beyond the blocks the tree keeps (they would show the blocks it cut)."""
+        found = as_json(state)
+        for number, segment in enumerate(self.olds[self.first + 1:], start=self.first + 1):
+            start = segment.start
+            if segment.first == index and start is not None and number in self.kept and found == start.state \
+                    and start.block > self.changed and start.reach < self.keep:
+                self.met.append(number)
+                return True
+        inside = block_in(found, self.path)
+        return inside is not None and inside >= self.keep - 1

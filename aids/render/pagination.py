@@ -114,20 +114,9 @@ class Pagination:
             if element.get("id"):
                 ids.setdefault(element.get("id"), element)
         self.target: dict[Any, str] = {}  # span -> id of the element whose page it shows
-        for link in root.iter("a"):
-            href = link.get("href") or ""
-            target = unquote(href[1:]) if href.startswith("#") else None
-            if target in ids or target in self.numbers.external:
-                span = link.makeelement("span", {"class": CLASS})
-                span.text = "0" * digits(self.numbers.external[target] if target in self.numbers.external
-                                         and (resume is not None or target not in ids)
-                                         else self.estimate(ids[target], 1, 0, 0) + self.numbers.start - 1)
-                link.append(span)
-                self.offset[span] = self.offset[link]
-                self.target[span] = target
-                if target not in ids:
-                    link.set("href", EXTERNAL + target)
         self.ids = ids
+        for link in root.iter("a"):
+            self.add_number(link)
         self.passes = 0
         self.root_box: Any = None
         self.texts: dict[Any, list[Any]] = {}  # span -> its text boxes in the box tree WeasyPrint lays out
@@ -146,6 +135,23 @@ class Pagination:
         self.line_elements: list[set[Any]] = []  # page index -> the elements of its lines
         self.unsettled = 0  # pages still moving after PASSES layouts
         self.unprinted: set[str] = set()  # anchors a page number is shown for, never laid out
+
+    def add_number(self, link: Any) -> None:
+        """A span for the page number of a link's target, if it is an anchor of the document (or of another part
+        of it), its placeholder as many digits as the page it is guessed on (or told, laid out elsewhere)."""
+        href = link.get("href") or ""
+        target = unquote(href[1:]) if href.startswith("#") else None
+        if target is None or (target not in self.ids and target not in self.numbers.external):
+            return
+        told = self.numbers.external.get(target)
+        span = link.makeelement("span", {"class": CLASS})
+        span.text = "0" * digits(told if told is not None and (self.resume is not None or target not in self.ids)
+                                 else self.estimate(self.ids[target], 1, 0, 0) + self.numbers.start - 1)
+        link.append(span)
+        self.offset[span] = self.offset[link]
+        self.target[span] = target
+        if target not in self.ids:
+            link.set("href", EXTERNAL + target)
 
     def estimate(self, target: Any, page: int, offset: int, pages: int) -> int:
         """The page `target` (an element) will probably fall on, while the layout is at `offset` on `page`
@@ -194,6 +200,11 @@ class Pagination:
             yield page
         self.passes += 1
         del self.on_page[count:], self.first_last[count:]
+        self.laid_out(context, html, count)
+
+    def laid_out(self, context: Any, html: Any, count: int) -> None:
+        """A layout done, of `count` pages: the pages to lay out again marked, or, when none is, its numbers set
+        and what the layout found kept."""
         again = self.check(context, count)
         if not again and self.passes < PASSES:
             again = self.stale_unhyphenated(count)

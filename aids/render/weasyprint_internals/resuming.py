@@ -30,23 +30,9 @@ def resumed_pages(context: Any, root_box: Any, html: Any, pages: list[Any], *, s
     first page (page_sizes), the pages before it blank stand-ins (never laid out, never written), until the content
     ends or `stop(index, state)` says page `index` is not to be made: WeasyPrint's own loop (layout/page.py,
     make_all_pages), from another first page."""
-    import copy
-
     import weasyprint.layout.page as page_module
-    if len(context.page_maker) == 1 and start:
-        resume_at, next_page, right_page, page_state = state  # type: ignore[misc]
-        first = context.page_maker[0]
-        context.page_maker = [first, *((None, next_page, right_page, copy.deepcopy(page_state), fresh_remake_state())
-                                       for _ in range(start - 1)),
-                              (copy.deepcopy(resume_at), dict(next_page), right_page, copy.deepcopy(page_state),
-                               fresh_remake_state())]
-    context.rendered_notes = []  # as make_all_pages begins, for the stand-in and again for the pages
     if start:
-        stand_in = _blank_page(context, root_box, html) if len(pages) < start else None
-        context.style_for.initial_page_sizes.update(
-            {name: tuple(size) if size else None for name, size in sizes.items()})
-        for index in range(start):
-            yield pages[index] if stand_in is None else stand_in.copy_with_children(list(stand_in.children))
+        yield from _stand_ins(context, root_box, html, pages, start, state, sizes)
     context.rendered_notes = []
     index = start
     while True:
@@ -64,6 +50,26 @@ def resumed_pages(context: Any, root_box: Any, html: Any, pages: list[Any], *, s
             context.broken_out_of_flow.clear()
             context.reported_footnotes.clear()
             return
+
+
+def _stand_ins(context: Any, root_box: Any, html: Any, pages: list[Any], start: int, state: tuple[Any, ...] | None,
+              sizes: Any) -> Iterator[Any]:
+    """The pages before page `start` of a resumed layout, blank stand-ins (or those of its last layout), and
+    WeasyPrint's page_maker made to begin page `start` in `state` (its first layout), with the sizes of the
+    document's first page."""
+    import copy
+    if len(context.page_maker) == 1:
+        resume_at, next_page, right_page, page_state = state  # type: ignore[misc]
+        first = context.page_maker[0]
+        context.page_maker = [first, *((None, next_page, right_page, copy.deepcopy(page_state), fresh_remake_state())
+                                       for _ in range(start - 1)),
+                              (copy.deepcopy(resume_at), dict(next_page), right_page, copy.deepcopy(page_state),
+                               fresh_remake_state())]
+    context.rendered_notes = []  # as make_all_pages begins, for the stand-in and again for the pages
+    stand_in = _blank_page(context, root_box, html) if len(pages) < start else None
+    context.style_for.initial_page_sizes.update({name: tuple(size) if size else None for name, size in sizes.items()})
+    for index in range(start):
+        yield pages[index] if stand_in is None else stand_in.copy_with_children(list(stand_in.children))
 
 
 def _blank_page(context: Any, root_box: Any, html: Any) -> Any:
