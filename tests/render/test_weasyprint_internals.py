@@ -74,6 +74,21 @@ def test_a_page_is_made_again_at_once_through_remake_page_and_the_context_it_cha
     assert "remake_state['anchors'] = []" in inspect.getsource(page.make_all_pages)
 
 
+def test_a_page_is_made_again_only_when_where_it_begins_or_what_it_shows_changed():
+    """pagination.py takes a page-end hyphen's decision again when a page of its paragraph is made again, sure that
+    a page not made again began as before and was laid out the same: make_all_pages makes page i again only when
+    its remake state says content_changed or pages_wanted (else it reuses it), and remake_page sets
+    content_changed on the next page when the state it ends in differs from the one that page began in."""
+    import weasyprint.layout.page as page
+    loop = inspect.getsource(page.make_all_pages)
+    for needed in ("remake_state['content_changed'] or", "remake_state['pages_wanted']):", "yield pages[i]"):
+        assert needed in loop, f"aids/render/pagination.py Pagination.made_again: make_all_pages no longer has {needed!r}"
+    remake = inspect.getsource(getattr(page.remake_page, "__wrapped__", page.remake_page))
+    for needed in ("next_resume_at != resume_at or", "next_page_state != page_state)",
+                   "remake_state['content_changed'] = resume_at is not None"):
+        assert needed in remake, f"aids/render/pagination.py Pagination.made_again: remake_page no longer has {needed!r}"
+
+
 def test_a_layout_resumed_at_a_page_is_weasyprint_s_page_loop_begun_there():
     """resuming.py: resumed_pages runs make_all_pages' own loop from another page, on page_maker entries of
     (resume_at, next_page, right_page, page_state, remake_state) that remake_page(index, ...) reads and extends;
