@@ -31,16 +31,22 @@ def generated(tmp_path_factory):
     return root
 
 
-@pytest.mark.parametrize("where", [0.2, 0.5, 0.6])
-def test_a_two_column_booklet_edited_gives_a_cold_build(tmp_path_factory, where):
-    """Two columns (the usual rulebook): a word edited lays out a few pages again and gives a cold build's bytes
-    (pagination's final layout does not depend on the layouts before it, render/pagination.py)."""
+@pytest.fixture(scope="module")
+def two_columns(tmp_path_factory):
+    """The booklet generated at 60 pages in two columns (the usual rulebook), its cold build and its cache."""
     root = tmp_path_factory.mktemp("columns")
     booklet_benchmark().generate(root, 60, "varied")
     rules = root / "games" / "big" / "rules.yaml"
     rules.write_text(rules.read_text(encoding="utf-8") + "columns: 2\n", encoding="utf-8")
     cache = tmp_path_factory.mktemp("columns-cache")
-    cold = render(root, cache)
+    return root, render(root, cache), cache
+
+
+@pytest.mark.parametrize("where", [0.2, 0.5, 0.6])
+def test_a_two_column_booklet_edited_gives_a_cold_build(two_columns, tmp_path_factory, where):
+    """Two columns: a word edited lays out a few pages again and gives a cold build's bytes (pagination's final
+    layout does not depend on the layouts before it, render/pagination.py)."""
+    root, cold, cache = two_columns
     warm, fresh = edited_build(root, cache, tmp_path_factory, f"columns{int(where * 100)}", where=where)
     assert note(cold)[0] >= 4 and note(warm)[2] is None and note(warm)[1] < cold.pages / 2, note(warm)
     assert warm.data == fresh.data and warm.data != cold.data
