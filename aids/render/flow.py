@@ -188,8 +188,7 @@ def lay_out(flow: Flow, html: str, css: str, warnings: list[str], **options: Any
                          **options)
     segments = segmented(flow, layout)
     if len(segments) < 2 or len(layout.document.pages) < WHOLE_BELOW:
-        layout.warnings.extend([*laid_out.wide_tables(layout.document), *laid_out.lost_text(layout.document),
-                                *laid_out.figures_apart(layout.document)])
+        layout.warnings.extend(laid_out.checks(layout.document))
         return layout
     total = len(layout.document.pages)
     try:

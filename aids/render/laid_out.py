@@ -47,6 +47,12 @@ def is_mark(box: Any) -> bool:
     return (box.element_tag or "").endswith("::after") and box.element.get(CONTINUED) is not None
 
 
+def checks(document: Any) -> list[str]:
+    """What a laid-out document's pages say is wrong: tables too wide, text lost, figures apart from their
+    captions."""
+    return [*wide_tables(document), *lost_text(document), *figures_apart(document)]
+
+
 def wide_tables(document: Any) -> list[str]:
     """A table wider than the column or box it is in (its cells' narrowest widths add up to more: a word kept
     whole, tree.py), once each, as a warning naming its first cell."""

@@ -180,14 +180,10 @@ class Layout:
         if self._rendered is None:
             if self.pages >= COLLECT_FROM:  # the layout's garbage (cycles in WeasyPrint's boxes) freed first, so
                 gc.collect()                # that it and the PDF being written do not add up: -7 % peak, 300 pages
-            weasyprint_internals.page_references_once()
-            tagging.install()
-            prepared.replace_images(self.document, self.profile)  # each figure at the size it prints
-            with collected_warnings() as warnings, source_date(self.epoch), few_collections():
-                try:
-                    data = self.document.write_pdf(pdf_tags=self.tagged, pdf_variant=self.variant())
-                finally:
-                    release(self.fonts)
+            try:
+                data, warnings = written(self.document, self.epoch, self.tagged, self.profile, self.variant())
+            finally:
+                release(self.fonts)
             if self.press:
                 from . import pdfx
                 data = pdfx.finish(data, self.press, self.epoch)
@@ -223,6 +219,17 @@ class Layout:
 
 
 COLLECT_FROM = 50  # pages; a collection costs about 2 s after 300 pages
+
+
+def written(document: Any, epoch: int, tagged: bool, profile: str, variant: str | None) -> tuple[bytes, list[str]]:
+    """A laid-out document (or a copy of some of its pages, render/segments.py) written as a PDF, and WeasyPrint's
+    warnings: its tags completed (tagging.py), its figures prepared for `profile`, dated SOURCE_DATE_EPOCH."""
+    weasyprint_internals.page_references_once()
+    tagging.install()
+    prepared.replace_images(document, profile)  # each figure at the size it prints
+    with collected_warnings() as warnings, source_date(epoch), few_collections():
+        data = document.write_pdf(pdf_tags=tagged, pdf_variant=variant)
+    return data, warnings
 
 
 def parsed(html: str, *, base: Path, allowed: list[Path]) -> Any:
@@ -270,9 +277,7 @@ def lay_out(html: str, css: str, *, base: Path, allowed: list[Path], epoch: int,
                     sorted(pagination.unprinted))
     laid_out.finish(document)
     if checks:
-        warnings.extend(laid_out.wide_tables(document))
-        warnings.extend(laid_out.lost_text(document))
-        warnings.extend(laid_out.figures_apart(document))
+        warnings.extend(laid_out.checks(document))
     layout = Layout(document, warnings, epoch, tagged, press, fonts, gray)
     layout.pagination = pagination
     return layout

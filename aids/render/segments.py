@@ -17,7 +17,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from ..folder import Folder
-from . import join, laid_out, parts, prepared, weasyprint_internals
+from . import join, laid_out, parts, weasyprint_internals
 
 FORMAT = 1  # of a segment's record and a booklet's index
 SEGMENTS_FROM = 1  # the first page that may begin a segment (not the title page)
@@ -193,7 +193,7 @@ def key_of(shell: str, segment: Segment, digests: list[str], last_block: int, to
 def written(document: Any, segment: Segment, epoch: int) -> None:
     """A segment's PDF, from the laid-out `document` (its pages at their places in the booklet): its links to other
     segments' anchors made `aids-part:` links, its bookmarks set aside (written when the segments are joined)."""
-    from .pdf import collected_warnings, few_collections, source_date
+    from .pdf import written as pdf_written
     pages = document.pages[segment.first:segment.first + segment.pages]
     own = {name for page in pages for name in page.anchors}
     segment.bookmarks = []
@@ -204,11 +204,8 @@ def written(document: Any, segment: Segment, epoch: int) -> None:
         page.links = [("external", PREFIX + target, *rest) if kind == "internal" and target not in own
                       else (kind, target, *rest) for kind, target, *rest in page.links]
     copy = document.copy(pages)
-    prepared.replace_images(copy, "home")
-    with collected_warnings() as warnings, source_date(epoch), few_collections():
-        segment.data = copy.write_pdf(pdf_tags=True, pdf_variant="pdf/ua-1")
-    segment.warnings = [*laid_out.wide_tables(copy), *laid_out.lost_text(copy), *laid_out.figures_apart(copy),
-                        *warnings]
+    segment.data, warnings = pdf_written(copy, epoch, True, "home", "pdf/ua-1")
+    segment.warnings = [*laid_out.checks(copy), *warnings]
 
 
 def anchors_of(pages: list[Any], offset: int = 0) -> dict[str, int]:

@@ -126,6 +126,40 @@ def test_a_booklet_in_segments_passes_pdfua_and_embeds_subsets_of_its_fonts(whol
     assert fonts and all(embedded and re.match(r"/[A-Z]{6}\+", name) for name, embedded in fonts), fonts
 
 
+RENDER_ALONE = """
+import sys
+from pathlib import Path
+from tests.render.test_flow import render
+Path(sys.argv[2]).write_bytes(render(Path(sys.argv[1]), Path(sys.argv[3])).data)
+"""
+
+
+def table_headers(data, tmp_path):
+    """(table headers, those with a /Scope) in a PDF's structure tree."""
+    import pikepdf
+    path = tmp_path / "headers.pdf"
+    path.write_bytes(data)
+    with pikepdf.open(path) as pdf:
+        headers = [o for o in pdf.objects if isinstance(o, pikepdf.Dictionary) and o.get("/S") == "/TH"]
+        return len(headers), sum(isinstance(h.get("/A"), pikepdf.Dictionary) and "/Scope" in h.A for h in headers)
+
+
+def test_a_booklet_written_in_segments_by_a_process_of_its_own_is_tagged_as_the_whole(whole_and_segments, generated,
+                                                                                      tmp_path):
+    """A process that writes nothing but the booklet's segments (a build's worker, cold) completes their tags as
+    every PDF's are (tagging.py: a table header's /Scope): the hooks are installed where a PDF is written, once."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    whole, cold, _ = whole_and_segments
+    alone = tmp_path / "alone.pdf"
+    subprocess.run([sys.executable, "-c", RENDER_ALONE, str(generated), str(alone), str(tmp_path / "cache")],
+                   check=True, cwd=Path(__file__).parents[2])
+    headers, scoped = table_headers(alone.read_bytes(), tmp_path)
+    assert headers > 0 and scoped == headers and (headers, scoped) == table_headers(whole.data, tmp_path)
+    assert alone.read_bytes() == cold.data
+
+
 def edited_build(generated, cache, tmp_path_factory, name, **edit):
     """The booklet edited (booklet.py's edit), built with a copy of `cache`, and built cold: both renders."""
     root = copied(generated, tmp_path_factory, name)
