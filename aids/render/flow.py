@@ -130,8 +130,7 @@ def write(flow: Flow, segments: list[Segment], anchors: dict[str, int], total: i
     for segment, last in zip(segments, lasts):
         made(flow, segment, last, anchors, total, segment is segments[-1])
     if flow.store:
-        flow.store.put_index(flow.shell, flow.digests, total, anchors, segments, [s.names for s in segments],
-                             lasts, sizes)
+        flow.store.put_index(flow.shell, flow.digests, total, anchors, segments, lasts, sizes)
     data = join.join([s.data for s in segments], True, outline(segments))
     found = list(dict.fromkeys([*warnings, *(w for s in segments for w in s.warnings)]))
     note = f"written in {len(segments)} segments: {laid} pages laid out"

@@ -172,7 +172,6 @@ class Segment:
     start: Start | None  # None: the first segment (the document's own start)
     key: str = ""
     data: bytes = b""
-    anchors: dict[str, int] = field(default_factory=dict)  # its anchors' pages (1-based, in the booklet)
     refs: dict[str, int] = field(default_factory=dict)  # the page numbers it shows, by anchor
     bookmarks: list[list[Any]] = field(default_factory=list)  # [page in it, level, label, x, y, state, height]
     warnings: list[str] = field(default_factory=list)
@@ -236,7 +235,7 @@ class Store:
                 or meta.get("sha256") != hashlib.sha256(data).hexdigest() or not data.startswith(b"%PDF-"):
             return None
         try:
-            return Segment(int(meta["first"]), int(meta["pages"]), None, key, data, {}, {},
+            return Segment(int(meta["first"]), int(meta["pages"]), None, key, data, {},
                            list(meta["bookmarks"]), [str(w) for w in meta["warnings"]], meta["last_page"])
         except (KeyError, TypeError, ValueError):
             return None
@@ -258,12 +257,12 @@ class Store:
         return found
 
     def put_index(self, shell: str, digests: list[str], total: int, anchors: dict[str, int],
-                  segments: list[Segment], refs: list[list[str]], lasts: list[int], sizes: Any) -> None:
+                  segments: list[Segment], lasts: list[int], sizes: Any) -> None:
         found = {"format": FORMAT, "shell": shell, "digests": digests, "total": total, "anchors": anchors,
                  "sizes": sizes,
-                 "segments": [{"first": s.first, "pages": s.pages, "key": s.key, "refs": r, "last_block": last,
+                 "segments": [{"first": s.first, "pages": s.pages, "key": s.key, "refs": s.names, "last_block": last,
                                "start": None if s.start is None else vars(s.start)}
-                              for s, r, last in zip(segments, refs, lasts)]}
+                              for s, last in zip(segments, lasts)]}
         self.folder.write(f"flow-index-{shell}.json", json.dumps(found, sort_keys=True).encode())
         self.trim({f"flow-{s.key}" for s in segments} | {f"flow-index-{shell}"})
 
